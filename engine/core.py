@@ -1,0 +1,221 @@
+"""The contract every Warhost game implements, and the pieces games share.
+
+A game is a stateless object (a :class:`Game` subclass); all that changes lives in
+its state, which the game never mutates in place: :meth:`Game.apply` returns a new
+state. Everything a game does is deterministic: dice come from a generator kept in
+the state (:class:`Dice`), seeded by :meth:`Game.new_game`, and a queue of forced
+results lets tests and hand-written positions script exact rolls.
+
+Actions are short text notations ("move b2 c3 3", "end"), case-insensitive on input;
+:meth:`Game.legal_actions` lists the canonical spellings. Every bad input raises
+:class:`IllegalAction` with a message a player can act on; nothing else escapes.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+JSON = dict[str, Any]
+Event = dict[str, Any]
+
+#: The action every game accepts from any player still in the game, at any time,
+#: even out of turn. It is not listed by ``legal_actions`` (it is always legal).
+RESIGN = "resign"
+
+#: Longest action text a game will even look at; anything longer is refused unread.
+MAX_ACTION_LENGTH = 200
+
+
+class IllegalAction(ValueError):
+    """An action the game refuses. The message is meant for the player."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """A game option offered in the lobby."""
+
+    name: str
+    default: Any
+    description: str
+    choices: tuple[Any, ...] = ()
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``standings`` lists every player from first place to last; players who went
+    out are ordered by when they went out (the first one out is last).
+    """
+
+    winners: tuple[str, ...]
+    standings: tuple[str, ...]
+    reason: str
+
+    def to_json(self) -> JSON:
+        return {"winners": list(self.winners), "standings": list(self.standings),
+                "reason": self.reason}
+
+
+_MASK64 = (1 << 64) - 1
+
+
+@dataclass
+class Dice:
+    """Six-sided dice from a SplitMix64 generator whose whole state is one integer.
+
+    Chosen over :mod:`random` because its state is tiny, JSON-able and identical on
+    every platform and Python version, so a dump holds the exact generator.
+    ``forced`` results are used first, in order, before the generator: that is how
+    tests and hand-written positions script exact rolls.
+    """
+
+    state: int
+    forced: list[int] = field(default_factory=list)
+
+    @classmethod
+    def from_seed(cls, seed: int) -> Dice:
+        return cls(state=seed & _MASK64)
+
+    def _next64(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``[0, n)`` (rejection sampling, so no modulo bias)."""
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = self._next64()
+            if x < limit:
+                return x % n
+
+    def roll(self, sides: int = 6) -> int:
+        """One die, 1..sides; a forced result first if one is queued."""
+        if self.forced:
+            value = self.forced.pop(0)
+            if not 1 <= value <= sides:
+                raise ValueError(f"forced die {value} is not a d{sides} result")
+            return value
+        return self.below(sides) + 1
+
+    def copy(self) -> Dice:
+        return Dice(self.state, list(self.forced))
+
+    def to_json(self) -> JSON:
+        return {"state": self.state, "forced": list(self.forced)}
+
+    @classmethod
+    def from_json(cls, data: JSON) -> Dice:
+        state = data["state"]
+        forced = data.get("forced", [])
+        if not isinstance(state, int) or not all(isinstance(v, int) for v in forced):
+            raise ValueError("dice state must be integers")
+        return cls(state & _MASK64, list(forced))
+
+
+S = TypeVar("S")
+
+
+class Game(ABC, Generic[S]):
+    """One kind of game. Subclasses set the metadata and implement the methods."""
+
+    kind: ClassVar[str]
+    name: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    summary: ClassVar[str] = ""
+    options: ClassVar[tuple[Option, ...]] = ()
+
+    def resolve_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
+        """Defaults overlaid with ``options``; unknown names or bad values are refused."""
+        known = {o.name: o for o in self.options}
+        resolved = {o.name: o.default for o in self.options}
+        for key, value in (options or {}).items():
+            option = known.get(key)
+            if option is None:
+                raise IllegalAction(f"{self.name} has no option called {key!r}.")
+            if option.choices and value not in option.choices:
+                allowed = ", ".join(map(str, option.choices))
+                raise IllegalAction(f"Option {key} must be one of: {allowed}.")
+            resolved[key] = value
+        return resolved
+
+    def check_players(self, players: list[str]) -> None:
+        if not self.min_players <= len(players) <= self.max_players:
+            raise IllegalAction(
+                f"{self.name} needs {self.min_players}-{self.max_players} players, "
+                f"not {len(players)}.")
+        if len(set(players)) != len(players):
+            raise IllegalAction("A player cannot take two seats.")
+        if not all(isinstance(p, str) and p for p in players):
+            raise IllegalAction("Player ids must be non-empty strings.")
+
+    @abstractmethod
+    def new_game(self, players: list[str], seed: int,
+                 options: dict[str, Any] | None = None) -> S:
+        """A fresh game; seat order is the order of ``players``."""
+
+    @abstractmethod
+    def to_act(self, state: S) -> list[str]:
+        """Players who must act now; empty once the game is over."""
+
+    @abstractmethod
+    def legal_actions(self, state: S, player: str) -> list[str]:
+        """Canonical notations of every action ``player`` may take now (never raises)."""
+
+    @abstractmethod
+    def apply(self, state: S, player: str, action: str) -> tuple[S, list[Event]]:
+        """Return the state after ``player`` does ``action``, and what happened.
+
+        Never mutates ``state``. Raises :class:`IllegalAction` for any bad input.
+        """
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """None while the game runs."""
+
+    @abstractmethod
+    def view(self, state: S, player: str | None) -> JSON:
+        """What ``player`` may see (``None``: the public, spectator view). JSON-able."""
+
+    @abstractmethod
+    def dump(self, state: S) -> str:
+        """The position format: JSON text that :meth:`load` turns back into ``state``."""
+
+    @abstractmethod
+    def load(self, text: str) -> S:
+        """Parse the position format; raises :class:`IllegalAction` if malformed."""
+
+    @abstractmethod
+    def players(self, state: S) -> list[str]:
+        """Every seat's player id, in seat order."""
+
+    @abstractmethod
+    def current_turn(self, state: S) -> str | None:
+        """Whose turn it is (not always who must act); None once over."""
+
+    def narrate(self, events: list[Event]) -> list[str]:
+        """One short line of text per public event worth telling the channel."""
+        return [str(e.get("text", e.get("type"))) for e in events if "private_to" not in e]
+
+    def normalise(self, action: object) -> str:
+        """Lower-case, single-spaced action text; refuses non-text and oversize input."""
+        if not isinstance(action, str):
+            raise IllegalAction("An action must be text.")
+        if len(action) > MAX_ACTION_LENGTH:
+            raise IllegalAction(f"That is too long to be an action (over {MAX_ACTION_LENGTH} "
+                                "characters).")
+        words = action.strip().lower().split()
+        if not words:
+            raise IllegalAction("Type an action, for example `end`.")
+        return " ".join(words)
+
+
+def public_events(events: list[Event]) -> list[Event]:
+    """The events everyone may see."""
+    return [e for e in events if "private_to" not in e]
