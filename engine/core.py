@@ -199,8 +199,12 @@ class Game(ABC, Generic[S]):
     def current_turn(self, state: S) -> str | None:
         """Whose turn it is (not always who must act); None once over."""
 
-    def narrate(self, events: list[Event]) -> list[str]:
-        """One short line of text per public event worth telling the channel."""
+    def narrate(self, events: list[Event], names: dict[str, str] | None = None) -> list[str]:
+        """One short line of text per public event worth telling the channel.
+
+        ``names`` maps player ids to how the caller wants them shown (a mention, a
+        display name); ids are shown as they are otherwise.
+        """
         return [str(e.get("text", e.get("type"))) for e in events if "private_to" not in e]
 
     def normalise(self, action: object) -> str:
