@@ -1,0 +1,122 @@
+"""The database schema, as versioned migrations.
+
+:data:`MIGRATIONS` is append-only: migration ``i`` (0-based) takes a database from
+``PRAGMA user_version = i`` to ``i + 1``. Never edit a migration that has shipped;
+add a new one. Each runs in its own ``BEGIN IMMEDIATE`` transaction together with the
+``user_version`` bump, so a crash leaves the database at one version or the next.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+import aiosqlite
+
+from db.records import StoreError
+
+MIGRATIONS: list[str] = [
+    # 1: games and their append-only action log.
+    """
+    CREATE TABLE games (
+        id               INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind             TEXT    NOT NULL,
+        guild_id         TEXT,
+        channel_id       TEXT    NOT NULL,
+        host_id          TEXT    NOT NULL,
+        status           TEXT    NOT NULL
+                         CHECK (status IN ('lobby', 'active', 'finished', 'aborted')),
+        seats            TEXT    NOT NULL,            -- JSON array of player ids
+        seed             INTEGER NOT NULL DEFAULT 0,  -- chosen at start
+        options          TEXT    NOT NULL,            -- JSON object (resolved options)
+        state            TEXT,                        -- engine dump; NULL in the lobby
+        version          INTEGER NOT NULL DEFAULT 0 CHECK (version >= 0),
+        lobby_message_id TEXT,
+        created_at       REAL    NOT NULL,
+        updated_at       REAL    NOT NULL
+    );
+
+    -- One open game per channel; two racing creates cannot both insert.
+    CREATE UNIQUE INDEX games_open_per_channel
+        ON games (channel_id) WHERE status IN ('lobby', 'active');
+    CREATE INDEX games_by_channel ON games (channel_id, id);
+    CREATE INDEX games_open_by_guild
+        ON games (guild_id, id) WHERE status IN ('lobby', 'active');
+
+    CREATE TABLE actions (
+        game_id    INTEGER NOT NULL REFERENCES games (id),
+        seq        INTEGER NOT NULL CHECK (seq >= 1),
+        player     TEXT    NOT NULL,
+        action     TEXT    NOT NULL,
+        events     TEXT    NOT NULL,   -- JSON array, canonical
+        request_id TEXT    UNIQUE,
+        created_at REAL    NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    ) WITHOUT ROWID;
+
+    CREATE TRIGGER actions_append_only_update BEFORE UPDATE ON actions
+    BEGIN
+        SELECT RAISE(ABORT, 'the action log is append-only');
+    END;
+    CREATE TRIGGER actions_append_only_delete BEFORE DELETE ON actions
+    BEGIN
+        SELECT RAISE(ABORT, 'the action log is append-only');
+    END;
+    """,
+]
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def split_statements(script: str) -> list[str]:
+    """Split a script into complete statements (trigger bodies stay whole).
+
+    ``executescript`` would commit any open transaction first, so migrations run
+    statement by statement inside their own transaction instead.
+    """
+    statements: list[str] = []
+    pending = ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            statement = pending.strip()
+            if statement.strip(";").strip():
+                statements.append(statement)
+            pending = ""
+    if pending.strip():
+        raise ValueError(f"incomplete SQL statement in migration: {pending.strip()[:80]}")
+    return statements
+
+
+async def user_version(conn: aiosqlite.Connection) -> int:
+    rows = list(await conn.execute_fetchall("PRAGMA user_version"))
+    return int(rows[0][0])
+
+
+async def migrate(conn: aiosqlite.Connection, path: str,
+                  migrations: list[str] | None = None) -> int:
+    """Bring the database up to date; returns the schema version it ends at.
+
+    Raises :class:`StoreError` if the database is newer than this code knows.
+    """
+    steps = MIGRATIONS if migrations is None else migrations
+    current = await user_version(conn)
+    if current > len(steps):
+        raise StoreError(
+            f"The database {path} has schema version {current}, but this Warhost only "
+            f"knows versions up to {len(steps)}: it was written by a newer Warhost. "
+            "Upgrade Warhost, or point DATABASE_PATH at another file.")
+    while current < len(steps):
+        await conn.execute("BEGIN IMMEDIATE")
+        try:
+            # Another process may have migrated while we waited for the lock.
+            current = await user_version(conn)
+            if current < len(steps):
+                for statement in split_statements(steps[current]):
+                    await conn.execute(statement)
+                current += 1
+                await conn.execute(f"PRAGMA user_version = {current:d}")
+            await conn.execute("COMMIT")
+        except BaseException:
+            await conn.rollback()
+            raise
+    return current
