@@ -1,0 +1,255 @@
+"""Warhost's entry point: ``python bot.py`` (``make run``).
+
+Configuration comes from the environment or a ``.env`` file next to where the bot is
+started (the environment wins): ``DISCORD_TOKEN`` (required), ``DATABASE_PATH``,
+``DEV_GUILD_ID``, ``LOG_LEVEL`` and, for the loopback test double only,
+``DISCORD_API_BASE`` / ``DISCORD_GATEWAY_URL``. See ``.env.example``.
+
+:func:`create_bot` builds the bot without starting it; tests and ``make demo`` use it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import logging
+import os
+import pkgutil
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import discord
+import yarl
+from discord import app_commands
+from discord.ext import commands
+from dotenv import dotenv_values
+
+import cogs
+
+log = logging.getLogger("warhost")
+
+DEFAULT_DATABASE_PATH = "./warhost.db"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+NO_TOKEN_HELP = """\
+Warhost needs a Discord bot token, and DISCORD_TOKEN is not set.
+
+1. Open https://discord.com/developers/applications, create (or pick) an application,
+   go to Bot and press Reset Token; copy the token.
+2. Put it in a file named .env in the folder you start the bot from (the project
+   root for `make run`):  DISCORD_TOKEN=<your token>
+   Copy .env.example to .env to start from the template, or set it in the environment.
+3. Invite the bot: OAuth2 -> URL Generator, scopes "bot" and "applications.commands".
+
+Then run `make run` again."""
+
+
+class ConfigError(Exception):
+    """Bad or missing configuration; the message is shown to whoever starts the bot."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything the bot reads from its environment."""
+
+    token: str = field(repr=False)
+    database_path: str = DEFAULT_DATABASE_PATH
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+    api_base: str | None = None
+    gateway_url: str | None = None
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None,
+                 dotenv_path: str | os.PathLike[str] | None = ".env") -> Config:
+        """Read the configuration; ``environ`` (default ``os.environ``) wins over the file.
+
+        Empty values count as unset. Raises :class:`ConfigError` with a message meant for
+        a person when the token is missing or a value is malformed.
+        """
+        values: dict[str, str] = {}
+        if dotenv_path is not None and Path(dotenv_path).is_file():
+            for key, value in dotenv_values(dotenv_path).items():
+                if value is not None and value.strip():
+                    values[key] = value.strip()
+        for key, value in (os.environ if environ is None else environ).items():
+            if value.strip():
+                values[key] = value.strip()
+
+        token = values.get("DISCORD_TOKEN", "")
+        if not token:
+            raise ConfigError(NO_TOKEN_HELP)
+
+        guild_text = values.get("DEV_GUILD_ID")
+        dev_guild_id: int | None = None
+        if guild_text is not None:
+            if not guild_text.isdigit() or len(guild_text) > 20:
+                raise ConfigError(
+                    f"DEV_GUILD_ID must be a server id (digits only), not {guild_text!r}. "
+                    "Leave it empty to sync commands globally.")
+            dev_guild_id = int(guild_text)
+
+        level = values.get("LOG_LEVEL", "INFO").upper()
+        if level not in LOG_LEVELS:
+            raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}.")
+
+        api_base = values.get("DISCORD_API_BASE")
+        gateway_url: str | None = None
+        if api_base is not None:  # the gateway override only goes with an API override
+            api_base = api_base.rstrip("/")
+            gateway_url = values.get("DISCORD_GATEWAY_URL") or derive_gateway_url(api_base)
+
+        return cls(token=token,
+                   database_path=values.get("DATABASE_PATH", DEFAULT_DATABASE_PATH),
+                   dev_guild_id=dev_guild_id, log_level=level,
+                   api_base=api_base, gateway_url=gateway_url)
+
+
+def derive_gateway_url(api_base: str) -> str:
+    """``http://host:port/api/v10`` -> ``ws://host:port/`` (``https`` -> ``wss``)."""
+    parts = urlsplit(api_base)
+    scheme = {"http": "ws", "https": "wss"}.get(parts.scheme, parts.scheme)
+    return urlunsplit((scheme, parts.netloc, "/", "", ""))
+
+
+def point_discord_at(config: Config) -> None:
+    """Aim discord.py at another API (the loopback test double); no-op unless configured."""
+    if config.api_base is not None:
+        discord.http.Route.BASE = config.api_base
+    if config.gateway_url is not None:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(config.gateway_url)
+
+
+class RedactFilter(logging.Filter):
+    """Replaces a secret in every log record that passes through (defence in depth)."""
+
+    def __init__(self, secret: str) -> None:
+        super().__init__()
+        self.secret = secret
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not self.secret:
+            return True
+        try:
+            message = record.getMessage()
+        except Exception:  # a broken format string is not ours to fix here
+            return True
+        if self.secret in message or (record.exc_text and self.secret in record.exc_text):
+            record.msg = message.replace(self.secret, "[token hidden]")
+            record.args = None
+            if record.exc_text:
+                record.exc_text = record.exc_text.replace(self.secret, "[token hidden]")
+        return True
+
+
+def setup_logging(config: Config) -> None:
+    """Log to stderr at the configured level, never showing the token."""
+    handler = logging.StreamHandler()
+    handler.addFilter(RedactFilter(config.token))
+    discord.utils.setup_logging(handler=handler, level=getattr(logging, config.log_level))
+
+
+class WarhostTree(app_commands.CommandTree):
+    """The command tree: one error handler for every app command of every cog."""
+
+    async def on_error(self, interaction: discord.Interaction,
+                       error: app_commands.AppCommandError) -> None:
+        from cogs.common import report_app_command_error
+
+        await report_app_command_error(interaction, error)
+
+
+class WarhostBot(commands.Bot):
+    """The bot: owns the :class:`db.Store`; cogs reach it as ``bot.store``."""
+
+    def __init__(self, config: Config) -> None:
+        super().__init__(command_prefix=commands.when_mentioned,
+                         intents=discord.Intents.default(), tree_cls=WarhostTree,
+                         allowed_mentions=discord.AllowedMentions.none(), help_command=None)
+        self.config = config
+        self.store: Any = None
+
+    async def setup_hook(self) -> None:
+        from db import Store  # imported late so `python bot.py` without a token stays light
+
+        self.store = await Store.open(self.config.database_path)
+        log.info("Database open at %s", self.config.database_path)
+        for name in discover_cogs():
+            await self.load_extension(name)
+            module = sys.modules[name]
+            items = getattr(module, "DYNAMIC_ITEMS", ())
+            if items:
+                self.add_dynamic_items(*items)
+            log.info("Loaded %s", name)
+        await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        if self.config.dev_guild_id is not None:
+            guild = discord.Object(id=self.config.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("Synced %d commands to guild %s", len(synced), self.config.dev_guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("Synced %d commands globally (may take a while to appear)", len(synced))
+
+    async def on_ready(self) -> None:
+        log.info("Logged in as %s (id %s)", self.user, self.user.id if self.user else "?")
+
+    async def close(self) -> None:
+        try:
+            await super().close()
+        finally:
+            if self.store is not None:
+                store, self.store = self.store, None
+                await store.close()
+                log.info("Database closed")
+
+
+def discover_cogs() -> list[str]:
+    """Every module in ``cogs/`` that has a ``setup`` function, as an extension name."""
+    names = []
+    for info in pkgutil.iter_modules(cogs.__path__):
+        name = f"{cogs.__name__}.{info.name}"
+        if callable(getattr(importlib.import_module(name), "setup", None)):
+            names.append(name)
+    return sorted(names)
+
+
+def create_bot(config: Config) -> WarhostBot:
+    """A ready-to-start bot (``await bot.start(config.token)``); nothing connects yet."""
+    point_discord_at(config)
+    return WarhostBot(config)
+
+
+async def run(config: Config) -> None:
+    bot = create_bot(config)
+    async with bot:
+        await bot.start(config.token)
+
+
+def main() -> int:
+    try:
+        config = Config.from_env()
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    setup_logging(config)
+    try:
+        asyncio.run(run(config))
+    except discord.LoginFailure:
+        print("Discord refused the token in DISCORD_TOKEN. Reset it in the developer portal "
+              "(Applications -> your app -> Bot -> Reset Token) and update .env.",
+              file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,409 @@
+"""Helpers the game cogs share (this module is not a cog: it has no ``setup``).
+
+The centre of it is :func:`submit`, the one adapter from a Discord interaction to
+``Store.apply_action``: errors go back ephemerally, accepted actions get a short public
+narration, and when the turn passes (or the game ends) the channel gets the board PNG
+and a mention of whoever must act next.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from discord import app_commands
+
+import engine
+import render
+from db import GameRecord, MoveResult, Store, StoreError
+from engine import Game, IllegalAction, public_events
+
+log = logging.getLogger("warhost.cogs")
+
+#: What a user sees when something unexpected fails. Never a traceback.
+GENERIC_ERROR = "Something went wrong; the game is unchanged."
+#: Discord refuses messages over 2000 characters; stay clear of it.
+MESSAGE_LIMIT = 1900
+NO_GAME = "There is no game in this channel. Open one with `/game new`."
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+# -- reaching the store and the channel's game ----------------------------------------
+
+
+def store_of(client: discord.Client) -> Store:
+    """The bot's open :class:`db.Store`."""
+    store = getattr(client, "store", None)
+    if store is None:
+        raise RuntimeError("the bot has no open Store")
+    return store
+
+
+async def channel_game(interaction: discord.Interaction) -> GameRecord | None:
+    """The game (lobby or running) in the interaction's channel, if any."""
+    if interaction.channel_id is None:
+        return None
+    return await store_of(interaction.client).active_in_channel(str(interaction.channel_id))
+
+
+async def require_game(interaction: discord.Interaction) -> GameRecord | None:
+    """Like :func:`channel_game`, but tells the user (ephemerally) when there is none."""
+    record = await channel_game(interaction)
+    if record is None:
+        await reply_error(interaction, NO_GAME)
+    return record
+
+
+# -- replies ----------------------------------------------------------------------------
+
+
+async def reply_error(interaction: discord.Interaction, message: str) -> None:
+    """Tell only the user who acted; works whether or not the interaction was answered."""
+    await send_ephemeral(interaction, clip(message or GENERIC_ERROR))
+
+
+async def send_ephemeral(interaction: discord.Interaction, content: str, **kwargs: Any) -> None:
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(content, ephemeral=True,
+                                            allowed_mentions=NO_MENTIONS, **kwargs)
+        else:
+            await interaction.response.send_message(content, ephemeral=True,
+                                                    allowed_mentions=NO_MENTIONS, **kwargs)
+    except discord.HTTPException:
+        log.warning("Could not send an ephemeral reply to interaction %s", interaction.id)
+
+
+async def send_public(interaction: discord.Interaction, content: str = "", *,
+                      allowed_mentions: discord.AllowedMentions = NO_MENTIONS,
+                      **kwargs: Any) -> None:
+    """Reply in the channel (or follow up if the interaction was already answered)."""
+    if interaction.response.is_done():
+        await interaction.followup.send(content, allowed_mentions=allowed_mentions, **kwargs)
+    else:
+        await interaction.response.send_message(content, allowed_mentions=allowed_mentions,
+                                                **kwargs)
+
+
+def user_message(error: BaseException) -> str | None:
+    """The user-facing message of an expected error (engine or store), else None."""
+    if isinstance(error, IllegalAction | StoreError):
+        return str(error) or GENERIC_ERROR
+    return None
+
+
+async def report_app_command_error(interaction: discord.Interaction,
+                                   error: app_commands.AppCommandError) -> None:
+    """The tree-wide error handler: a clear ephemeral message, never a traceback."""
+    original: BaseException = getattr(error, "original", error)
+    message = user_message(original)
+    if message is None:
+        if isinstance(error, app_commands.NoPrivateMessage):
+            message = "That command only works in a server channel."
+        elif isinstance(error, app_commands.MissingPermissions | app_commands.CommandOnCooldown
+                        | app_commands.BotMissingPermissions):
+            message = str(error)
+        elif isinstance(error, app_commands.TransformerError):
+            message = f"I could not read `{clip(str(error.value), 40)}` there."
+        elif isinstance(error, app_commands.CheckFailure):
+            message = "You can't use that command here."
+        else:
+            log.error("Unexpected error in /%s", _command_name(interaction), exc_info=original)
+            message = GENERIC_ERROR
+    await reply_error(interaction, message)
+
+
+def _command_name(interaction: discord.Interaction) -> str:
+    command = interaction.command
+    return command.qualified_name if command is not None else "?"
+
+
+# -- text helpers (pure) ------------------------------------------------------------------
+
+
+def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters, with an ellipsis when cut."""
+    return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
+
+
+def chunk_lines(lines: Iterable[str], limit: int = MESSAGE_LIMIT) -> list[str]:
+    """Join lines into as few messages as fit under ``limit``; overlong lines are clipped."""
+    chunks: list[str] = []
+    current = ""
+    for raw in lines:
+        line = clip(raw, limit)
+        if current and len(current) + 1 + len(line) > limit:
+            chunks.append(current)
+            current = line
+        else:
+            current = f"{current}\n{line}" if current else line
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def mention(user_id: str) -> str:
+    """A Discord mention for a player id (plain text if the id is not a snowflake)."""
+    return f"<@{user_id}>" if user_id.isdigit() else user_id
+
+
+def mentions(user_ids: Iterable[str]) -> dict[str, str]:
+    return {uid: mention(uid) for uid in user_ids}
+
+
+def ping(user_ids: Iterable[str]) -> discord.AllowedMentions:
+    """Allowed mentions that ping exactly these users and nobody else."""
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=[discord.Object(int(u)) for u in user_ids
+                                          if u.isdigit()])
+
+
+def filter_choices(options: Iterable[str], typed: str, limit: int = 25) -> list[str]:
+    """Options containing ``typed`` (case-insensitive, spaces squeezed), at most ``limit``."""
+    needle = " ".join((typed or "").lower().split())
+    found: list[str] = []
+    for option in options:
+        if needle in option.lower() and option not in found:
+            found.append(option)
+            if len(found) >= limit:
+                break
+    return found
+
+
+def as_choices(values: Iterable[str]) -> list[app_commands.Choice[str]]:
+    """Autocomplete choices (Discord caps names and values at 100 characters)."""
+    return [app_commands.Choice(name=v[:100], value=v[:100]) for v in values]
+
+
+# -- names ------------------------------------------------------------------------------
+
+_NAMES: dict[str, str] = {}
+
+
+def remember(user: discord.abc.User) -> None:
+    """Note a user's display name (players are seen whenever they interact)."""
+    _NAMES[str(user.id)] = user.display_name
+
+
+def fallback_name(user_id: str) -> str:
+    return f"player {user_id[-4:]}" if user_id.isdigit() else user_id
+
+
+async def display_name(interaction: discord.Interaction, user_id: str) -> str:
+    """A player's display name: cache, guild member cache, user cache, then one fetch."""
+    if user_id in _NAMES:
+        return _NAMES[user_id]
+    if not user_id.isdigit():
+        return user_id
+    name: str | None = None
+    guild = interaction.guild
+    member = guild.get_member(int(user_id)) if guild is not None else None
+    if member is not None:
+        name = member.display_name
+    else:
+        user = interaction.client.get_user(int(user_id))
+        if user is not None:
+            name = user.display_name
+        elif guild is not None:
+            try:
+                name = (await guild.fetch_member(int(user_id))).display_name
+            except (discord.HTTPException, ValueError):
+                name = None
+    if name is None:
+        return fallback_name(user_id)
+    _NAMES[user_id] = name
+    return name
+
+
+async def display_names(interaction: discord.Interaction,
+                        user_ids: Iterable[str]) -> dict[str, str]:
+    return {uid: await display_name(interaction, uid) for uid in user_ids}
+
+
+# -- turns --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TurnInfo:
+    """Who is up, as far as telling the channel goes."""
+
+    current: str | None
+    to_act: frozenset[str]
+    over: bool
+
+    @classmethod
+    def of(cls, game: Game[Any], state: Any) -> TurnInfo:
+        return cls(game.current_turn(state), frozenset(game.to_act(state)),
+                   game.outcome(state) is not None)
+
+
+def board_due(before: TurnInfo | None, after: TurnInfo) -> bool:
+    """Post the board? When the game ended, or the turn or the players to act changed."""
+    if after.over:
+        return True
+    if before is None:
+        return True
+    return before.over or before.current != after.current or before.to_act != after.to_act
+
+
+def ordered_to_act(game: Game[Any], state: Any) -> list[str]:
+    return list(game.to_act(state))
+
+
+# -- the board ----------------------------------------------------------------------------
+
+
+async def board_file(game: Game[Any], state: Any, names: dict[str, str],
+                     events: Sequence[dict[str, Any]] | None = None) -> discord.File:
+    """The public board as a PNG attachment (drawn off the event loop)."""
+    view = game.view(state, None)
+    png = await asyncio.to_thread(render.render, game.kind, view,
+                                  list(events) if events else None, names)
+    return discord.File(io.BytesIO(png), filename=f"{game.kind}-board.png")
+
+
+def result_lines(game: Game[Any], state: Any) -> list[str]:
+    """How the game ended, with mentions, or [] while it runs."""
+    outcome = game.outcome(state)
+    if outcome is None:
+        return []
+    winners = ", ".join(mention(w) for w in outcome.winners) or "nobody"
+    lines = [f"🏆 **Game over** — {winners} {'wins' if len(outcome.winners) == 1 else 'win'}!"]
+    if outcome.reason:
+        lines.append(clip(outcome.reason, 300))
+    standings = " · ".join(f"{i}. {mention(p)}" for i, p in enumerate(outcome.standings, 1))
+    if standings:
+        lines.append(f"Standings: {standings}")
+    return lines
+
+
+def next_up_line(game: Game[Any], state: Any) -> tuple[str, list[str]]:
+    """The line under the board: who must act (and the round), plus whom to ping."""
+    lines = result_lines(game, state)
+    if lines:
+        outcome = game.outcome(state)
+        return "\n".join(lines), list(outcome.winners) if outcome else []
+    to_act = ordered_to_act(game, state)
+    current = game.current_turn(state)
+    round_number = game.view(state, None).get("round")
+    prefix = f"Round {round_number} — " if isinstance(round_number, int) else ""
+    if not to_act:
+        return f"{prefix}waiting.", []
+    who = ", ".join(mention(p) for p in to_act)
+    if to_act == [current]:
+        text = f"{prefix}your turn, {who}. Use `/play` (or the game's own commands)."
+    else:
+        text = f"{prefix}{who}: your move now."
+    return text, to_act
+
+
+async def post_board(interaction: discord.Interaction, game: Game[Any], state: Any,
+                     events: Sequence[dict[str, Any]] | None = None, *,
+                     ping_next: bool = True) -> None:
+    """Send the board PNG publicly with who acts next (pinging only them)."""
+    names = await display_names(interaction, game.players(state))
+    file = await board_file(game, state, names, events)
+    text, to_ping = next_up_line(game, state)
+    await send_public(interaction, text, file=file,
+                      allowed_mentions=ping(to_ping) if ping_next else NO_MENTIONS)
+
+
+# -- the one path for every move ---------------------------------------------------------
+
+
+def narration_lines(game: Game[Any], state: Any, player: str, action: str,
+                    events: Sequence[dict[str, Any]]) -> list[str]:
+    """The public narration of an accepted action (the game's own lines, dice included).
+
+    When the game has nothing to say, one line saying who did what.
+    """
+    body = game.narrate(public_events(list(events)), mentions(game.players(state)))
+    if body:
+        return list(body)
+    try:
+        shown = game.normalise(action)
+    except IllegalAction:
+        shown = action
+    return [f"{mention(player)} · `{clip(shown.replace('`', ''), 100)}`"]
+
+
+def private_events_for(events: Sequence[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """Private events grouped by recipient, with the ``private_to`` mark stripped."""
+    grouped: dict[str, list[dict[str, Any]]] = {}
+    for event in events:
+        to = event.get("private_to")
+        if to is None:
+            continue
+        grouped.setdefault(str(to), []).append(
+            {k: v for k, v in event.items() if k != "private_to"})
+    return grouped
+
+
+async def submit(interaction: discord.Interaction, store: Store, game: int | GameRecord,
+                 action: str) -> MoveResult | None:
+    """Apply ``action`` for the interaction's user and tell the channel.
+
+    Returns the :class:`db.MoveResult`, or None when the action was refused (the user
+    was told why, ephemerally, and the game is unchanged).
+    """
+    player = str(interaction.user.id)
+    remember(interaction.user)
+    try:
+        record = game if isinstance(game, GameRecord) else await store.get(game)
+        rules = engine.get_game(record.kind)
+        before = (TurnInfo.of(rules, store.load_state(record))
+                  if record.status == "active" and record.state is not None else None)
+        result = await store.apply_action(record.id, player, action,
+                                          request_id=str(interaction.id))
+    except (IllegalAction, StoreError) as exc:
+        await reply_error(interaction, str(exc))
+        return None
+    if result.duplicate:
+        await reply_error(interaction, "That action was already applied.")
+        return result
+    try:
+        await announce(interaction, rules, player, action, result, before)
+    except Exception:
+        log.exception("Move %s on game %s was applied but announcing it failed",
+                      result.seq, record.id)
+        await reply_error(interaction, "Your action was accepted, but I could not post the "
+                                       "update. `/game board` shows the game.")
+    return result
+
+
+async def announce(interaction: discord.Interaction, rules: Game[Any], player: str,
+                   action: str, result: MoveResult, before: TurnInfo | None) -> None:
+    """Narrate an accepted action; post the board when the turn passed or the game ended."""
+    for chunk in chunk_lines(narration_lines(rules, result.state, player, action,
+                                                result.events)):
+        await send_public(interaction, chunk)
+    for recipient, events in private_events_for(result.events).items():
+        await send_private(interaction, rules, recipient, events)
+    after = TurnInfo.of(rules, result.state)
+    if board_due(before, after):
+        await post_board(interaction, rules, result.state, public_events(result.events))
+
+
+async def send_private(interaction: discord.Interaction, rules: Game[Any], recipient: str,
+                       events: list[dict[str, Any]]) -> None:
+    """Private events: ephemeral to the acting player, by direct message to anyone else."""
+    lines = rules.narrate(events, mentions([recipient]))
+    if not lines:
+        return
+    text = "\n".join(["🔒 Only you can see this:", *lines])
+    if recipient == str(interaction.user.id):
+        for chunk in chunk_lines(text.splitlines()):
+            await send_ephemeral(interaction, chunk)
+        return
+    try:
+        user = interaction.client.get_user(int(recipient)) or \
+            await interaction.client.fetch_user(int(recipient))
+        for chunk in chunk_lines(text.splitlines()):
+            await user.send(chunk)
+    except (discord.HTTPException, ValueError):
+        log.warning("Could not deliver private events to %s", recipient)

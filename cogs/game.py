@@ -1,0 +1,440 @@
+"""``/game`` (lobbies and game management), ``/play`` (any action, any game) and ``/help``.
+
+Lobby buttons are :class:`discord.ui.DynamicItem` s whose custom_id carries the game id
+(``warhost:lobby:join:<id>``), so they keep working after the bot restarts.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import engine
+from cogs import common
+from cogs.common import reply_error, send_ephemeral, send_public, store_of
+from db import GameRecord, StoreError
+from engine import IllegalAction
+
+log = logging.getLogger("warhost.cogs.game")
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "games"
+RULES_LIMIT = 1800
+LOBBY_NOTES = {
+    "conqueror": "With 3 players the third seat (base f1) is at a slight disadvantage.",
+}
+KIND_CHOICES = [app_commands.Choice(name=g.name[:100], value=k)
+                for k, g in list(engine.GAMES.items())[:25]]
+
+
+# -- lobby buttons ---------------------------------------------------------------------
+
+LOBBY_ACTIONS = ("join", "leave", "start")
+LOBBY_TEMPLATE = r"warhost:lobby:(?P<action>join|leave|start):(?P<id>[0-9]{1,18})"
+_LOBBY_RE = re.compile(LOBBY_TEMPLATE)
+_BUTTONS = {
+    "join": ("Join", discord.ButtonStyle.success),
+    "leave": ("Leave", discord.ButtonStyle.secondary),
+    "start": ("Start", discord.ButtonStyle.primary),
+}
+
+
+def lobby_custom_id(action: str, game_id: int) -> str:
+    if action not in LOBBY_ACTIONS:
+        raise ValueError(f"unknown lobby action {action!r}")
+    return f"warhost:lobby:{action}:{int(game_id)}"
+
+
+def parse_lobby_custom_id(custom_id: str) -> tuple[str, int] | None:
+    """``("join", 12)`` for ``warhost:lobby:join:12``; None for anything else."""
+    match = _LOBBY_RE.fullmatch(custom_id)
+    if match is None:
+        return None
+    return match["action"], int(match["id"])
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY_TEMPLATE):
+    """Join, Leave or Start on one game's lobby message."""
+
+    def __init__(self, action: str, game_id: int) -> None:
+        label, style = _BUTTONS[action]
+        super().__init__(discord.ui.Button(label=label, style=style,
+                                           custom_id=lobby_custom_id(action, game_id)))
+        self.action = action
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> LobbyButton:
+        return cls(match["action"], int(match["id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await lobby_action(interaction, self.action, self.game_id, from_button=True)
+        except (IllegalAction, StoreError) as exc:
+            await reply_error(interaction, str(exc))
+        except Exception:
+            log.exception("Lobby button %s failed for game %s", self.action, self.game_id)
+            await reply_error(interaction, common.GENERIC_ERROR)
+
+
+DYNAMIC_ITEMS = (LobbyButton,)
+
+
+def lobby_view(record: GameRecord) -> discord.ui.View | None:
+    if record.status != "lobby":
+        return None
+    view = discord.ui.View(timeout=None)
+    for action in LOBBY_ACTIONS:
+        view.add_item(LobbyButton(action, record.id))
+    return view
+
+
+def seat_lines(record: GameRecord) -> list[str]:
+    lines = []
+    for i, seat in enumerate(record.seats, 1):
+        host = " (host)" if seat == record.host_id else ""
+        lines.append(f"{i}. {common.mention(seat)}{host}")
+    return lines
+
+
+def lobby_embed(record: GameRecord) -> discord.Embed:
+    game = engine.get_game(record.kind)
+    status = {
+        "lobby": "Press **Join** to take a seat. The host presses **Start** when everyone is in.",
+        "active": "The game has started.",
+        "finished": "This game is over.",
+        "aborted": "This game was aborted.",
+    }.get(record.status, record.status)
+    description = f"{game.summary}\n\n{status}" if game.summary else status
+    embed = discord.Embed(title=f"{game.name} — game #{record.id}", description=description,
+                          colour=discord.Colour.dark_gold())
+    embed.add_field(name=f"Seats ({len(record.seats)}/{game.max_players})",
+                    value="\n".join(seat_lines(record)) or "Nobody yet.", inline=False)
+    embed.add_field(name="Players", value=f"{game.min_players}-{game.max_players}")
+    embed.add_field(name="Host", value=common.mention(record.host_id))
+    note = LOBBY_NOTES.get(record.kind)
+    if note:
+        embed.set_footer(text=note)
+    return embed
+
+
+async def refresh_lobby_message(interaction: discord.Interaction, record: GameRecord) -> None:
+    """Edit the game's lobby message to show ``record`` (ignored if it is gone)."""
+    if not record.lobby_message_id:
+        return
+    channel = interaction.client.get_partial_messageable(int(record.channel_id))
+    message = channel.get_partial_message(int(record.lobby_message_id))
+    try:
+        await message.edit(embed=lobby_embed(record), view=lobby_view(record),
+                           allowed_mentions=common.NO_MENTIONS)
+    except discord.HTTPException:
+        log.info("Could not edit the lobby message of game %s", record.id)
+
+
+async def lobby_action(interaction: discord.Interaction, action: str, game_id: int, *,
+                       from_button: bool) -> None:
+    """Join, leave or start, from a button or a slash command."""
+    store = store_of(interaction.client)
+    user = str(interaction.user.id)
+    common.remember(interaction.user)
+    if action == "join":
+        record = await store.join(game_id, user)
+    elif action == "leave":
+        record = await store.leave(game_id, user)
+    elif action == "start":
+        record = await store.start(game_id, user)
+    else:
+        raise ValueError(action)
+
+    if from_button:
+        await interaction.response.edit_message(embed=lobby_embed(record),
+                                                view=lobby_view(record))
+    else:
+        await refresh_lobby_message(interaction, record)
+        if action != "start":
+            verb = "joined" if action == "join" else "left"
+            await send_ephemeral(interaction, f"You {verb} game #{record.id}.")
+    if action == "start":
+        game = engine.get_game(record.kind)
+        await common.post_board(interaction, game, store.load_state(record))
+
+
+# -- pure helpers for the commands --------------------------------------------------------
+
+
+def rules_excerpt(text: str, path: str, limit: int = RULES_LIMIT) -> str:
+    """A summary section of a rules document if it has one, else its opening; with the path."""
+    lines = text.splitlines()
+    section: list[str] | None = None
+    for i, line in enumerate(lines):
+        if re.match(r"#{1,3}\s+(summary|overview|in short|quick start)\b", line, re.I):
+            section = [line]
+            for rest in lines[i + 1:]:
+                if re.match(r"#{1,3}\s", rest):
+                    break
+                section.append(rest)
+            break
+    body = "\n".join(section if section else lines).strip()
+    if len(body) > limit:
+        cut = body.rfind("\n\n", 0, limit)
+        body = body[: cut if cut > limit // 2 else limit].rstrip() + "\n…"
+    return f"{body}\n\nFull rules: `{path}`"
+
+
+def player_stat_lines(view: dict[str, Any]) -> list[str]:
+    """One line per seat from a view's ``players`` list (whatever stats the game shows)."""
+    players = view.get("players")
+    if not isinstance(players, list):
+        return []
+    lines = []
+    for i, entry in enumerate(players, 1):
+        if not isinstance(entry, dict) or "id" not in entry:
+            continue
+        stats = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in entry.items()
+                          if k not in ("id", "seat") and isinstance(v, int | str | bool)
+                          and not isinstance(v, bool))
+        out = " (out)" if entry.get("out") else ""
+        lines.append(f"{entry.get('seat', i)}. {common.mention(str(entry['id']))}{out}"
+                     + (f" — {stats}" if stats else ""))
+    return lines
+
+
+HELP_TEXT = """\
+**Warhost** hosts board games of war and conquest in this channel (one game per channel \
+or thread).
+
+**Start a game**
+`/game new kind:` opens a lobby with Join / Leave / Start buttons.
+`/game join`, `/game leave`, `/game start` (host) do the same by command.
+
+**Play**
+`/play action:` any action by its notation; autocomplete lists what you may do now.
+`/conqueror move|recruit|fort|raze|convert|end` are friendly forms for Conqueror.
+`/game resign` leaves a running game.
+
+**Look**
+`/game status` · `/game board` · `/game log` · `/game list` (games in this server) · \
+`/game rules kind:`
+
+`/game abort` ends the game for everyone (host, or members with Manage Channels)."""
+
+
+# -- the cog ------------------------------------------------------------------------------
+
+
+class GameCog(commands.Cog):
+    """Lobbies, status and the generic ``/play``."""
+
+    game = app_commands.Group(name="game", description="Open, join and manage games",
+                              guild_only=True)
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    # lobby ------------------------------------------------------------------------------
+
+    @game.command(name="new", description="Open a game lobby in this channel")
+    @app_commands.describe(kind="Which game")
+    @app_commands.choices(kind=KIND_CHOICES)
+    async def new(self, interaction: discord.Interaction, kind: str) -> None:
+        store = store_of(self.bot)
+        common.remember(interaction.user)
+        engine.get_game(kind)  # refuses unknown kinds with a clear message
+        record = await store.create_lobby(
+            kind, str(interaction.guild_id) if interaction.guild_id else None,
+            str(interaction.channel_id), str(interaction.user.id))
+        view = lobby_view(record) or discord.ui.View()
+        await interaction.response.send_message(embed=lobby_embed(record), view=view,
+                                                allowed_mentions=common.NO_MENTIONS)
+        message = await interaction.original_response()
+        await store.set_lobby_message(record.id, str(message.id))
+
+    @game.command(name="join", description="Take a seat in this channel's lobby")
+    async def join(self, interaction: discord.Interaction) -> None:
+        record = await common.require_game(interaction)
+        if record is not None:
+            await lobby_action(interaction, "join", record.id, from_button=False)
+
+    @game.command(name="leave", description="Give up your seat in this channel's lobby")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        record = await common.require_game(interaction)
+        if record is not None:
+            await lobby_action(interaction, "leave", record.id, from_button=False)
+
+    @game.command(name="start", description="Start this channel's game (host only)")
+    async def start(self, interaction: discord.Interaction) -> None:
+        record = await common.require_game(interaction)
+        if record is not None:
+            await lobby_action(interaction, "start", record.id, from_button=False)
+
+    # looking ----------------------------------------------------------------------------
+
+    @game.command(name="status", description="Whose turn it is, the seats and the round")
+    async def status(self, interaction: discord.Interaction) -> None:
+        record = await common.require_game(interaction)
+        if record is None:
+            return
+        store = store_of(self.bot)
+        game = engine.get_game(record.kind)
+        lines = [f"**{game.name}** — game #{record.id} · {record.status}"]
+        if record.status == "lobby" or record.state is None:
+            lines.append(f"Seats ({len(record.seats)}/{game.max_players}, needs at least "
+                         f"{game.min_players}):")
+            lines.extend(seat_lines(record) or ["Nobody yet."])
+            lines.append("The host starts it with `/game start`.")
+            await send_ephemeral(interaction, "\n".join(lines))
+            return
+        state = store.load_state(record)
+        me = str(interaction.user.id)
+        view = game.view(state, me if me in game.players(state) else None)
+        if isinstance(view.get("round"), int):
+            lines[0] += f" · round {view['round']}"
+        lines.extend(player_stat_lines(view) or seat_lines(record))
+        ended = common.result_lines(game, state)
+        if ended:
+            lines.extend(ended)
+        else:
+            turn = game.current_turn(state)
+            to_act = game.to_act(state)
+            lines.append(f"Turn: {common.mention(turn) if turn else '—'} · must act: "
+                         + (", ".join(common.mention(p) for p in to_act) or "nobody"))
+            if me in to_act:
+                legal = game.legal_actions(state, me)
+                shown = ", ".join(f"`{a}`" for a in legal[:15])
+                more = f" and {len(legal) - 15} more" if len(legal) > 15 else ""
+                lines.append(f"You may: {shown}{more}" if legal else "You have no actions.")
+        await send_ephemeral(interaction, common.clip("\n".join(lines)))
+
+    @game.command(name="board", description="Show this channel's board")
+    async def board(self, interaction: discord.Interaction) -> None:
+        record = await common.require_game(interaction)
+        if record is None:
+            return
+        if record.state is None:
+            await reply_error(interaction, "The game has not started yet: there is no board.")
+            return
+        await interaction.response.defer(thinking=True)
+        game = engine.get_game(record.kind)
+        await common.post_board(interaction, game, store_of(self.bot).load_state(record),
+                                ping_next=False)
+
+    @game.command(name="log", description="The most recent actions in this channel's game")
+    async def log_(self, interaction: discord.Interaction) -> None:
+        record = await common.require_game(interaction)
+        if record is None:
+            return
+        entries = await store_of(self.bot).log(record.id, limit=20)
+        if not entries:
+            await send_ephemeral(interaction, f"Game #{record.id} has no actions yet.")
+            return
+        lines = [f"**Game #{record.id}**: the last {len(entries)} actions"]
+        for entry in sorted(entries, key=lambda e: e.seq):
+            lines.append(f"`#{entry.seq}` {common.mention(entry.player)} · `{entry.action}`")
+        await send_ephemeral(interaction, "\n".join(common.chunk_lines(lines)[:1]))
+
+    @game.command(name="list", description="Games running in this server")
+    async def list_(self, interaction: discord.Interaction) -> None:
+        if interaction.guild_id is None:
+            await reply_error(interaction, "That command only works in a server.")
+            return
+        records = await store_of(self.bot).list_active(str(interaction.guild_id))
+        if not records:
+            await send_ephemeral(interaction, "No games here yet. Open one with `/game new`.")
+            return
+        lines = []
+        for r in records:
+            name = engine.GAMES[r.kind].name if r.kind in engine.GAMES else r.kind
+            lines.append(f"#{r.id} **{name}** in <#{r.channel_id}> · {r.status} · "
+                         f"{len(r.seats)} players")
+        await send_ephemeral(interaction, "\n".join(common.chunk_lines(lines)[:1]))
+
+    @game.command(name="rules", description="A summary of a game's rules")
+    @app_commands.describe(kind="Which game")
+    @app_commands.choices(kind=KIND_CHOICES)
+    async def rules(self, interaction: discord.Interaction, kind: str) -> None:
+        game = engine.get_game(kind)
+        path = DOCS / f"{game.kind}.md"
+        shown = f"docs/games/{game.kind}.md"
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError:
+            text = f"# {game.name}\n\n{game.summary or 'No rules document yet.'}"
+        await send_ephemeral(interaction, rules_excerpt(text, shown))
+
+    # leaving ----------------------------------------------------------------------------
+
+    @game.command(name="resign", description="Resign from this channel's game")
+    async def resign(self, interaction: discord.Interaction) -> None:
+        record = await common.require_game(interaction)
+        if record is not None:
+            await common.submit(interaction, store_of(self.bot), record, engine.RESIGN)
+
+    @game.command(name="abort", description="End this channel's game for everyone "
+                                            "(host or Manage Channels)")
+    async def abort(self, interaction: discord.Interaction) -> None:
+        record = await common.require_game(interaction)
+        if record is None:
+            return
+        allowed = (record.host_id == str(interaction.user.id)
+                   or interaction.permissions.manage_channels)
+        if not allowed:
+            await reply_error(interaction, "Only the host or someone with Manage Channels can "
+                                           "abort this game.")
+            return
+        record = await store_of(self.bot).abort(record.id)
+        await refresh_lobby_message(interaction, record)
+        await send_public(interaction, f"Game #{record.id} was aborted by "
+                                       f"{common.mention(str(interaction.user.id))}.")
+
+    # any action -------------------------------------------------------------------------
+
+    @app_commands.command(name="play", description="Make a move in this channel's game")
+    @app_commands.describe(action="The action's notation, e.g. `end`; autocomplete lists yours")
+    @app_commands.guild_only()
+    async def play(self, interaction: discord.Interaction,
+                   action: app_commands.Range[str, 1, 200]) -> None:
+        record = await common.require_game(interaction)
+        if record is not None:
+            await common.submit(interaction, store_of(self.bot), record, action)
+
+    @play.autocomplete("action")
+    async def play_autocomplete(self, interaction: discord.Interaction,
+                                current: str) -> list[app_commands.Choice[str]]:
+        legal = await legal_for(interaction)
+        return common.as_choices(common.filter_choices(legal, current))
+
+    @app_commands.command(name="help", description="How to play with Warhost")
+    async def help_(self, interaction: discord.Interaction) -> None:
+        await send_ephemeral(interaction, HELP_TEXT)
+
+
+async def legal_for(interaction: discord.Interaction, kind: str | None = None) -> list[str]:
+    """The caller's legal actions in this channel's game; [] for anyone who may not act.
+
+    Used by autocomplete, so it never raises.
+    """
+    try:
+        record = await common.channel_game(interaction)
+        if record is None or record.status != "active" or record.state is None:
+            return []
+        if kind is not None and record.kind != kind:
+            return []
+        game = engine.get_game(record.kind)
+        state = store_of(interaction.client).load_state(record)
+        me = str(interaction.user.id)
+        if me not in game.to_act(state):
+            return []
+        return list(game.legal_actions(state, me))
+    except Exception:
+        log.exception("Autocomplete failed")
+        return []
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(GameCog(bot))

@@ -1,0 +1,196 @@
+"""bot.py: configuration, the no-token message, and keeping the token out of logs."""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+import sys
+from pathlib import Path
+
+import discord
+import pytest
+
+import bot
+from bot import Config, ConfigError
+
+ROOT = Path(__file__).resolve().parent.parent
+TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GhIjKl.this-is-a-fake-token-for-tests_0123456789"
+
+
+def run_bot(tmp_path: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(ROOT / "bot.py")], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("env", [{}, {"DISCORD_TOKEN": ""}, {"DISCORD_TOKEN": "   "}])
+def test_no_token_exits_with_help_not_traceback(tmp_path: Path, env: dict[str, str]) -> None:
+    result = run_bot(tmp_path, env)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert "DISCORD_TOKEN" in output
+    assert ".env" in output
+    assert "Reset Token" in output
+    assert "applications.commands" in output
+    assert "Traceback" not in output
+    assert len(output.splitlines()) < 20
+
+
+def test_empty_token_in_dotenv_still_helps(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=\nDATABASE_PATH=./x.db\n")
+    result = run_bot(tmp_path, {})
+    assert result.returncode != 0
+    assert "DISCORD_TOKEN" in result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_bad_guild_id_is_a_message_not_a_traceback(tmp_path: Path) -> None:
+    result = run_bot(tmp_path, {"DISCORD_TOKEN": TOKEN, "DEV_GUILD_ID": "my server"})
+    output = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert "DEV_GUILD_ID" in output
+    assert "Traceback" not in output
+    assert TOKEN not in output
+
+
+def test_defaults(tmp_path: Path) -> None:
+    config = Config.from_env({"DISCORD_TOKEN": TOKEN}, tmp_path / ".env")
+    assert config.token == TOKEN
+    assert config.database_path == "./warhost.db"
+    assert config.dev_guild_id is None
+    assert config.log_level == "INFO"
+    assert config.api_base is None and config.gateway_url is None
+
+
+def test_dotenv_is_read(tmp_path: Path) -> None:
+    dotenv = tmp_path / ".env"
+    dotenv.write_text(f"DISCORD_TOKEN={TOKEN}\nDATABASE_PATH=/data/games.db\n"
+                      "DEV_GUILD_ID=123456789012345678\nLOG_LEVEL=debug\n")
+    config = Config.from_env({}, dotenv)
+    assert config.token == TOKEN
+    assert config.database_path == "/data/games.db"
+    assert config.dev_guild_id == 123456789012345678
+    assert config.log_level == "DEBUG"
+
+
+def test_environment_wins_over_dotenv(tmp_path: Path) -> None:
+    dotenv = tmp_path / ".env"
+    dotenv.write_text("DISCORD_TOKEN=from-file\nDATABASE_PATH=file.db\nLOG_LEVEL=WARNING\n")
+    config = Config.from_env({"DISCORD_TOKEN": TOKEN, "DATABASE_PATH": "env.db"}, dotenv)
+    assert config.token == TOKEN
+    assert config.database_path == "env.db"
+    assert config.log_level == "WARNING"  # not in the environment: the file's value
+
+
+def test_empty_environment_value_does_not_hide_dotenv(tmp_path: Path) -> None:
+    dotenv = tmp_path / ".env"
+    dotenv.write_text(f"DISCORD_TOKEN={TOKEN}\n")
+    assert Config.from_env({"DISCORD_TOKEN": ""}, dotenv).token == TOKEN
+
+
+def test_missing_dotenv_is_fine(tmp_path: Path) -> None:
+    assert Config.from_env({"DISCORD_TOKEN": TOKEN}, tmp_path / "nope" / ".env").token == TOKEN
+    assert Config.from_env({"DISCORD_TOKEN": TOKEN}, None).token == TOKEN
+
+
+def test_missing_token_raises_config_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="DISCORD_TOKEN"):
+        Config.from_env({"DATABASE_PATH": "x.db"}, tmp_path / ".env")
+
+
+@pytest.mark.parametrize("name,value", [("DEV_GUILD_ID", "abc"), ("DEV_GUILD_ID", "-5"),
+                                        ("DEV_GUILD_ID", "9" * 40), ("LOG_LEVEL", "LOUD")])
+def test_bad_values_are_refused_with_a_message(tmp_path: Path, name: str, value: str) -> None:
+    with pytest.raises(ConfigError, match=name):
+        Config.from_env({"DISCORD_TOKEN": TOKEN, name: value}, tmp_path / ".env")
+
+
+def test_api_base_derives_gateway(tmp_path: Path) -> None:
+    config = Config.from_env({"DISCORD_TOKEN": TOKEN,
+                              "DISCORD_API_BASE": "http://127.0.0.1:8765/api/v10/"},
+                             tmp_path / ".env")
+    assert config.api_base == "http://127.0.0.1:8765/api/v10"
+    assert config.gateway_url == "ws://127.0.0.1:8765/"
+    assert bot.derive_gateway_url("https://example.test/api/v10") == "wss://example.test/"
+
+
+def test_explicit_gateway_url_wins(tmp_path: Path) -> None:
+    config = Config.from_env({"DISCORD_TOKEN": TOKEN,
+                              "DISCORD_API_BASE": "http://127.0.0.1:1/api/v10",
+                              "DISCORD_GATEWAY_URL": "ws://127.0.0.1:2/gw"}, tmp_path / ".env")
+    assert config.gateway_url == "ws://127.0.0.1:2/gw"
+
+
+def test_gateway_without_api_base_is_ignored_for_routes(tmp_path: Path) -> None:
+    config = Config.from_env({"DISCORD_TOKEN": TOKEN}, tmp_path / ".env")
+    before = discord.http.Route.BASE
+    bot.point_discord_at(config)
+    assert discord.http.Route.BASE == before
+
+
+def test_point_discord_at_the_double(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(discord.http.Route, "BASE", discord.http.Route.BASE)
+    monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY",
+                        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+    config = Config(token=TOKEN, api_base="http://127.0.0.1:9/api/v10",
+                    gateway_url="ws://127.0.0.1:9/")
+    bot.point_discord_at(config)
+    assert discord.http.Route.BASE == "http://127.0.0.1:9/api/v10"
+    assert str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == "ws://127.0.0.1:9/"
+
+
+def test_repr_hides_the_token() -> None:
+    config = Config(token=TOKEN)
+    assert TOKEN not in repr(config)
+    assert TOKEN not in str(config)
+
+
+def test_token_never_logged_while_configuring(tmp_path: Path,
+                                              caplog: pytest.LogCaptureFixture) -> None:
+    dotenv = tmp_path / ".env"
+    dotenv.write_text(f"DISCORD_TOKEN={TOKEN}\nLOG_LEVEL=DEBUG\n")
+    caplog.set_level(logging.DEBUG)
+    config = Config.from_env({}, dotenv)
+    created = bot.create_bot(config)
+    logging.getLogger("warhost").info("config: %r", config)
+    assert created.config is config
+    assert caplog.records  # something was captured, and none of it is the token
+    assert TOKEN not in caplog.text
+    for record in caplog.records:
+        assert TOKEN not in record.getMessage()
+
+
+def test_redact_filter_hides_the_token_in_any_record() -> None:
+    record = logging.LogRecord("discord.http", logging.DEBUG, __file__, 1,
+                               "headers %s", ({"Authorization": f"Bot {TOKEN}"},), None)
+    assert bot.RedactFilter(TOKEN).filter(record)
+    assert TOKEN not in record.getMessage()
+    assert "[token hidden]" in record.getMessage()
+
+
+def test_setup_logging_installs_the_filter(monkeypatch: pytest.MonkeyPatch) -> None:
+    root = logging.getLogger()
+    before = list(root.handlers)
+    monkeypatch.setattr(root, "level", root.level)
+    try:
+        bot.setup_logging(Config(token=TOKEN, log_level="DEBUG"))
+        added = [h for h in root.handlers if h not in before]
+        assert added
+        assert any(isinstance(f, bot.RedactFilter) for h in added for f in h.filters)
+    finally:
+        for handler in root.handlers[:]:
+            if handler not in before:
+                root.removeHandler(handler)
+
+
+def test_bot_uses_no_privileged_intents() -> None:
+    created = bot.create_bot(Config(token=TOKEN))
+    intents = created.intents
+    assert not intents.members and not intents.presences and not intents.message_content
+    assert created.store is None  # opened in setup_hook, not before
+
+
+def test_cogs_are_discovered_by_setup_function() -> None:
+    names = bot.discover_cogs()
+    assert "cogs.game" in names
+    assert "cogs.conqueror" in names
+    assert "cogs.common" not in names
