@@ -19,7 +19,7 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
 import discord
@@ -29,6 +29,9 @@ from discord.ext import commands
 from dotenv import dotenv_values
 
 import cogs
+
+if TYPE_CHECKING:
+    from db import Store
 
 log = logging.getLogger("warhost")
 
@@ -171,7 +174,7 @@ class WarhostBot(commands.Bot):
                          intents=discord.Intents.default(), tree_cls=WarhostTree,
                          allowed_mentions=discord.AllowedMentions.none(), help_command=None)
         self.config = config
-        self.store: Any = None
+        self.store: Store | None = None
 
     async def setup_hook(self) -> None:
         from db import Store  # imported late so `python bot.py` without a token stays light

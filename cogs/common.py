@@ -39,7 +39,7 @@ NO_MENTIONS = discord.AllowedMentions.none()
 def store_of(client: discord.Client) -> Store:
     """The bot's open :class:`db.Store`."""
     store = getattr(client, "store", None)
-    if store is None:
+    if not isinstance(store, Store):
         raise RuntimeError("the bot has no open Store")
     return store
 
@@ -182,12 +182,25 @@ def as_choices(values: Iterable[str]) -> list[app_commands.Choice[str]]:
 
 # -- names ------------------------------------------------------------------------------
 
-_NAMES: dict[str, str] = {}
+#: Display names seen lately, per (guild id or "", user id); bounded, oldest dropped first.
+_NAMES: dict[tuple[str, str], str] = {}
+_NAMES_MAX = 5000
 
 
-def remember(user: discord.abc.User) -> None:
+def _name_key(guild_id: int | None, user_id: str) -> tuple[str, str]:
+    return (str(guild_id or ""), user_id)
+
+
+def _keep_name(key: tuple[str, str], name: str) -> None:
+    _NAMES.pop(key, None)
+    _NAMES[key] = name
+    while len(_NAMES) > _NAMES_MAX:
+        del _NAMES[next(iter(_NAMES))]
+
+
+def remember(user: discord.abc.User, guild_id: int | None = None) -> None:
     """Note a user's display name (players are seen whenever they interact)."""
-    _NAMES[str(user.id)] = user.display_name
+    _keep_name(_name_key(guild_id, str(user.id)), user.display_name)
 
 
 def fallback_name(user_id: str) -> str:
@@ -195,28 +208,30 @@ def fallback_name(user_id: str) -> str:
 
 
 async def display_name(interaction: discord.Interaction, user_id: str) -> str:
-    """A player's display name: cache, guild member cache, user cache, then one fetch."""
-    if user_id in _NAMES:
-        return _NAMES[user_id]
+    """A player's display name: the caller, the member cache, names seen, then one fetch."""
     if not user_id.isdigit():
         return user_id
-    name: str | None = None
+    if str(interaction.user.id) == user_id:
+        return interaction.user.display_name
     guild = interaction.guild
+    key = _name_key(interaction.guild_id, user_id)
     member = guild.get_member(int(user_id)) if guild is not None else None
     if member is not None:
-        name = member.display_name
-    else:
-        user = interaction.client.get_user(int(user_id))
-        if user is not None:
-            name = user.display_name
-        elif guild is not None:
-            try:
-                name = (await guild.fetch_member(int(user_id))).display_name
-            except (discord.HTTPException, ValueError):
-                name = None
+        return member.display_name
+    if key in _NAMES:
+        return _NAMES[key]
+    name: str | None = None
+    user = interaction.client.get_user(int(user_id))
+    if user is not None:
+        name = user.display_name
+    elif guild is not None:
+        try:
+            name = (await guild.fetch_member(int(user_id))).display_name
+        except (discord.HTTPException, ValueError):
+            name = None
     if name is None:
         return fallback_name(user_id)
-    _NAMES[user_id] = name
+    _keep_name(key, name)
     return name
 
 
@@ -352,7 +367,7 @@ async def submit(interaction: discord.Interaction, store: Store, game: int | Gam
     was told why, ephemerally, and the game is unchanged).
     """
     player = str(interaction.user.id)
-    remember(interaction.user)
+    remember(interaction.user, interaction.guild_id)
     try:
         record = game if isinstance(game, GameRecord) else await store.get(game)
         rules = engine.get_game(record.kind)

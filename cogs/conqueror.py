@@ -112,7 +112,7 @@ class ConquerorCog(commands.GroupCog, group_name="conqueror",
             await reply_error(interaction, f"The game in this channel is not Conqueror; use "
                                            f"`/play` for its actions (e.g. `/play {action}`).")
             return
-        await common.submit(interaction, store_of(self.bot), record, action)
+        await common.submit(interaction, store_of(interaction.client), record, action)
 
     @app_commands.command(name="move", description="Move soldiers to a neighbouring square "
                                                    "(1 AP)")

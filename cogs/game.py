@@ -142,7 +142,7 @@ async def lobby_action(interaction: discord.Interaction, action: str, game_id: i
     """Join, leave or start, from a button or a slash command."""
     store = store_of(interaction.client)
     user = str(interaction.user.id)
-    common.remember(interaction.user)
+    common.remember(interaction.user, interaction.guild_id)
     if action == "join":
         record = await store.join(game_id, user)
     elif action == "leave":
@@ -243,8 +243,8 @@ class GameCog(commands.Cog):
     @app_commands.describe(kind="Which game")
     @app_commands.choices(kind=KIND_CHOICES)
     async def new(self, interaction: discord.Interaction, kind: str) -> None:
-        store = store_of(self.bot)
-        common.remember(interaction.user)
+        store = store_of(interaction.client)
+        common.remember(interaction.user, interaction.guild_id)
         engine.get_game(kind)  # refuses unknown kinds with a clear message
         record = await store.create_lobby(
             kind, str(interaction.guild_id) if interaction.guild_id else None,
@@ -280,7 +280,7 @@ class GameCog(commands.Cog):
         record = await common.require_game(interaction)
         if record is None:
             return
-        store = store_of(self.bot)
+        store = store_of(interaction.client)
         game = engine.get_game(record.kind)
         lines = [f"**{game.name}** — game #{record.id} · {record.status}"]
         if record.status == "lobby" or record.state is None:
@@ -321,7 +321,7 @@ class GameCog(commands.Cog):
             return
         await interaction.response.defer(thinking=True)
         game = engine.get_game(record.kind)
-        await common.post_board(interaction, game, store_of(self.bot).load_state(record),
+        await common.post_board(interaction, game, store_of(interaction.client).load_state(record),
                                 ping_next=False)
 
     @game.command(name="log", description="The most recent actions in this channel's game")
@@ -329,7 +329,7 @@ class GameCog(commands.Cog):
         record = await common.require_game(interaction)
         if record is None:
             return
-        entries = await store_of(self.bot).log(record.id, limit=20)
+        entries = await store_of(interaction.client).log(record.id, limit=20)
         if not entries:
             await send_ephemeral(interaction, f"Game #{record.id} has no actions yet.")
             return
@@ -343,7 +343,7 @@ class GameCog(commands.Cog):
         if interaction.guild_id is None:
             await reply_error(interaction, "That command only works in a server.")
             return
-        records = await store_of(self.bot).list_active(str(interaction.guild_id))
+        records = await store_of(interaction.client).list_active(str(interaction.guild_id))
         if not records:
             await send_ephemeral(interaction, "No games here yet. Open one with `/game new`.")
             return
@@ -373,7 +373,7 @@ class GameCog(commands.Cog):
     async def resign(self, interaction: discord.Interaction) -> None:
         record = await common.require_game(interaction)
         if record is not None:
-            await common.submit(interaction, store_of(self.bot), record, engine.RESIGN)
+            await common.submit(interaction, store_of(interaction.client), record, engine.RESIGN)
 
     @game.command(name="abort", description="End this channel's game for everyone "
                                             "(host or Manage Channels)")
@@ -387,7 +387,7 @@ class GameCog(commands.Cog):
             await reply_error(interaction, "Only the host or someone with Manage Channels can "
                                            "abort this game.")
             return
-        record = await store_of(self.bot).abort(record.id)
+        record = await store_of(interaction.client).abort(record.id)
         await refresh_lobby_message(interaction, record)
         await send_public(interaction, f"Game #{record.id} was aborted by "
                                        f"{common.mention(str(interaction.user.id))}.")
@@ -401,7 +401,7 @@ class GameCog(commands.Cog):
                    action: app_commands.Range[str, 1, 200]) -> None:
         record = await common.require_game(interaction)
         if record is not None:
-            await common.submit(interaction, store_of(self.bot), record, action)
+            await common.submit(interaction, store_of(interaction.client), record, action)
 
     @play.autocomplete("action")
     async def play_autocomplete(self, interaction: discord.Interaction,

@@ -124,7 +124,7 @@ def test_gateway_without_api_base_is_ignored_for_routes(tmp_path: Path) -> None:
     config = Config.from_env({"DISCORD_TOKEN": TOKEN}, tmp_path / ".env")
     before = discord.http.Route.BASE
     bot.point_discord_at(config)
-    assert discord.http.Route.BASE == before
+    assert before == discord.http.Route.BASE
 
 
 def test_point_discord_at_the_double(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,0 +1,183 @@
+"""Pure helpers of cogs/common.py: text, mentions, autocomplete filtering, turn passing."""
+
+from __future__ import annotations
+
+import discord
+
+import engine
+from cogs import common
+from cogs.common import TurnInfo
+
+CONQUEROR = engine.get_game("conqueror")
+A, B = "111111111111111111", "222222222222222222"
+
+
+def info(current: str | None, *to_act: str, over: bool = False) -> TurnInfo:
+    return TurnInfo(current, frozenset(to_act), over)
+
+
+# -- did the turn pass? ------------------------------------------------------------------
+
+
+def test_no_board_while_the_same_player_keeps_acting() -> None:
+    assert not common.board_due(info(A, A), info(A, A))
+
+
+def test_board_when_the_turn_passes() -> None:
+    assert common.board_due(info(A, A), info(B, B))
+
+
+def test_board_when_someone_else_must_act_within_the_turn() -> None:
+    # later games: a defender picks casualties during the attacker's turn
+    assert common.board_due(info(A, A), info(A, B))
+    assert common.board_due(info(A, B), info(A, A))
+
+
+def test_board_when_the_game_ends() -> None:
+    assert common.board_due(info(A, A), info(None, over=True))
+    assert common.board_due(info(A, A), info(A, A, over=True))
+
+
+def test_board_when_nothing_was_known_before() -> None:
+    assert common.board_due(None, info(A, A))
+
+
+def test_to_act_order_does_not_matter() -> None:
+    assert not common.board_due(info(A, A, B), info(A, B, A))
+
+
+def test_turn_info_of_a_real_game() -> None:
+    state = CONQUEROR.new_game([A, B], 1)
+    assert TurnInfo.of(CONQUEROR, state) == info(A, A)
+    moved, _ = CONQUEROR.apply(state, A, "move a1 b2 1")
+    assert not common.board_due(TurnInfo.of(CONQUEROR, state), TurnInfo.of(CONQUEROR, moved))
+    ended, _ = CONQUEROR.apply(moved, A, "end")
+    assert common.board_due(TurnInfo.of(CONQUEROR, moved), TurnInfo.of(CONQUEROR, ended))
+    resigned, _ = CONQUEROR.apply(ended, A, "resign")
+    assert TurnInfo.of(CONQUEROR, resigned).over
+
+
+# -- autocomplete filtering --------------------------------------------------------------
+
+LEGAL = ["move a1 b1 1", "move a1 a2 1", "move a1 b2 1", "convert ap", "end"]
+
+
+def test_filter_is_a_case_insensitive_substring_match() -> None:
+    assert common.filter_choices(LEGAL, "B2") == ["move a1 b2 1"]
+    assert common.filter_choices(LEGAL, "MOVE") == LEGAL[:3]
+    assert common.filter_choices(LEGAL, "conv") == ["convert ap"]
+
+
+def test_filter_empty_text_lists_everything_in_order() -> None:
+    assert common.filter_choices(LEGAL, "") == LEGAL
+
+
+def test_filter_squeezes_spaces() -> None:
+    assert common.filter_choices(LEGAL, "  move   a1  b1 ") == ["move a1 b1 1"]
+
+
+def test_filter_caps_at_25() -> None:
+    many = [f"move a1 b1 {i}" for i in range(100)]
+    assert len(common.filter_choices(many, "")) == 25
+    assert common.filter_choices(many, "", limit=3) == many[:3]
+
+
+def test_filter_garbage_finds_nothing() -> None:
+    assert common.filter_choices(LEGAL, "💥" * 500) == []
+    assert common.filter_choices([], "end") == []
+
+
+def test_filter_drops_duplicates() -> None:
+    assert common.filter_choices(["end", "end"], "") == ["end"]
+
+
+def test_choices_fit_discord_limits() -> None:
+    choices = common.as_choices(["x" * 150, "end"])
+    assert [len(c.value) for c in choices] == [100, 3]
+    assert all(len(c.name) <= 100 for c in choices)
+
+
+# -- text ---------------------------------------------------------------------------------
+
+
+def test_clip() -> None:
+    assert common.clip("short") == "short"
+    clipped = common.clip("x" * 3000)
+    assert len(clipped) == common.MESSAGE_LIMIT and clipped.endswith("…")
+
+
+def test_chunk_lines_respects_the_limit() -> None:
+    lines = [f"line {i} " + "y" * 80 for i in range(100)]
+    chunks = common.chunk_lines(lines, limit=500)
+    assert all(len(c) <= 500 for c in chunks)
+    assert "\n".join(chunks).split("\n") == lines
+
+
+def test_chunk_lines_clips_a_monster_line() -> None:
+    chunks = common.chunk_lines(["a" * 5000, "b"], limit=100)
+    assert chunks == ["a" * 99 + "…", "b"]
+    assert common.chunk_lines([]) == []
+
+
+def test_mentions_and_pings() -> None:
+    assert common.mention(A) == f"<@{A}>"
+    assert common.mention("bob") == "bob"  # not a snowflake: shown as is
+    allowed = common.ping([A, "bob"])
+    assert allowed.everyone is False and allowed.roles is False
+    assert isinstance(allowed.users, list)
+    assert [u.id for u in allowed.users] == [int(A)]
+    assert common.NO_MENTIONS.to_dict()["parse"] == []
+
+
+def test_user_message_only_for_expected_errors() -> None:
+    from db import StoreError
+
+    assert common.user_message(engine.IllegalAction("Moving costs 1 AP.")) == "Moving costs 1 AP."
+    assert common.user_message(StoreError("busy")) == "busy"
+    assert common.user_message(RuntimeError("secret internals")) is None
+
+
+# -- narration and private events -------------------------------------------------------
+
+
+def test_narration_uses_the_game_lines_with_mentions() -> None:
+    state = CONQUEROR.new_game([A, B], 1)
+    moved, events = CONQUEROR.apply(state, A, "move a1 b2 1")
+    lines = common.narration_lines(CONQUEROR, moved, A, "move a1 b2 1", events)
+    assert lines[0].startswith(f"<@{A}> moves 1 from a1 to b2")
+    assert any("discovered" in line and "rolled" in line for line in lines)
+
+
+def test_narration_falls_back_to_who_did_what() -> None:
+    state = CONQUEROR.new_game([A, B], 1)
+    lines = common.narration_lines(CONQUEROR, state, A, "  MOVE a1 b2 `1` ", [])
+    assert lines == [f"<@{A}> · `move a1 b2 1`"]
+
+
+def test_private_events_are_grouped_and_unmarked() -> None:
+    events = [{"type": "gain", "player": A},
+              {"type": "luck", "private_to": A, "value": 3},
+              {"type": "card", "private_to": B, "card": "ace"}]
+    assert common.private_events_for(events) == {
+        A: [{"type": "luck", "value": 3}], B: [{"type": "card", "card": "ace"}]}
+    assert common.private_events_for(events[:1]) == {}
+
+
+def test_result_and_next_up_lines() -> None:
+    state = CONQUEROR.new_game([A, B], 1)
+    text, to_ping = common.next_up_line(CONQUEROR, state)
+    assert f"<@{A}>" in text and "Round 1" in text and to_ping == [A]
+    over, _ = CONQUEROR.apply(state, A, "resign")
+    text, to_ping = common.next_up_line(CONQUEROR, over)
+    assert "Game over" in text and f"<@{B}>" in text and to_ping == [B]
+    assert common.result_lines(CONQUEROR, state) == []
+
+
+def test_fallback_name() -> None:
+    assert common.fallback_name("123456789012345678") == "player 5678"
+    assert common.fallback_name("alice") == "alice"
+
+
+def test_no_mentions_really_mentions_nobody() -> None:
+    assert isinstance(common.NO_MENTIONS, discord.AllowedMentions)
+    assert common.NO_MENTIONS.users is False

@@ -1,0 +1,520 @@
+"""The cogs' callbacks against a real Store, with a minimal stand-in for the interaction.
+
+These check what each path sends (public or ephemeral, who is pinged, when the board
+is posted) without any network; the end-to-end test through the Discord double lives
+in test_e2e_conqueror.py.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
+from discord import app_commands
+from discord.ext import commands
+
+import engine
+import render
+from cogs import common
+from cogs import conqueror as cq
+from cogs import game as g
+from db import Store
+
+A, B, C = "111111111111111111", "222222222222222222", "333333333333333333"
+GUILD, CHANNEL = "900000000000000001", "900000000000000002"
+_ids = itertools.count(500000000000000000)
+
+
+@dataclass
+class Sent:
+    via: str                      # "response", "followup", "edit", "message_edit", "dm"
+    content: str | None
+    kwargs: dict[str, Any]
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.kwargs.get("ephemeral"))
+
+    @property
+    def pinged(self) -> list[int]:
+        allowed = self.kwargs.get("allowed_mentions")
+        if not isinstance(allowed, discord.AllowedMentions) or allowed.users in (False, True):
+            return []
+        return [u.id for u in allowed.users]  # type: ignore[union-attr]
+
+
+@dataclass
+class Outbox:
+    sent: list[Sent] = field(default_factory=list)
+
+    def public(self) -> list[Sent]:
+        return [s for s in self.sent if not s.ephemeral and s.via in ("response", "followup")]
+
+    def ephemeral(self) -> list[Sent]:
+        return [s for s in self.sent if s.ephemeral]
+
+    def files(self) -> list[discord.File]:
+        return [s.kwargs["file"] for s in self.sent if "file" in s.kwargs]
+
+
+class FakeResponse:
+    def __init__(self, box: Outbox) -> None:
+        self.box = box
+        self.done = False
+
+    def is_done(self) -> bool:
+        return self.done
+
+    async def send_message(self, content: str | None = None, **kwargs: Any) -> None:
+        assert not self.done, "answered twice"
+        self.done = True
+        self.box.sent.append(Sent("response", content, kwargs))
+
+    async def edit_message(self, **kwargs: Any) -> None:
+        assert not self.done, "answered twice"
+        self.done = True
+        self.box.sent.append(Sent("edit", None, kwargs))
+
+    async def defer(self, **kwargs: Any) -> None:
+        self.done = True
+
+
+class FakeFollowup:
+    def __init__(self, box: Outbox, response: FakeResponse) -> None:
+        self.box = box
+        self.response = response
+
+    async def send(self, content: str | None = None, **kwargs: Any) -> None:
+        assert self.response.done, "followup before the response"
+        self.box.sent.append(Sent("followup", content, kwargs))
+
+
+class FakePartialMessage:
+    def __init__(self, box: Outbox, message_id: int) -> None:
+        self.box = box
+        self.id = message_id
+
+    async def edit(self, **kwargs: Any) -> None:
+        self.box.sent.append(Sent("message_edit", None, {"id": self.id, **kwargs}))
+
+
+class FakeClient:
+    def __init__(self, store: Store, box: Outbox) -> None:
+        self.store = store
+        self.box = box
+
+    def get_user(self, user_id: int) -> None:
+        return None
+
+    def get_partial_messageable(self, channel_id: int) -> Any:
+        return SimpleNamespace(get_partial_message=lambda mid: FakePartialMessage(self.box, mid))
+
+
+class FakeGuild:
+    def get_member(self, user_id: int) -> Any:
+        return SimpleNamespace(display_name=f"Name{str(user_id)[:1]}")
+
+
+def interaction(client: FakeClient, user: str, *, manage_channels: bool = False,
+                namespace: dict[str, Any] | None = None) -> Any:
+    response = FakeResponse(client.box)
+    inter = SimpleNamespace(
+        id=next(_ids), user=SimpleNamespace(id=int(user), display_name=f"U{user[:1]}"),
+        guild_id=int(GUILD), channel_id=int(CHANNEL), guild=FakeGuild(), client=client,
+        response=response, followup=FakeFollowup(client.box, response),
+        permissions=discord.Permissions(manage_channels=manage_channels),
+        namespace=SimpleNamespace(**(namespace or {})), command=None)
+
+    async def original_response() -> Any:
+        return SimpleNamespace(id=next(_ids))
+
+    inter.original_response = original_response
+    return inter
+
+
+def race_game() -> Any:
+    """The db engineer's tiny test game (it has private events, unlike Conqueror)."""
+    try:
+        from tests.fakegame import GAME
+    except ImportError:
+        from fakegame import GAME  # type: ignore[no-redef]
+    return GAME
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    opened = await Store.open(str(tmp_path / "flows.db"))
+    yield opened
+    await opened.close()
+
+
+@pytest.fixture
+def box() -> Outbox:
+    return Outbox()
+
+
+@pytest.fixture
+def client(store: Store, box: Outbox) -> FakeClient:
+    return FakeClient(store, box)
+
+
+@pytest.fixture(autouse=True)
+def fake_render(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
+    calls: list[tuple[Any, ...]] = []
+
+    def fake(kind: str, view: dict[str, Any], events: Any = None, names: Any = None) -> bytes:
+        calls.append((kind, view, events, names))
+        return b"\x89PNG fake"
+
+    monkeypatch.setattr(render, "render", fake, raising=False)
+    return calls
+
+
+@pytest.fixture
+def bot() -> commands.Bot:
+    return commands.Bot(command_prefix="!", intents=discord.Intents.none())
+
+
+async def started_game(store: Store, seats: tuple[str, ...] = (A, B), kind: str = "conqueror",
+                       seed: int = 11) -> int:
+    record = await store.create_lobby(kind, GUILD, CHANNEL, seats[0])
+    for seat in seats[1:]:
+        await store.join(record.id, seat)
+    await store.start(record.id, seats[0], seed=seed)
+    return record.id
+
+
+# -- submit ----------------------------------------------------------------------------------
+
+
+async def test_illegal_action_is_ephemeral_and_changes_nothing(store: Store, client: FakeClient,
+                                                               box: Outbox) -> None:
+    game_id = await started_game(store)
+    before = await store.get(game_id)
+    result = await common.submit(interaction(client, A), store, game_id, "move a1 f6 1")
+    assert result is None
+    assert box.public() == []
+    [reply] = box.ephemeral()
+    assert reply.content and "Traceback" not in reply.content
+    assert (await store.get(game_id)).version == before.version
+
+
+async def test_out_of_turn_and_outsiders_are_told_why(store: Store, client: FakeClient,
+                                                      box: Outbox) -> None:
+    game_id = await started_game(store)
+    assert await common.submit(interaction(client, B), store, game_id, "end") is None
+    assert await common.submit(interaction(client, C), store, game_id, "end") is None
+    assert len(box.ephemeral()) == 2 and box.public() == []
+
+
+@pytest.mark.parametrize("garbage", ["", "  ", "💣 " * 50, "move a1 b2 99999999999999999999",
+                                     "x" * 5000, "\x00\ud800", "move a1 b2 -1"])
+async def test_garbage_is_refused_politely(store: Store, client: FakeClient, box: Outbox,
+                                           garbage: str) -> None:
+    game_id = await started_game(store)
+    assert await common.submit(interaction(client, A), store, game_id, garbage) is None
+    [reply] = box.ephemeral()
+    assert reply.content and len(reply.content) <= 2000
+
+
+async def test_move_within_a_turn_is_narrated_without_a_board(store: Store, client: FakeClient,
+                                                              box: Outbox) -> None:
+    game_id = await started_game(store)
+    result = await common.submit(interaction(client, A), store, game_id, "move a1 b2 1")
+    assert result is not None and not result.duplicate
+    [said] = box.public()
+    assert said.content is not None and f"<@{A}> moves 1 from a1 to b2" in said.content
+    assert "rolled" in said.content                         # the die is shown
+    assert said.kwargs["allowed_mentions"] == common.NO_MENTIONS
+    assert box.files() == []
+
+
+async def test_end_of_turn_posts_the_board_and_pings_only_the_next_player(
+        store: Store, client: FakeClient, box: Outbox,
+        fake_render: list[tuple[Any, ...]]) -> None:
+    game_id = await started_game(store)
+    await common.submit(interaction(client, A), store, game_id, "move a1 b2 1")
+    box.sent.clear()
+    await common.submit(interaction(client, A), store, game_id, "end")
+    narration, board = box.public()
+    assert narration.pinged == [] and "ends their turn" in (narration.content or "")
+    assert "file" in board.kwargs and board.kwargs["file"].filename.endswith(".png")
+    assert board.pinged == [int(B)]
+    assert f"<@{B}>" in (board.content or "")
+    kind, view, events, names = fake_render[-1]
+    assert kind == "conqueror" and view["viewer"] is None       # the public view
+    assert names == {A: "U1", B: "Name2"}        # display names (caller, member), not mentions
+    assert events and all("private_to" not in e for e in events)
+
+
+async def test_resign_ends_the_game_with_the_result(store: Store, client: FakeClient,
+                                                    box: Outbox) -> None:
+    game_id = await started_game(store)
+    await common.submit(interaction(client, B), store, game_id, "resign")  # out of turn is fine
+    assert (await store.get(game_id)).status == "finished"
+    board = box.public()[-1]
+    assert "Game over" in (board.content or "") and f"<@{A}>" in (board.content or "")
+    assert "file" in board.kwargs
+
+
+async def test_duplicate_request_is_not_applied_twice(store: Store, client: FakeClient,
+                                                      box: Outbox) -> None:
+    game_id = await started_game(store)
+    inter = interaction(client, A)
+    await common.submit(inter, store, game_id, "move a1 b2 1")
+    inter.response.done = True
+    again = await common.submit(inter, store, game_id, "move a1 b2 1")
+    assert again is not None and again.duplicate
+    assert (await store.get(game_id)).version == 1
+
+
+async def test_a_failing_renderer_does_not_claim_the_game_is_unchanged(
+        store: Store, client: FakeClient, box: Outbox, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    def broken(*args: Any) -> bytes:
+        raise OSError("font missing")
+
+    monkeypatch.setattr(render, "render", broken, raising=False)
+    game_id = await started_game(store)
+    with caplog.at_level(logging.ERROR):
+        assert await common.submit(interaction(client, A), store, game_id, "end") is not None
+    [note] = box.ephemeral()
+    assert "accepted" in (note.content or "") and "unchanged" not in (note.content or "")
+    assert "font missing" in caplog.text
+
+
+async def test_private_events_go_only_to_their_player(store: Store, client: FakeClient,
+                                                      box: Outbox,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(engine.GAMES, "race", race_game())
+    game_id = await started_game(store, kind="race")
+    await common.submit(interaction(client, A), store, game_id, "roll")
+    for sent in box.public():
+        assert "luck" not in (sent.content or "")
+    [private] = box.ephemeral()
+    assert "Only you" in (private.content or "") and "luck" in (private.content or "")
+
+
+# -- lobby -------------------------------------------------------------------------------------
+
+
+async def test_lobby_from_new_to_start(store: Store, client: FakeClient, box: Outbox,
+                                       bot: commands.Bot) -> None:
+    cog = g.GameCog(bot)
+    await cog.new.callback(cog, interaction(client, A), "conqueror")  # type: ignore[arg-type]
+    [lobby] = box.public()
+    assert lobby.via == "response"
+    view = lobby.kwargs["view"]
+    ids = [item.custom_id for item in view.children]
+    record = await store.active_in_channel(CHANNEL)
+    assert record is not None and record.seats == (A,) and record.lobby_message_id
+    assert ids == [g.lobby_custom_id(a, record.id) for a in ("join", "leave", "start")]
+
+    box.sent.clear()
+    await g.LobbyButton("join", record.id).callback(interaction(client, B))
+    [edit] = box.sent
+    assert edit.via == "edit"
+    seats = {f.name: f.value for f in edit.kwargs["embed"].fields}["Seats (2/4)"]
+    assert f"<@{B}>" in seats
+
+    box.sent.clear()
+    await g.LobbyButton("start", record.id).callback(interaction(client, B))
+    [refused] = box.sent
+    assert refused.ephemeral and "host" in (refused.content or "")
+
+    box.sent.clear()
+    await g.LobbyButton("join", record.id).callback(interaction(client, B))
+    assert box.sent[0].ephemeral and "already" in (box.sent[0].content or "")
+
+    box.sent.clear()
+    await g.LobbyButton("start", record.id).callback(interaction(client, A))
+    edit, board = box.sent
+    assert edit.via == "edit" and edit.kwargs["view"] is None
+    assert board.via == "followup" and "file" in board.kwargs and board.pinged == [int(A)]
+    assert (await store.get(record.id)).status == "active"
+
+
+async def test_slash_join_and_leave_edit_the_lobby_message(store: Store, client: FakeClient,
+                                                           box: Outbox,
+                                                           bot: commands.Bot) -> None:
+    cog = g.GameCog(bot)
+    record = await store.create_lobby("conqueror", GUILD, CHANNEL, A)
+    await store.set_lobby_message(record.id, "777")
+    await cog.join.callback(cog, interaction(client, C))  # type: ignore[arg-type]
+    kinds = [s.via for s in box.sent]
+    assert kinds == ["message_edit", "response"]
+    assert box.sent[0].kwargs["id"] == 777 and box.sent[1].ephemeral
+    box.sent.clear()
+    await cog.leave.callback(cog, interaction(client, C))  # type: ignore[arg-type]
+    assert (await store.get(record.id)).seats == (A,)
+
+
+async def test_second_game_in_a_channel_is_refused(store: Store, client: FakeClient,
+                                                   box: Outbox, bot: commands.Bot) -> None:
+    cog = g.GameCog(bot)
+    await cog.new.callback(cog, interaction(client, A), "conqueror")  # type: ignore[arg-type]
+    box.sent.clear()
+    inter = interaction(client, B)
+    with pytest.raises(Exception) as busy:
+        await cog.new.callback(cog, inter, "conqueror")  # type: ignore[arg-type]
+    # the tree's error handler turns it into an ephemeral message
+    await common.report_app_command_error(inter, app_commands.CommandInvokeError(
+        cog.new, busy.value))  # type: ignore[arg-type]
+    [reply] = box.sent
+    assert reply.ephemeral and "already has a game" in (reply.content or "")
+
+
+async def test_commands_without_a_game_say_so(store: Store, client: FakeClient, box: Outbox,
+                                              bot: commands.Bot) -> None:
+    cog = g.GameCog(bot)
+    for command in (cog.join, cog.leave, cog.start, cog.status, cog.board, cog.log_,
+                    cog.resign, cog.abort):
+        await command.callback(cog, interaction(client, A))  # type: ignore[arg-type]
+    assert len(box.sent) == 8
+    assert all(s.ephemeral and s.content == common.NO_GAME for s in box.sent)
+
+
+async def test_abort_needs_the_host_or_manage_channels(store: Store, client: FakeClient,
+                                                       box: Outbox, bot: commands.Bot) -> None:
+    cog = g.GameCog(bot)
+    game_id = await started_game(store)
+    await cog.abort.callback(cog, interaction(client, B))  # type: ignore[arg-type]
+    assert box.sent[-1].ephemeral and (await store.get(game_id)).status == "active"
+    await cog.abort.callback(cog, interaction(client, C, manage_channels=True))  # type: ignore
+    assert (await store.get(game_id)).status == "aborted"
+    assert "aborted" in (box.public()[-1].content or "")
+
+
+async def test_status_log_and_board(store: Store, client: FakeClient, box: Outbox,
+                                    bot: commands.Bot) -> None:
+    cog = g.GameCog(bot)
+    game_id = await started_game(store)
+    await common.submit(interaction(client, A), store, game_id, "move a1 b2 1")
+    box.sent.clear()
+    await cog.status.callback(cog, interaction(client, A))  # type: ignore[arg-type]
+    await cog.log_.callback(cog, interaction(client, B))  # type: ignore[arg-type]
+    status, log = box.sent
+    assert status.ephemeral and "round 1" in (status.content or "")
+    assert "You may:" in (status.content or "") and "`end`" in (status.content or "")
+    assert log.ephemeral and "`move a1 b2 1`" in (log.content or "")
+    box.sent.clear()
+    await cog.board.callback(cog, interaction(client, C))  # type: ignore[arg-type]
+    [board] = box.sent
+    assert not board.ephemeral and "file" in board.kwargs and board.pinged == []
+
+
+async def test_list_and_rules_and_help(store: Store, client: FakeClient, box: Outbox,
+                                       bot: commands.Bot) -> None:
+    cog = g.GameCog(bot)
+    await cog.list_.callback(cog, interaction(client, A))  # type: ignore[arg-type]
+    await started_game(store)
+    await cog.list_.callback(cog, interaction(client, A))  # type: ignore[arg-type]
+    await cog.rules.callback(cog, interaction(client, A), "conqueror")  # type: ignore
+    await cog.help_.callback(cog, interaction(client, A))  # type: ignore[arg-type]
+    empty, listed, rules, help_ = box.sent
+    assert all(s.ephemeral for s in box.sent)
+    assert "No games" in (empty.content or "")
+    assert f"<#{CHANNEL}>" in (listed.content or "") and "Conqueror" in (listed.content or "")
+    assert "docs/games/conqueror.md" in (rules.content or "")
+    assert len(rules.content or "") <= 2000
+    assert "/play" in (help_.content or "") and "/game new" in (help_.content or "")
+
+
+# -- autocomplete -------------------------------------------------------------------------------
+
+
+async def test_play_autocomplete_lists_only_the_callers_actions(store: Store, client: FakeClient,
+                                                                bot: commands.Bot) -> None:
+    cog = g.GameCog(bot)
+    complete = cog.play_autocomplete
+    assert await complete(interaction(client, A), "") == []        # no game yet
+    await started_game(store)
+    mine = await complete(interaction(client, A), "")
+    assert [c.value for c in mine] == ["move a1 b1 1", "move a1 a2 1", "move a1 b2 1",
+                                       "convert ap", "end"]
+    assert [c.value for c in await complete(interaction(client, A), "B2")] == ["move a1 b2 1"]
+    assert await complete(interaction(client, B), "") == []        # not B's turn
+    assert await complete(interaction(client, C), "") == []        # not playing
+    assert await complete(interaction(client, A), "\x00" * 300) == []
+
+
+async def test_autocomplete_never_raises(store: Store, client: FakeClient, bot: commands.Bot,
+                                         caplog: pytest.LogCaptureFixture) -> None:
+    cog = g.GameCog(bot)
+    await started_game(store)
+    await store.close()                                            # every query now fails
+    with caplog.at_level(logging.ERROR):
+        assert await cog.play_autocomplete(interaction(client, A), "") == []
+
+
+async def test_conqueror_square_autocomplete(store: Store, client: FakeClient,
+                                             bot: commands.Bot) -> None:
+    cog = cq.ConquerorCog(bot)
+    await started_game(store)
+    sources = await cog.move_from_autocomplete(interaction(client, A), "")
+    assert [c.value for c in sources] == ["a1"]
+    targets = await cog.move_to_autocomplete(interaction(client, A, namespace={"from": "a1"}),
+                                             "")
+    assert sorted(c.value for c in targets) == ["a2", "b1", "b2"]
+    assert await cog.move_to_autocomplete(interaction(client, A, namespace={"from": "f6"}),
+                                          "") == []
+    assert await cog.fort_autocomplete(interaction(client, A), "") == []
+    assert await cog.move_from_autocomplete(interaction(client, B), "") == []
+
+
+async def test_conqueror_commands_go_through_submit(store: Store, client: FakeClient,
+                                                    box: Outbox, bot: commands.Bot) -> None:
+    cog = cq.ConquerorCog(bot)
+    game_id = await started_game(store)
+    await cog.move.callback(cog, interaction(client, A), "A1", "b2", 1)  # type: ignore
+    await cog.recruit.callback(cog, interaction(client, A), 6)  # type: ignore[arg-type]
+    await cog.convert.callback(cog, interaction(client, A), "ap")  # type: ignore[arg-type]
+    await cog.end.callback(cog, interaction(client, A))  # type: ignore[arg-type]
+    entries = await store.log(game_id)
+    assert [e.action for e in entries] == ["move a1 b2 1", "convert ap", "end"]
+    assert box.ephemeral()[0].content                      # recruiting 6 with no gold: refused
+
+
+async def test_conqueror_commands_refuse_other_games(store: Store, client: FakeClient,
+                                                     box: Outbox, bot: commands.Bot,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(engine.GAMES, "race", race_game())
+    cog = cq.ConquerorCog(bot)
+    await started_game(store, kind="race")
+    await cog.end.callback(cog, interaction(client, A))  # type: ignore[arg-type]
+    [reply] = box.sent
+    assert reply.ephemeral and "/play" in (reply.content or "")
+
+
+# -- the error handler -------------------------------------------------------------------------
+
+
+async def test_unexpected_errors_are_logged_not_shown(client: FakeClient, box: Outbox,
+                                                      bot: commands.Bot,
+                                                      caplog: pytest.LogCaptureFixture) -> None:
+    cog = g.GameCog(bot)
+    inter = interaction(client, A)
+    error = app_commands.CommandInvokeError(cog.play, RuntimeError("db path /secret"))
+    with caplog.at_level(logging.ERROR):
+        await common.report_app_command_error(inter, error)
+    [reply] = box.sent
+    assert reply.ephemeral and reply.content == "Something went wrong; the game is unchanged."
+    assert "db path /secret" in caplog.text
+
+
+async def test_expected_errors_show_their_message(client: FakeClient, box: Outbox,
+                                                  bot: commands.Bot) -> None:
+    cog = g.GameCog(bot)
+    inter = interaction(client, A)
+    inter.response.done = True                                 # already answered: follow up
+    error = app_commands.CommandInvokeError(cog.play, engine.IllegalAction("No gold."))
+    await common.report_app_command_error(inter, error)
+    [reply] = box.sent
+    assert reply.via == "followup" and reply.ephemeral and reply.content == "No gold."
