@@ -75,13 +75,15 @@ def split_statements(script: str) -> list[str]:
     """
     statements: list[str] = []
     pending = ""
-    for line in script.splitlines(keepends=True):
-        pending += line
+    pieces = script.split(";")
+    for piece in pieces[:-1]:
+        pending += piece + ";"
         if sqlite3.complete_statement(pending):
             statement = pending.strip()
             if statement.strip(";").strip():
                 statements.append(statement)
             pending = ""
+    pending += pieces[-1]
     if pending.strip():
         raise ValueError(f"incomplete SQL statement in migration: {pending.strip()[:80]}")
     return statements

@@ -1,0 +1,146 @@
+"""Racing moves and creates, within one Store and across two connections to one file."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+import engine
+from db import ChannelBusy, GameRecord, MoveResult, Store
+from engine.core import IllegalAction
+from tests.fakegame import GAME as RACE
+
+BIG = {"target": 1000000}   # a race nobody finishes during these tests
+
+
+@pytest.fixture(autouse=True)
+def race(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(engine.GAMES, "race", RACE)
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> str:
+    return str(tmp_path / "warhost.db")
+
+
+@pytest.fixture
+async def stores(db_path: str) -> AsyncIterator[tuple[Store, Store]]:
+    one = await Store.open(db_path)
+    two = await Store.open(db_path)
+    yield one, two
+    await one.close()
+    await two.close()
+
+
+async def started(store: Store, channel: str = "c1") -> GameRecord:
+    record = await store.create_lobby("race", "g1", channel, "a", BIG)
+    await store.join(record.id, "b")
+    return await store.start(record.id, "a", seed=11)
+
+
+async def settle(*moves: object) -> tuple[list[MoveResult], list[IllegalAction]]:
+    results = await asyncio.gather(*moves, return_exceptions=True)  # type: ignore[call-overload]
+    done = [r for r in results if isinstance(r, MoveResult)]
+    refused = [r for r in results if isinstance(r, IllegalAction)]
+    assert len(done) + len(refused) == len(results), results
+    return done, refused
+
+
+async def test_two_racing_moves_in_one_store_serialize(stores: tuple[Store, Store]) -> None:
+    store = stores[0]
+    record = await started(store)
+    # Both are legal now; after either one, it is b's turn and the other is not.
+    done, refused = await settle(store.apply_action(record.id, "a", "step 1"),
+                                 store.apply_action(record.id, "a", "step 2"))
+    assert len(done) == 1 and len(refused) == 1
+    assert str(refused[0]) == "It is not your turn; it is b's."   # judged on the new state
+    after = await store.get(record.id)
+    assert after.version == 1 and len(await store.log(record.id)) == 1
+    assert await store.verify(record.id)
+
+
+async def test_two_connections_racing_serialize(stores: tuple[Store, Store]) -> None:
+    one, two = stores
+    record = await started(one)
+    for _ in range(10):
+        current = await one.get(record.id)
+        turn = RACE.current_turn(one.load_state(current))
+        assert turn is not None
+        done, refused = await settle(one.apply_action(record.id, turn, "step 1"),
+                                     two.apply_action(record.id, turn, "roll"))
+        assert len(done) == 1 and len(refused) == 1
+        assert "not your turn" in str(refused[0])
+    final = await two.get(record.id)
+    assert final.version == 10 and len(await two.log(record.id, 100)) == 10
+    assert await one.verify(record.id) and await two.verify(record.id)
+
+
+async def test_many_players_hammering_two_connections(stores: tuple[Store, Store]) -> None:
+    """Each player keeps trying to move through a random connection until 60 moves exist."""
+    one, two = stores
+    record = await started(one)
+    rng = random.Random(5)
+    accepted: list[int] = []
+
+    async def player(name: str) -> None:
+        while len(accepted) < 60:
+            store = rng.choice((one, two))
+            try:
+                result = await store.apply_action(record.id, name,
+                                                  rng.choice(("roll", "step 2")))
+            except IllegalAction:
+                await asyncio.sleep(0)
+                continue
+            accepted.append(result.seq)
+
+    await asyncio.gather(player("a"), player("b"), player("a"), player("b"))
+    final = await one.get(record.id)
+    log = await two.log(record.id, 1000)
+    assert sorted(accepted) == list(range(1, final.version + 1))   # every seq exactly once
+    assert [e.seq for e in log] == list(range(1, final.version + 1))
+    assert [e.player for e in log] == ["ab"[n % 2] for n in range(final.version)]
+    assert await one.verify(record.id)
+
+
+async def test_same_request_racing_applies_once(stores: tuple[Store, Store]) -> None:
+    one, two = stores
+    record = await started(one)
+    results = await asyncio.gather(one.apply_action(record.id, "a", "roll", "same"),
+                                   two.apply_action(record.id, "a", "roll", "same"),
+                                   one.apply_action(record.id, "a", "roll", "same"))
+    assert sorted(r.duplicate for r in results) == [False, True, True]
+    assert {r.seq for r in results} == {1}
+    assert all(r.events == results[0].events for r in results)
+    assert (await two.get(record.id)).version == 1
+
+
+@pytest.mark.parametrize("across", [False, True])
+async def test_racing_creates_in_one_channel(stores: tuple[Store, Store], across: bool) -> None:
+    one, two = stores
+    other = two if across else one
+    results = await asyncio.gather(
+        *(s.create_lobby("race", "g1", "c1", f"host{n}")
+          for n, s in enumerate([one, other, one, other])),
+        return_exceptions=True)
+    winners = [r for r in results if isinstance(r, GameRecord)]
+    losers = [r for r in results if isinstance(r, ChannelBusy)]
+    assert len(winners) == 1 and len(losers) == 3
+    assert all(f"#{winners[0].id}, in the lobby" in str(e) for e in losers)
+    assert await two.active_in_channel("c1") == winners[0]
+    assert len(await one.list_active("g1")) == 1
+
+
+async def test_racing_joins_do_not_overfill(stores: tuple[Store, Store]) -> None:
+    one, two = stores
+    lobby = await one.create_lobby("race", "g1", "c1", "host")   # max 3 players
+    results = await asyncio.gather(*(s.join(lobby.id, f"p{n}")
+                                     for n, s in enumerate([one, two] * 3)),
+                                   return_exceptions=True)
+    joined = [r for r in results if isinstance(r, GameRecord)]
+    assert len(joined) == 2
+    assert all("is full (3/3 players)" in str(r) for r in results if r not in joined)
+    assert len((await two.get(lobby.id)).seats) == 3
