@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
+import aiohttp
 import discord
 import yarl
 from discord import app_commands
@@ -141,12 +142,20 @@ class RedactFilter(logging.Filter):
             message = record.getMessage()
         except Exception:  # a broken format string is not ours to fix here
             return True
-        if self.secret in message or (record.exc_text and self.secret in record.exc_text):
-            record.msg = message.replace(self.secret, "[token hidden]")
+        if self.secret in message:
+            record.msg = self.hide(message)
             record.args = None
-            if record.exc_text:
-                record.exc_text = record.exc_text.replace(self.secret, "[token hidden]")
+        if record.exc_info and not record.exc_text:
+            # formatted here (the formatter reuses exc_text) so tracebacks are covered too
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = self.hide(record.exc_text)
+        if record.stack_info:
+            record.stack_info = self.hide(record.stack_info)
         return True
+
+    def hide(self, text: str) -> str:
+        return text.replace(self.secret, "[token hidden]")
 
 
 def setup_logging(config: Config) -> None:
@@ -242,12 +251,21 @@ def main() -> int:
         print(exc, file=sys.stderr)
         return 2
     setup_logging(config)
+    from db import StoreError
+
     try:
         asyncio.run(run(config))
     except discord.LoginFailure:
         print("Discord refused the token in DISCORD_TOKEN. Reset it in the developer portal "
               "(Applications -> your app -> Bot -> Reset Token) and update .env.",
               file=sys.stderr)
+        return 1
+    except StoreError as exc:
+        print(f"Warhost could not use its database: {exc}", file=sys.stderr)
+        return 1
+    except (OSError, aiohttp.ClientError) as exc:
+        print(f"Warhost could not reach Discord ({type(exc).__name__}: {exc}). Check the "
+              "network connection and try again.", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         pass

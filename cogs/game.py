@@ -335,7 +335,8 @@ class GameCog(commands.Cog):
             return
         lines = [f"**Game #{record.id}**: the last {len(entries)} actions"]
         for entry in sorted(entries, key=lambda e: e.seq):
-            lines.append(f"`#{entry.seq}` {common.mention(entry.player)} · `{entry.action}`")
+            action = common.clip(" ".join(entry.action.replace("`", "'").split()), 80)
+            lines.append(f"`#{entry.seq}` {common.mention(entry.player)} · `{action}`")
         await send_ephemeral(interaction, "\n".join(common.chunk_lines(lines)[:1]))
 
     @game.command(name="list", description="Games running in this server")

@@ -194,3 +194,25 @@ def test_cogs_are_discovered_by_setup_function() -> None:
     assert "cogs.game" in names
     assert "cogs.conqueror" in names
     assert "cogs.common" not in names
+
+
+def test_unreachable_discord_is_a_message_and_the_token_stays_hidden(tmp_path: Path) -> None:
+    result = run_bot(tmp_path, {"DISCORD_TOKEN": TOKEN, "LOG_LEVEL": "DEBUG",
+                                "DATABASE_PATH": str(tmp_path / "w.db"),
+                                "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10"})
+    output = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert "could not reach Discord" in output
+    assert "Traceback" not in output
+    assert TOKEN not in output
+
+
+def test_redact_filter_covers_tracebacks() -> None:
+    try:
+        raise RuntimeError(f"bad header Bot {TOKEN}")
+    except RuntimeError:
+        record = logging.LogRecord("discord.client", logging.ERROR, __file__, 1, "failed", (),
+                                   sys.exc_info())
+    bot.RedactFilter(TOKEN).filter(record)
+    formatted = logging.Formatter().format(record)
+    assert "RuntimeError" in formatted and TOKEN not in formatted
