@@ -152,17 +152,18 @@ async def lobby_action(interaction: discord.Interaction, action: str, game_id: i
     else:
         raise ValueError(action)
 
+    # Answer the interaction first (Discord allows 3 seconds), then tidy up.
     if from_button:
         await interaction.response.edit_message(embed=lobby_embed(record),
                                                 view=lobby_view(record))
-    else:
-        await refresh_lobby_message(interaction, record)
-        if action != "start":
-            verb = "joined" if action == "join" else "left"
-            await send_ephemeral(interaction, f"You {verb} game #{record.id}.")
+    elif action != "start":
+        verb = "joined" if action == "join" else "left"
+        await send_ephemeral(interaction, f"You {verb} game #{record.id}.")
     if action == "start":
         game = engine.get_game(record.kind)
         await common.post_board(interaction, game, store.load_state(record))
+    if not from_button:
+        await refresh_lobby_message(interaction, record)
 
 
 # -- pure helpers for the commands --------------------------------------------------------

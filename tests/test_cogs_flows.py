@@ -349,8 +349,8 @@ async def test_slash_join_and_leave_edit_the_lobby_message(store: Store, client:
     await store.set_lobby_message(record.id, "777")
     await cog.join.callback(cog, interaction(client, C))  # type: ignore[arg-type]
     kinds = [s.via for s in box.sent]
-    assert kinds == ["message_edit", "response"]
-    assert box.sent[0].kwargs["id"] == 777 and box.sent[1].ephemeral
+    assert kinds == ["response", "message_edit"]               # answer first, then tidy up
+    assert box.sent[0].ephemeral and box.sent[1].kwargs["id"] == 777
     box.sent.clear()
     await cog.leave.callback(cog, interaction(client, C))  # type: ignore[arg-type]
     assert (await store.get(record.id)).seats == (A,)
