@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import random
@@ -54,7 +55,7 @@ def test_random_play_raises_only_illegal_action_and_keeps_invariants(seed):
         if not GAME.to_act(state):
             break
         before = GAME.dump(state)
-        who = rng.choice(players + ["stranger"])
+        who = rng.choice([*players, "stranger"])
         junk = rng.choice(GARBAGE)
         try:
             GAME.apply(state, who, junk)
@@ -164,10 +165,8 @@ def test_malformed_positions_are_refused_cleanly(text):
 def test_any_text_is_refused_or_applied_never_crashes(text):
     state = GAME.new_game(["a", "b"], 2)
     before = GAME.dump(state)
-    try:
+    with contextlib.suppress(IllegalAction):
         GAME.apply(state, "a", text)
-    except IllegalAction:
-        pass
     assert GAME.dump(state) == before
 
 
@@ -176,10 +175,8 @@ def test_any_text_is_refused_or_applied_never_crashes(text):
                      lambda kids: hst.lists(kids, max_size=3)
                      | hst.dictionaries(hst.text(max_size=8), kids, max_size=4)))
 def test_any_json_is_a_valid_position_or_refused(value):
-    try:
+    with contextlib.suppress(IllegalAction):
         GAME.load(json.dumps(value))
-    except IllegalAction:
-        pass
 
 
 def test_non_text_action_and_player_refused():

@@ -453,7 +453,7 @@ def test_round_counts_on_when_seat_one_is_out():
     s, _ = GAME.apply(s, "a", "resign")
     assert GAME.to_act(s) == ["b"] and s.round == 1
     s, _ = act(s, "end")
-    s, events = act(s, "end")
+    s, _events = act(s, "end")
     assert GAME.to_act(s) == ["b"] and s.round == 2
 
 
