@@ -129,6 +129,7 @@ class Store:
             weakref.WeakValueDictionary())
         # game id -> (version, dump text, parsed state); most recently used last.
         self._states: OrderedDict[int, tuple[int, str, Any]] = OrderedDict()
+        self._cleanups: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -190,16 +191,24 @@ class Store:
         """The connection, for statements outside any transaction of ours."""
         async with self._conn_lock:
             conn = self._connection()
-            if conn.in_transaction:      # left open by a cancelled writer
+            if conn.in_transaction:      # defensive: nothing should leave one open
                 await conn.rollback()
             yield conn
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """``BEGIN IMMEDIATE`` ... ``COMMIT``; any exception rolls everything back."""
-        async with self._conn_lock:
+        """``BEGIN IMMEDIATE`` ... ``COMMIT``; any exception rolls everything back.
+
+        If the caller is cancelled (while waiting for the write lock, or mid-way), the
+        statements it queued may still be running on the connection's thread; a
+        background task then keeps the connection lock until its rollback, queued
+        behind them, has run, and the cancellation goes through at once.
+        """
+        await self._conn_lock.acquire()
+        release = True
+        try:
             conn = self._connection()
-            if conn.in_transaction:      # left open by a cancelled writer
+            if conn.in_transaction:      # defensive: nothing should leave one open
                 await conn.rollback()
             try:
                 await conn.execute("BEGIN IMMEDIATE")
@@ -209,13 +218,35 @@ class Store:
                 yield conn
                 await conn.execute("COMMIT")
             except BaseException as exc:
-                # Shielded: even if we are being cancelled, the rollback is queued on
-                # the connection's thread ahead of anything the next holder sends.
-                await asyncio.shield(conn.rollback())
+                if not isinstance(exc, Exception):     # cancelled, or the loop is exiting
+                    raise
+                await conn.rollback()
                 if isinstance(exc, sqlite3.Error):
                     raise StoreError(f"The game database failed ({exc}); nothing was "
                                      "saved. Try again.") from exc
                 raise
+        except BaseException as exc:
+            if not isinstance(exc, Exception) and self._conn is not None:
+                release = False
+                self._hand_off_rollback(self._conn)
+            raise
+        finally:
+            if release:
+                self._conn_lock.release()
+
+    def _hand_off_rollback(self, conn: aiosqlite.Connection) -> None:
+        """Roll back in the background, then release the connection lock we hold."""
+        async def rollback_then_release() -> None:
+            try:
+                await conn.rollback()
+            except Exception:
+                log.exception("rollback after a cancelled database call failed")
+            finally:
+                self._conn_lock.release()
+
+        task = asyncio.get_running_loop().create_task(rollback_then_release())
+        self._cleanups.add(task)
+        task.add_done_callback(self._cleanups.discard)
 
     async def _fetch(self, conn: aiosqlite.Connection, game_id: int) -> GameRecord:
         if isinstance(game_id, bool) or not isinstance(game_id, int):

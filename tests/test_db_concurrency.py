@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
+import db.store
 import engine
-from db import ChannelBusy, GameRecord, MoveResult, Store
+from db import ChannelBusy, GameRecord, MoveResult, Store, StoreError
 from engine.core import IllegalAction
 from tests.fakegame import GAME as RACE
 
@@ -144,3 +146,42 @@ async def test_racing_joins_do_not_overfill(stores: tuple[Store, Store]) -> None
     assert len(joined) == 2
     assert all("is full (3/3 players)" in str(r) for r in results if r not in joined)
     assert len((await two.get(lobby.id)).seats) == 3
+
+
+async def test_cancelled_while_waiting_for_the_write_lock(db_path: str) -> None:
+    store = await Store.open(db_path)
+    holder = sqlite3.connect(db_path, isolation_level=None)
+    try:
+        record = await started(store)
+        holder.execute("BEGIN IMMEDIATE")          # another process is writing
+        task = asyncio.create_task(store.apply_action(record.id, "a", "step 1"))
+        await asyncio.sleep(0.2)                   # stuck in BEGIN IMMEDIATE's busy wait
+        assert not task.done()
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        holder.execute("ROLLBACK")
+        result = await store.apply_action(record.id, "a", "step 2")
+        assert result.seq == 1 and [e.action for e in await store.log(record.id)] == ["step 2"]
+        assert await store.verify(record.id)
+    finally:
+        holder.close()
+        await store.close()
+
+
+async def test_a_write_lock_held_too_long_is_reported_as_busy(
+        db_path: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(db.store, "BUSY_TIMEOUT_MS", 100)
+    store = await Store.open(db_path)
+    holder = sqlite3.connect(db_path, isolation_level=None)
+    try:
+        record = await started(store)
+        holder.execute("BEGIN IMMEDIATE")
+        with pytest.raises(StoreError, match="busy; try again in a moment"):
+            await store.apply_action(record.id, "a", "step 1")
+        holder.execute("ROLLBACK")
+        assert (await store.get(record.id)).version == 0
+        assert (await store.apply_action(record.id, "a", "step 1")).seq == 1
+    finally:
+        holder.close()
+        await store.close()
