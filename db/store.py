@@ -9,15 +9,17 @@ that order: game lock, then connection lock), so moves on one game queue up in
 arrival order. Other processes (a second bot, an admin script) are serialized by
 SQLite itself: every write starts with ``BEGIN IMMEDIATE`` and waits up to
 :data:`BUSY_TIMEOUT_MS` for the write lock, and every decision is made on the row
-read inside that transaction, never on a cached copy.
+read inside that transaction (the in-memory parsed state is used only when it matches
+that row's version and text).
 
 Durability
 ----------
 WAL journal, ``synchronous=FULL`` by default: a move that :meth:`apply_action`
 returned has been fsync'd, so it survives not only the process being killed (which
-``NORMAL`` already survives) but also power loss. Moves come at human speed, so the
-few milliseconds an fsync costs are worth it; pass ``synchronous="NORMAL"`` to
-:meth:`Store.open` to trade that for speed.
+``NORMAL`` already survives) but also power loss. Moves come at human speed, so one
+fsync per move (well under a millisecond on an SSD with a write cache, a few ms on
+slower disks) is worth it; pass ``synchronous="NORMAL"`` to :meth:`Store.open` to
+trade that for speed.
 """
 
 from __future__ import annotations
@@ -550,8 +552,8 @@ class Store:
                    action: str) -> MoveResult:
         other_game, seq, stored_player, stored_action, events = row
         if other_game != record.id:
-            raise StoreError(f"Internal error: request {row!r} was already used for game "
-                             f"#{other_game}.")
+            raise StoreError("Internal error: this request id was already used for game "
+                             f"#{other_game}; nothing was done.")
         if stored_player != player or stored_action != action:
             raise StoreError("Internal error: this request id was already used for a "
                              "different action; nothing was done.")
