@@ -3,7 +3,8 @@
 Timings on shared machines are noisy: compare medians and ratios, not single runs.
     engine   one Conqueror ``apply`` and one ``legal_actions`` mid-game
     render   one board PNG: the opening and a crowded late position
-    store    one persisted move through ``Store.apply_action`` (file database, WAL)
+    store    one persisted move through ``Store.apply_action`` (file database, WAL;
+             synchronous=FULL as the bot runs, and NORMAL for comparison)
 """
 
 from __future__ import annotations
@@ -76,8 +77,8 @@ def bench_render() -> dict[str, float]:
             "render crowded": _median_ms(_time(lambda: render.render("conqueror", late), 30))}
 
 
-async def _store_moves(path: str, moves: int = 200) -> list[float]:
-    store = await Store.open(path)
+async def _store_moves(path: str, synchronous: str, moves: int = 200) -> list[float]:
+    store = await Store.open(path, synchronous=synchronous)
     try:
         lobby = await store.create_lobby("conqueror", "guild", "channel", "a")
         await store.join(lobby.id, "b")
@@ -99,9 +100,13 @@ async def _store_moves(path: str, moves: int = 200) -> list[float]:
 
 
 def bench_store() -> dict[str, float]:
-    with tempfile.TemporaryDirectory() as tmp:
-        times = asyncio.run(_store_moves(str(Path(tmp) / "bench.db")))
-    return {"persisted move": _median_ms(times)}
+    results = {}
+    for synchronous, label in (("FULL", "persisted move"),
+                               ("NORMAL", "persisted move (sync=NORMAL)")):
+        with tempfile.TemporaryDirectory() as tmp:
+            times = asyncio.run(_store_moves(str(Path(tmp) / "bench.db"), synchronous))
+        results[label] = _median_ms(times)
+    return results
 
 
 def main() -> None:
