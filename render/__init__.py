@@ -1,0 +1,47 @@
+"""Board images for Warhost games, drawn with Pillow from a game's JSON-able view.
+
+``render(kind, view, events, names)`` imports ``render.<kind>`` and calls its
+``render(view, events, names) -> bytes``; a new game adds a module and touches nothing
+else. Renderers never change the view and know nothing of Discord, asyncio, the
+database or the engine's classes: the view dict is all they see.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["render"]
+
+_KIND = re.compile(r"[a-z][a-z0-9_]*")
+#: Modules in this package that are helpers, not game renderers.
+_NOT_GAMES = frozenset({"common"})
+
+Renderer = Callable[[dict[str, Any], "list[dict[str, Any]] | None", "dict[str, str] | None"],
+                    bytes]
+
+
+def _renderer(kind: str) -> Renderer:
+    if not isinstance(kind, str) or not _KIND.fullmatch(kind) or kind in _NOT_GAMES:
+        raise ValueError(f"No renderer for game kind {kind!r}.")
+    try:
+        module = importlib.import_module(f"{__name__}.{kind}")
+    except ModuleNotFoundError as exc:
+        if exc.name == f"{__name__}.{kind}":
+            raise ValueError(f"No renderer for game kind {kind!r}.") from None
+        raise
+    fn = getattr(module, "render", None)
+    if not callable(fn):
+        raise ValueError(f"No renderer for game kind {kind!r}.")
+    return fn  # type: ignore[no-any-return]
+
+
+def render(kind: str, view: dict[str, Any], events: list[dict[str, Any]] | None = None,
+           names: dict[str, str] | None = None) -> bytes:
+    """A PNG image of ``view`` (a game's view dict), marking what ``events`` did.
+
+    ``names`` maps player id to display name. Raises ValueError for an unknown kind.
+    """
+    return _renderer(kind)(view, events, names)

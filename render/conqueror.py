@@ -1,0 +1,597 @@
+"""The Conqueror board: a 6x6 grid (a1 bottom-left, like chess) and a player panel.
+
+Drawn from the public view dict only (see ``engine.conqueror``'s ``view``): squares
+by resource (hidden, gold, lumber, blank, base, ruin), soldier stacks as counters in
+the owner's colour, forts as a palisade in the fort owner's colour (grey when
+ownerless), bases as keeps with their health, the last move as an arrow, and any
+battle of the last action as a red outline with crossed swords.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render.common import (
+    ACCENT,
+    BACKGROUND,
+    DANGER,
+    FAINT,
+    MUTED,
+    NEUTRAL,
+    PANEL,
+    PANEL_HIGHLIGHT,
+    RGB,
+    TEXT,
+    Canvas,
+    Colour,
+    Point,
+    clean_text,
+    coin_icon,
+    darken,
+    display_name,
+    lighten,
+    logs_icon,
+    pips,
+    seat_colour,
+    text_on,
+    token,
+    tower_icon,
+    with_alpha,
+)
+
+WIDTH, HEIGHT = 1000, 700
+SCALE = 2
+
+FILES = "abcdef"
+RANKS = "123456"
+
+# Board geometry (final pixels). A slightly wider gutter splits the four quadrants.
+CELL = 104
+INSET = 3  # half the gap between tiles
+QGAP = 6  # extra gutter between quadrants
+BOARD_X, BOARD_Y = 42, 22
+BOARD_SIZE = 6 * CELL + QGAP
+TILE = CELL - 2 * INSET
+TOKEN_R = 29
+BASE_HEALTH = 5
+
+# Side panel.
+PANEL_X0, PANEL_X1 = 696, 982
+
+TILE_COLOURS: dict[str, RGB] = {
+    "hidden": (44, 49, 60),
+    "blank": (112, 106, 88),
+    "gold": (150, 118, 44),
+    "lumber": (58, 104, 58),
+    "base": (84, 88, 99),
+    "ruin": (62, 62, 66),
+}
+FRAME: RGB = (17, 18, 22)
+
+
+# --- view access (tolerant: a missing or odd field never crashes a render) ---------------
+
+
+def _square_xy(name: Any) -> tuple[float, float] | None:
+    """Top-left corner of a square's cell, or None for a name that is not a square."""
+    if not isinstance(name, str) or len(name) != 2:
+        return None
+    f, r = name[0].lower(), name[1]
+    if f not in FILES or r not in RANKS:
+        return None
+    fi, ri = FILES.index(f), RANKS.index(r)
+    row = 5 - ri  # rank 6 at the top
+    x = BOARD_X + fi * CELL + (QGAP if fi >= 3 else 0)
+    y = BOARD_Y + row * CELL + (QGAP if row >= 3 else 0)
+    return x, y
+
+
+def _tile_box(name: Any) -> tuple[float, float, float, float] | None:
+    xy = _square_xy(name)
+    if xy is None:
+        return None
+    x, y = xy
+    return x + INSET, y + INSET, x + CELL - INSET, y + CELL - INSET
+
+
+def _int(value: Any, default: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        return default
+    return value
+
+
+class _Players:
+    """Seats, colours and names of the view's players."""
+
+    def __init__(self, view: Mapping[str, Any], names: Mapping[str, str] | None) -> None:
+        raw = view.get("players")
+        self.players: list[Mapping[str, Any]] = [
+            p for p in (raw if isinstance(raw, list) else []) if isinstance(p, Mapping)]
+        self.by_id: dict[str, Mapping[str, Any]] = {}
+        self.names: dict[str, str] = {}
+        for i, p in enumerate(self.players):
+            pid = p.get("id")
+            seat = _int(p.get("seat"), i + 1)
+            if isinstance(pid, str):
+                self.by_id[pid] = p
+                self.names[pid] = display_name(names, pid, seat)
+
+    def seat(self, pid: Any) -> int | None:
+        p = self.by_id.get(pid) if isinstance(pid, str) else None
+        return _int(p.get("seat"), self.players.index(p) + 1) if p is not None else None
+
+    def colour(self, pid: Any) -> RGB:
+        return seat_colour(self.seat(pid)) if pid is not None else NEUTRAL
+
+    def name(self, pid: Any) -> str:
+        if isinstance(pid, str) and pid in self.names:
+            return self.names[pid]
+        return clean_text(pid) or "?"
+
+
+# --- tiles ---------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=16)
+def _tile(resource: str) -> Image.Image:
+    """The background of one square (RGBA, rounded, at drawing scale), cached."""
+    fill = TILE_COLOURS.get(resource, TILE_COLOURS["blank"])
+    c = Canvas(TILE, TILE, fill, scale=SCALE)
+    if resource == "hidden":
+        # fog: fine diagonal hatching and a faint question mark
+        step = 9
+        for k in range(-TILE, TILE, step):
+            c.line([(k, TILE), (k + TILE, 0)], fill=lighten(fill, 0.06), width=2)
+        c.text((TILE / 2, TILE / 2 + 1), "?", 40, fill=lighten(fill, 0.14), bold=True,
+               anchor="mm")
+    else:
+        # lit from the top: a light upper edge and a darker lower one
+        c.rect((0, 0, TILE, 4), fill=with_alpha(lighten(fill, 0.5), 50))
+        c.rect((0, TILE - 5, TILE, TILE), fill=with_alpha(darken(fill, 0.5), 60))
+        if resource == "blank":
+            for px, py in ((22, 70), (70, 26), (76, 76), (30, 30)):
+                c.line([(px - 4, py), (px - 1, py - 6)], fill=darken(fill, 0.18), width=2)
+                c.line([(px + 1, py), (px + 1, py - 7)], fill=darken(fill, 0.18), width=2)
+                c.line([(px + 5, py), (px + 3, py - 5)], fill=darken(fill, 0.18), width=2)
+        elif resource == "base":
+            mortar = darken(fill, 0.2)
+            for row in range(0, TILE, 14):
+                c.line([(0, row), (TILE, row)], fill=mortar, width=1.5)
+                off = 0 if (row // 14) % 2 == 0 else 14
+                for col in range(off, TILE, 28):
+                    c.line([(col, row), (col, row + 14)], fill=mortar, width=1.5)
+    c.rect((0, 0, TILE, TILE), outline=with_alpha(lighten(fill, 0.3), 70), width=1.5,
+           radius=9)
+    img = c.image.convert("RGBA")
+    mask = Image.new("L", img.size, 0)
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, img.size[0] - 1, img.size[1] - 1),
+                                           radius=9 * SCALE, fill=255)
+    img.putalpha(mask)
+    return img
+
+
+@lru_cache(maxsize=2)
+def _backdrop() -> Image.Image:
+    """Background, board frame, coordinates and all 36 hidden tiles, cached (RGB)."""
+    c = Canvas(WIDTH, HEIGHT, BACKGROUND, scale=SCALE)
+    pad = 9
+    c.rect((BOARD_X - pad, BOARD_Y - pad, BOARD_X + BOARD_SIZE + pad,
+            BOARD_Y + BOARD_SIZE + pad), fill=FRAME, radius=14)
+    c.rect((BOARD_X - pad, BOARD_Y - pad, BOARD_X + BOARD_SIZE + pad,
+            BOARD_Y + BOARD_SIZE + pad), outline=(58, 62, 72), width=1.5, radius=14)
+    for i, f in enumerate(FILES):
+        x = BOARD_X + i * CELL + (QGAP if i >= 3 else 0) + CELL / 2
+        c.text((x, BOARD_Y + BOARD_SIZE + pad + 13), f, 18, fill=MUTED, bold=True,
+               anchor="mm")
+    for i, r in enumerate(RANKS):
+        row = 5 - i
+        y = BOARD_Y + row * CELL + (QGAP if row >= 3 else 0) + CELL / 2
+        c.text((BOARD_X - pad - 13, y), r, 18, fill=MUTED, bold=True, anchor="mm")
+    return c.image
+
+
+# --- pieces on the board -------------------------------------------------------------
+
+
+def _keep(c: Canvas, box: tuple[float, float, float, float], colour: Colour,
+          ruined: bool = False) -> None:
+    """A castle keep filling ``box``: two towers, a crenellated wall and a gate."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    tw = w * 0.3
+    m = h * 0.14  # merlon height
+    wall = y0 + h * 0.3
+    outline = darken(colour, 0.55)
+    pts: list[Point] = [(x0, y1), (x0, y0)]
+    pts += [(x0 + tw / 3, y0), (x0 + tw / 3, y0 + m), (x0 + 2 * tw / 3, y0 + m),
+            (x0 + 2 * tw / 3, y0), (x0 + tw, y0), (x0 + tw, wall)]
+    seg = (w - 2 * tw) / 5
+    for i in range(5):
+        sx = x0 + tw + i * seg
+        top = wall if i % 2 == 0 else wall - m
+        if i % 2:
+            pts += [(sx, wall - m), (sx + seg, wall - m), (sx + seg, wall)]
+        else:
+            pts += [(sx, top), (sx + seg, top)]
+    if ruined:  # the right tower broken off in jagged steps
+        pts += [(x1 - tw, wall - m * 0.2), (x1 - tw * 0.7, wall + m * 0.9),
+                (x1 - tw * 0.45, wall + m * 0.2), (x1 - tw * 0.2, wall + m * 1.6),
+                (x1, wall + m * 1.1)]
+    else:
+        pts += [(x1 - tw, y0), (x1 - 2 * tw / 3, y0), (x1 - 2 * tw / 3, y0 + m),
+                (x1 - tw / 3, y0 + m), (x1 - tw / 3, y0), (x1, y0)]
+    pts.append((x1, y1))
+    c.polygon([(x + 2, y + 3) for x, y in pts], fill=(0, 0, 0, 90))
+    c.polygon(pts, fill=colour, outline=outline, width=2)
+    # shading on the left tower, windows, gate
+    c.rect((x0 + 1.5, y0 + m + 1, x0 + tw * 0.32, y1 - 1.5),
+           fill=with_alpha(lighten(colour, 0.6), 70))
+    for tx in (x0 + tw / 2, x1 - tw / 2):
+        if ruined and tx > x0 + w / 2:
+            continue
+        c.rect((tx - w * 0.025, y0 + h * 0.32, tx + w * 0.025, y0 + h * 0.5), fill=outline)
+    gw = w * 0.24
+    gx = x0 + w / 2
+    gate_top = y1 - h * 0.42
+    c.rect((gx - gw / 2, gate_top + gw / 2, gx + gw / 2, y1), fill=outline)
+    c.ellipse((gx - gw / 2, gate_top, gx + gw / 2, gate_top + gw), fill=outline)
+    if ruined:
+        for rx, ry, rr in ((x1 - tw * 0.3, y1 - 3, 4), (x1 + 3, y1 - 2, 3),
+                           (x1 - tw * 0.75, y1 - 2, 3)):
+            c.circle((rx, ry), rr, fill=lighten(colour, 0.15), outline=outline, width=1)
+
+
+def _palisade(c: Canvas, box: tuple[float, float, float, float], colour: Colour) -> None:
+    """A fort: a stake wall just inside the square's edge."""
+    x0, y0, x1, y1 = box
+    inset = 4
+    dark = darken(colour, 0.5)
+    c.rect((x0 + inset, y0 + inset, x1 - inset, y1 - inset), outline=dark, width=7, radius=8)
+    c.rect((x0 + inset + 0.5, y0 + inset + 0.5, x1 - inset - 0.5, y1 - inset - 0.5),
+           outline=colour, width=5, radius=8)
+    # stake tips along the top edge
+    n = 7
+    span = (x1 - x0 - 2 * inset - 12)
+    for i in range(n):
+        sx = x0 + inset + 6 + span * (i + 0.5) / n
+        c.polygon([(sx - 3.5, y0 + inset + 1), (sx, y0 + inset - 5), (sx + 3.5, y0 + inset + 1)],
+                  fill=colour, outline=dark, width=1)
+
+
+def _fort_badge(c: Canvas, box: tuple[float, float, float, float], colour: Colour) -> None:
+    _, y0, x1, _ = box
+    centre = (x1 - 16, y0 + 17)
+    c.circle(centre, 13, fill=(20, 21, 26, 235), outline=colour, width=2)
+    tower_icon(c, (centre[0], centre[1] + 1), 7, colour)
+
+
+def _swords(c: Canvas, centre: Point, r: float) -> None:
+    """Crossed swords on a red disc: a battle."""
+    x, y = centre
+    c.circle((x + 1, y + 2), r + 1, fill=(0, 0, 0, 120))
+    c.circle((x, y), r, fill=DANGER, outline=(255, 240, 236), width=2)
+    k = r * 0.66
+    steel, grip = (250, 250, 252), (60, 28, 18)
+    for ux, uy in ((-0.7071, -0.7071), (0.7071, -0.7071)):  # tips to upper left / right
+        px, py = -uy, ux  # across the blade
+        tip = (x + ux * k, y + uy * k)
+        guard = (x - ux * k * 0.42, y - uy * k * 0.42)
+        pommel = (x - ux * k * 0.88, y - uy * k * 0.88)
+        bw = r * 0.17
+        c.polygon([(guard[0] + px * bw, guard[1] + py * bw), tip,
+                   (guard[0] - px * bw, guard[1] - py * bw)], fill=steel)
+        c.line([guard, pommel], fill=grip, width=r * 0.16)
+        gw = r * 0.34
+        c.line([(guard[0] + px * gw, guard[1] + py * gw),
+                (guard[0] - px * gw, guard[1] - py * gw)], fill=steel, width=r * 0.17)
+        c.circle(pommel, r * 0.1, fill=steel)
+
+
+def _token_centre(name: str, resource: str) -> Point | None:
+    box = _tile_box(name)
+    if box is None:
+        return None
+    x0, y0, x1, y1 = box
+    if resource in ("base", "ruin"):
+        return (x0 + x1) / 2, y0 + TILE * 0.62
+    return (x0 + x1) / 2, (y0 + y1) / 2 + 2
+
+
+def _arrow(c: Canvas, start: Point, end: Point, colour: Colour, width: float = 7) -> None:
+    """A thick arrow from ``start`` to ``end`` (the tip), outlined for contrast."""
+    sx, sy = start
+    ex, ey = end
+    dx, dy = ex - sx, ey - sy
+    length = (dx * dx + dy * dy) ** 0.5
+    if length < 1:
+        return
+    ux, uy = dx / length, dy / length
+    head = min(20.0, length * 0.6)
+    hw = width * 1.6
+    bx, by = ex - ux * head, ey - uy * head
+    head_pts = [(ex, ey), (bx - uy * hw, by + ux * hw), (bx + uy * hw, by - ux * hw)]
+    shadow = (12, 12, 16, 200)
+    c.line([start, (bx, by)], fill=shadow, width=width + 4, round_caps=True)
+    c.polygon(head_pts, fill=shadow, outline=shadow, width=3)
+    c.line([start, (bx + ux, by + uy)], fill=colour, width=width, round_caps=True)
+    c.polygon(head_pts, fill=colour)
+
+
+# --- the panel -----------------------------------------------------------------------
+
+
+def _badge(c: Canvas, right: float, top: float, label: str, fill: Colour) -> float:
+    """A small pill ending at ``right``; returns its left edge."""
+    size = 12
+    w = c.text_width(label, size, bold=True) + 14
+    c.rect((right - w, top, right, top + 21), fill=fill, radius=10.5)
+    c.text((right - w / 2, top + 11), label, size, fill=text_on(fill[:3]), bold=True,
+           anchor="mm")
+    return right - w
+
+
+def _stat(c: Canvas, x: float, y: float, value: Any, icon: str, colour: RGB) -> None:
+    """One panel statistic: a small icon and a number, vertically centred on ``y``."""
+    if icon == "ap":
+        c.text((x, y), "AP", 13, fill=MUTED, bold=True, anchor="lm")
+        vx = x + 24
+    elif icon == "gold":
+        coin_icon(c, (x + 9, y), 8.5)
+        vx = x + 23
+    elif icon == "lumber":
+        logs_icon(c, (x + 10, y), 10)
+        vx = x + 24
+    elif icon == "soldiers":
+        c.circle((x + 9, y), 8, fill=colour, outline=(240, 238, 230), width=1.5)
+        vx = x + 23
+    else:  # forts
+        tower_icon(c, (x + 9, y + 1), 8, colour)
+        vx = x + 23
+    c.text((vx, y), str(_int(value)), 21, fill=TEXT, bold=True, anchor="lm")
+
+
+def _player_card(c: Canvas, top: float, height: float, p: Mapping[str, Any], name: str,
+                 colour: RGB, to_move: bool, winner: bool) -> None:
+    x0, x1 = PANEL_X0, PANEL_X1
+    out = bool(p.get("out"))
+    card = PANEL_HIGHLIGHT if to_move else PANEL
+    c.rect((x0, top, x1, top + height), fill=colour if not out else darken(colour, 0.45),
+           radius=10)
+    c.rect((x0 + 7, top, x1, top + height), fill=card, radius=10)
+    c.rect((x0 + 7, top, x0 + 20, top + height), fill=card)
+    if to_move:
+        c.rect((x0, top, x1, top + height), outline=colour, width=2, radius=10)
+    # name row with a status badge on the right
+    right: float = x1 - 10
+    if out:
+        right = _badge(c, right, top + 11, "OUT", (104, 106, 116)) - 8
+    elif winner:
+        right = _badge(c, right, top + 11, "WINNER", ACCENT) - 8
+    elif to_move:
+        right = _badge(c, right, top + 11, "TO PLAY", colour) - 8
+    nx = x0 + 22
+    c.text((nx, top + 21), c.fit(name, 20, right - nx, bold=True), 20,
+           fill=TEXT if not out else MUTED, bold=True, anchor="lm")
+    # stats: AP, gold, lumber / soldiers, forts, base health
+    cols = (x0 + 22, x0 + 108, x0 + 190)
+    row1, row2 = top + 55, top + height - 20
+    _stat(c, cols[0], row1, p.get("ap"), "ap", colour)
+    _stat(c, cols[1], row1, p.get("gold"), "gold", colour)
+    _stat(c, cols[2], row1, p.get("lumber"), "lumber", colour)
+    _stat(c, cols[0], row2, p.get("soldiers"), "soldiers", colour)
+    _stat(c, cols[1], row2, p.get("forts"), "forts", colour)
+    health = max(0, min(BASE_HEALTH, _int(p.get("base_health"))))
+    _keep(c, (cols[2], row2 - 8, cols[2] + 18, row2 + 8), colour if not out else NEUTRAL,
+          ruined=out or health == 0)
+    pips(c, cols[2] + 25, row2 - 5, health, BASE_HEALTH, 10, (236, 84, 84), (64, 66, 76),
+         gap=2.5)
+    if out:
+        c.rect((x0, top, x1, top + height), fill=with_alpha(BACKGROUND, 120), radius=10)
+
+
+def _panel(c: Canvas, view: Mapping[str, Any], players: _Players) -> None:
+    x0, x1 = PANEL_X0, PANEL_X1
+    outcome = view.get("outcome") if isinstance(view.get("outcome"), Mapping) else None
+    c.text((x0, 46), "CONQUEROR", 25, fill=TEXT, bold=True, anchor="ls")
+    rnd = _int(view.get("round"), 0)
+    if rnd:
+        c.text((x1, 46), f"Round {rnd}", 18, fill=MUTED, bold=True, anchor="rs")
+
+    # status line
+    top = 60
+    c.rect((x0, top, x1, top + 40), fill=(32, 35, 42), outline=(58, 62, 72), width=1,
+           radius=10)
+    turn = view.get("turn")
+    if outcome is not None:
+        c.text((x0 + 14, top + 20), "Game over", 19, fill=ACCENT, bold=True, anchor="lm")
+    elif isinstance(turn, str):
+        colour = players.colour(turn)
+        c.circle((x0 + 22, top + 20), 9, fill=colour, outline=(240, 238, 230), width=1.5)
+        suffix = " to play"
+        room = x1 - 14 - (x0 + 40) - c.text_width(suffix, 19, bold=True)
+        who = c.fit(players.name(turn), 19, room, bold=True)
+        c.text((x0 + 40, top + 20), who + suffix, 19, fill=TEXT, bold=True, anchor="lm")
+    else:
+        c.text((x0 + 14, top + 20), "Waiting", 19, fill=MUTED, bold=True, anchor="lm")
+
+    # player cards
+    winners = set(outcome.get("winners") or []) if outcome else set()
+    y = top + 54
+    card_h, gap = 100, 10
+    for p in players.players[:6]:
+        pid = p.get("id")
+        seat = _int(p.get("seat"), players.players.index(p) + 1)
+        _player_card(c, y, card_h, p, players.name(pid), seat_colour(seat),
+                     to_move=outcome is None and pid == turn, winner=pid in winners)
+        y += card_h + gap
+    y += 4
+
+    # last move, or how the game ended
+    limit = HEIGHT - 18
+    tx, tw = x0 + 14, x1 - x0 - 28
+    if outcome is not None:
+        won = [players.name(w) for w in outcome.get("winners") or []]
+        label = "Winner: " if len(won) == 1 else "Winners: " if won else "No winner"
+        reason = clean_text(outcome.get("reason"), limit=200)
+        lines = c.wrap(reason, 15, tw, max(0, min(3, int((limit - y - 82) // 20))))
+        bottom = y + 72 + 20 * len(lines) + (8 if lines else 0)
+        if bottom > limit:
+            return
+        c.rect((x0, y, x1, bottom), fill=(32, 35, 42), outline=ACCENT, width=1.5, radius=10)
+        c.text((tx, y + 20), "GAME OVER", 13, fill=MUTED, bold=True, anchor="lm")
+        c.text((tx, y + 46), c.fit(label + ", ".join(won), 19, tw, bold=True), 19,
+               fill=ACCENT, bold=True, anchor="lm")
+        for i, line in enumerate(lines):
+            c.text((tx, y + 74 + i * 20), line, 15, fill=MUTED, anchor="lm")
+        return
+    bottom = y + 96
+    if bottom > limit:
+        return
+    c.rect((x0, y, x1, bottom), fill=(32, 35, 42), outline=(58, 62, 72), width=1, radius=10)
+    c.text((tx, y + 20), "LAST MOVE", 13, fill=MUTED, bold=True, anchor="lm")
+    last = view.get("last_move")
+    if not isinstance(last, Mapping):
+        c.text((tx, y + 48), "None yet", 17, fill=FAINT, anchor="lm")
+        return
+    mover = last.get("player")
+    colour = players.colour(mover)
+    c.circle((tx + 7, y + 46), 7, fill=colour, outline=(240, 238, 230), width=1.2)
+    c.text((tx + 20, y + 46), c.fit(players.name(mover), 17, tw - 20, bold=True), 17,
+           fill=TEXT, bold=True, anchor="lm")
+    action = clean_text(last.get("action"), limit=60)
+    c.text((tx, y + 72), c.fit(action, 19, tw), 19, fill=ACCENT, anchor="lm")
+
+
+# --- the whole image -----------------------------------------------------------------
+
+
+def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
+           names: dict[str, str] | None = None) -> bytes:
+    """PNG bytes of a Conqueror view. ``view`` is never modified."""
+    c = Canvas(WIDTH, HEIGHT, BACKGROUND, scale=SCALE)
+    c.image.paste(_backdrop())
+    players = _Players(view, names)
+    board_raw = view.get("board")
+    board: dict[str, Mapping[str, Any]] = {
+        k: v for k, v in (board_raw.items() if isinstance(board_raw, Mapping) else ())
+        if isinstance(v, Mapping) and _square_xy(k) is not None}
+
+    # every square's ground, whatever is on it
+    for f in FILES:
+        for r in RANKS:
+            name = f + r
+            box = _tile_box(name)
+            assert box is not None
+            sq = board.get(name, {})
+            resource = sq.get("resource", "hidden")
+            c.paste(_tile(resource if resource in TILE_COLOURS else "blank"), box[:2])
+
+    # features: keeps, resource icons, forts
+    for name, sq in board.items():
+        box = _tile_box(name)
+        assert box is not None
+        x0, y0, x1, y1 = box
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        resource = sq.get("resource")
+        occupied = _int(sq.get("soldiers")) > 0
+        fort = bool(sq.get("fort"))
+        if fort:
+            fort_owner = sq.get("fort_owner")
+            _palisade(c, box, players.colour(fort_owner) if fort_owner else NEUTRAL)
+        corner = (x0 + 19, y0 + 19) if fort else (x0 + 16, y0 + 16)
+        if resource == "base":
+            owner = sq.get("base_of")
+            _keep(c, (cx - 33, y0 + 12, cx + 33, y0 + 60), players.colour(owner))
+        elif resource == "ruin":
+            _keep(c, (cx - 33, y0 + 14, cx + 33, y0 + 62), (104, 104, 108), ruined=True)
+        elif resource == "gold":
+            if occupied:
+                coin_icon(c, corner, 9)
+            else:
+                coin_icon(c, (cx - 9, cy + 5), 17)
+                coin_icon(c, (cx + 9, cy - 7), 17)
+        elif resource == "lumber":
+            if occupied:
+                logs_icon(c, (corner[0] + 1, corner[1] + 1), 11)
+            else:
+                logs_icon(c, (cx + 3, cy + 2), 25)
+
+    # what the last action did: battles (red) and the last move (gold)
+    battles: set[str] = set()
+    for e in events or []:
+        if (isinstance(e, Mapping) and e.get("type") == "battle" and "private_to" not in e
+                and _tile_box(e.get("to")) is not None):
+            battles.add(str(e["to"]))
+    last = view.get("last_move")
+    last = last if isinstance(last, Mapping) else {}
+    src, dst = last.get("from"), last.get("to")
+    src_box = _tile_box(src) if isinstance(src, str) else None
+    dst_box = _tile_box(dst) if isinstance(dst, str) else None
+    if src_box is not None and src != dst:
+        sx0, sy0, sx1, sy1 = src_box
+        c.rect((sx0 + 1, sy0 + 1, sx1 - 1, sy1 - 1), outline=with_alpha(ACCENT, 150), width=2,
+               radius=9)
+    for name in battles:
+        bx = _tile_box(name)
+        assert bx is not None
+        c.rect((bx[0] - 2, bx[1] - 2, bx[2] + 2, bx[3] + 2), outline=DANGER, width=4.5,
+               radius=11)
+    if dst_box is not None and dst not in battles:
+        c.rect((dst_box[0] - 2, dst_box[1] - 2, dst_box[2] + 2, dst_box[3] + 2),
+               outline=ACCENT, width=4, radius=11)
+    if src_box is not None and dst_box is not None and src != dst:
+        assert isinstance(src, str) and isinstance(dst, str)
+        a = _token_centre(src, str(board.get(src, {}).get("resource")))
+        b = _token_centre(dst, str(board.get(dst, {}).get("resource")))
+        if a is not None and b is not None:
+            dx, dy = b[0] - a[0], b[1] - a[1]
+            d = max(1.0, (dx * dx + dy * dy) ** 0.5)
+            start_gap = TOKEN_R - 6 if _int(board.get(src, {}).get("soldiers")) else 0
+            end_gap = TOKEN_R + 3 if _int(board.get(dst, {}).get("soldiers")) else 12
+            if d > start_gap + end_gap + 12:
+                start = (a[0] + dx / d * start_gap, a[1] + dy / d * start_gap)
+                end = (b[0] - dx / d * end_gap, b[1] - dy / d * end_gap)
+                _arrow(c, start, end, ACCENT)
+
+    # on top: soldier stacks, base health, fort and battle badges
+    for name, sq in board.items():
+        box = _tile_box(name)
+        assert box is not None
+        x0, y0, x1, y1 = box
+        resource = sq.get("resource")
+        if resource == "base":
+            owner = sq.get("base_of")
+            p = players.by_id.get(owner) if isinstance(owner, str) else None
+            health = max(0, min(BASE_HEALTH, _int(p.get("base_health"), 0))) if p else 0
+            pw = BASE_HEALTH * 10 + (BASE_HEALTH - 1) * 3
+            px = (x0 + x1) / 2 - pw / 2
+            c.rect((px - 5, y1 - 20, px + pw + 5, y1 - 5), fill=(16, 17, 21, 215), radius=7)
+            pips(c, px, y1 - 17.5, health, BASE_HEALTH, 10, (240, 86, 86), (70, 72, 82), gap=3)
+        soldiers = _int(sq.get("soldiers"))
+        if soldiers > 0:
+            centre = _token_centre(name, str(resource))
+            assert centre is not None
+            on_keep = resource in ("base", "ruin")
+            radius = TOKEN_R - 7 if on_keep else TOKEN_R
+            if on_keep:
+                centre = (centre[0], centre[1] - 4)
+            token(c, centre, radius, players.colour(sq.get("owner")), str(soldiers),
+                  26 if on_keep else 34)
+        if sq.get("fort"):
+            fort_owner = sq.get("fort_owner")
+            _fort_badge(c, box, players.colour(fort_owner) if fort_owner else NEUTRAL)
+    for name in battles:
+        bx = _tile_box(name)
+        assert bx is not None
+        _swords(c, (bx[2] - 14, bx[3] - 14), 17)
+
+    _panel(c, view, players)
+    return c.png()
+
+
+
+
