@@ -274,21 +274,24 @@ def _swords(c: Canvas, centre: Point, r: float) -> None:
     x, y = centre
     c.circle((x + 1, y + 2), r + 1, fill=(0, 0, 0, 120))
     c.circle((x, y), r, fill=DANGER, outline=(255, 240, 236), width=2)
-    k = r * 0.66
-    steel, grip = (250, 250, 252), (60, 28, 18)
+    k = r * 0.8
+    steel, grip = (250, 250, 252), (236, 188, 96)
     for ux, uy in ((-0.7071, -0.7071), (0.7071, -0.7071)):  # tips to upper left / right
         px, py = -uy, ux  # across the blade
         tip = (x + ux * k, y + uy * k)
-        guard = (x - ux * k * 0.42, y - uy * k * 0.42)
-        pommel = (x - ux * k * 0.88, y - uy * k * 0.88)
-        bw = r * 0.17
-        c.polygon([(guard[0] + px * bw, guard[1] + py * bw), tip,
+        guard = (x - ux * k * 0.45, y - uy * k * 0.45)
+        pommel = (x - ux * k * 0.85, y - uy * k * 0.85)
+        bw = r * 0.11
+        shoulder = (tip[0] - ux * bw * 2.5, tip[1] - uy * bw * 2.5)
+        c.polygon([(guard[0] + px * bw, guard[1] + py * bw),
+                   (shoulder[0] + px * bw, shoulder[1] + py * bw), tip,
+                   (shoulder[0] - px * bw, shoulder[1] - py * bw),
                    (guard[0] - px * bw, guard[1] - py * bw)], fill=steel)
-        c.line([guard, pommel], fill=grip, width=r * 0.16)
-        gw = r * 0.34
+        c.line([guard, pommel], fill=grip, width=r * 0.15)
+        gw = r * 0.26
         c.line([(guard[0] + px * gw, guard[1] + py * gw),
-                (guard[0] - px * gw, guard[1] - py * gw)], fill=steel, width=r * 0.17)
-        c.circle(pommel, r * 0.1, fill=steel)
+                (guard[0] - px * gw, guard[1] - py * gw)], fill=steel, width=r * 0.13)
+        c.circle(pommel, r * 0.09, fill=steel)
 
 
 def _token_centre(name: str, resource: str) -> Point | None:
@@ -420,9 +423,9 @@ def _panel(c: Canvas, view: Mapping[str, Any], players: _Players) -> None:
 
     # player cards
     winners = set(outcome.get("winners") or []) if outcome else set()
-    y = top + 54
+    y: float = top + 54
     card_h, gap = 100, 10
-    for p in players.players[:6]:
+    for p in players.players[:5]:
         pid = p.get("id")
         seat = _int(p.get("seat"), players.players.index(p) + 1)
         _player_card(c, y, card_h, p, players.name(pid), seat_colour(seat),
@@ -430,8 +433,17 @@ def _panel(c: Canvas, view: Mapping[str, Any], players: _Players) -> None:
         y += card_h + gap
     y += 4
 
-    # last move, or how the game ended
+    # last move, or how the game ended; then a key to the board if there is room
     limit = HEIGHT - 18
+    y = _summary(c, view, players, outcome, y, limit)
+    if limit - y >= LEGEND_HEIGHT + 12:
+        _legend(c, limit - LEGEND_HEIGHT)
+
+
+def _summary(c: Canvas, view: Mapping[str, Any], players: _Players,
+             outcome: Mapping[str, Any] | None, y: float, limit: float) -> float:
+    """The last move (or the outcome) in a box from ``y``; returns its bottom edge."""
+    x0, x1 = PANEL_X0, PANEL_X1
     tx, tw = x0 + 14, x1 - x0 - 28
     if outcome is not None:
         won = [players.name(w) for w in outcome.get("winners") or []]
@@ -440,23 +452,23 @@ def _panel(c: Canvas, view: Mapping[str, Any], players: _Players) -> None:
         lines = c.wrap(reason, 15, tw, max(0, min(3, int((limit - y - 82) // 20))))
         bottom = y + 72 + 20 * len(lines) + (8 if lines else 0)
         if bottom > limit:
-            return
+            return y
         c.rect((x0, y, x1, bottom), fill=(32, 35, 42), outline=ACCENT, width=1.5, radius=10)
         c.text((tx, y + 20), "GAME OVER", 13, fill=MUTED, bold=True, anchor="lm")
         c.text((tx, y + 46), c.fit(label + ", ".join(won), 19, tw, bold=True), 19,
                fill=ACCENT, bold=True, anchor="lm")
         for i, line in enumerate(lines):
             c.text((tx, y + 74 + i * 20), line, 15, fill=MUTED, anchor="lm")
-        return
+        return bottom
     bottom = y + 96
     if bottom > limit:
-        return
+        return y
     c.rect((x0, y, x1, bottom), fill=(32, 35, 42), outline=(58, 62, 72), width=1, radius=10)
     c.text((tx, y + 20), "LAST MOVE", 13, fill=MUTED, bold=True, anchor="lm")
     last = view.get("last_move")
     if not isinstance(last, Mapping):
         c.text((tx, y + 48), "None yet", 17, fill=FAINT, anchor="lm")
-        return
+        return bottom
     mover = last.get("player")
     colour = players.colour(mover)
     c.circle((tx + 7, y + 46), 7, fill=colour, outline=(240, 238, 230), width=1.2)
@@ -464,6 +476,39 @@ def _panel(c: Canvas, view: Mapping[str, Any], players: _Players) -> None:
            fill=TEXT, bold=True, anchor="lm")
     action = clean_text(last.get("action"), limit=60)
     c.text((tx, y + 72), c.fit(action, 19, tw), 19, fill=ACCENT, anchor="lm")
+    return bottom
+
+
+LEGEND_HEIGHT = 116
+
+
+def _legend(c: Canvas, y: float) -> None:
+    """A key to the board's symbols, for panels with room to spare."""
+    x0 = PANEL_X0
+    c.text((x0 + 2, y + 8), "KEY", 13, fill=FAINT, bold=True, anchor="lm")
+    cols = (x0 + 4, x0 + 146)
+    rows = (y + 36, y + 66, y + 96)
+    s = 11  # half an icon
+
+    def swatch(x: float, yy: float, resource: str) -> None:
+        fill = TILE_COLOURS[resource]
+        c.rect((x, yy - s, x + 2 * s, yy + s), fill=fill, outline=lighten(fill, 0.25),
+               width=1, radius=4)
+        if resource == "hidden":
+            c.text((x + s, yy + 1), "?", 14, fill=lighten(fill, 0.35), bold=True, anchor="mm")
+
+    swatch(cols[0], rows[0], "hidden")
+    swatch(cols[1], rows[0], "blank")
+    coin_icon(c, (cols[0] + s, rows[1]), 9)
+    logs_icon(c, (cols[1] + s + 1, rows[1]), 11)
+    c.rect((cols[0], rows[2] - s, cols[0] + 2 * s, rows[2] + s), outline=NEUTRAL, width=3,
+           radius=4)
+    tower_icon(c, (cols[0] + s, rows[2] + 1), 6, NEUTRAL)
+    _swords(c, (cols[1] + s, rows[2]), 11)
+    labels = (("Unexplored", "Empty land"), ("Gold", "Lumber"), ("Fort", "Battle"))
+    for row, pair in zip(rows, labels, strict=True):
+        for col, label in zip(cols, pair, strict=True):
+            c.text((col + 2 * s + 10, row), label, 16, fill=MUTED, anchor="lm")
 
 
 # --- the whole image -----------------------------------------------------------------
@@ -587,7 +632,10 @@ def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
     for name in battles:
         bx = _tile_box(name)
         assert bx is not None
-        _swords(c, (bx[2] - 14, bx[3] - 14), 17)
+        if board.get(name, {}).get("resource") in ("base", "ruin"):  # clear of the pips
+            _swords(c, (bx[2] - 14, bx[1] + 14), 17)
+        else:
+            _swords(c, (bx[2] - 14, bx[3] - 14), 17)
 
     _panel(c, view, players)
     return c.png()

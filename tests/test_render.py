@@ -275,3 +275,49 @@ def test_odd_views_still_render() -> None:
     view["players"].append({"id": "555", "seat": 9})
     decode(render.render("conqueror", view))
     decode(render.render("conqueror", {"kind": "conqueror"}))
+
+
+def test_forts_are_drawn_in_the_owners_colour_or_grey() -> None:
+    view = crowded_view()
+    bare = copy.deepcopy(view)
+    bare["board"]["c5"].update(fort=False)
+    bare["board"]["d4"].update(fort=False, fort_owner=None)
+    with_forts = decode(render.render("conqueror", view))
+    without = decode(render.render("conqueror", bare))
+    assert tile_pixels(with_forts, "c5") != tile_pixels(without, "c5")
+    # the ownerless fort on c5 (an empty blank square) is drawn without any player colour
+    assert not any(is_reddish(p) or is_bluish(p) for p in tile_pixels(with_forts, "c5"))
+    # B's fort on d4 adds blue around B's stack
+    extra_blue = (sum(map(is_bluish, tile_pixels(with_forts, "d4")))
+                  - sum(map(is_bluish, tile_pixels(without, "d4"))))
+    assert extra_blue > 300
+
+
+def test_base_health_is_shown() -> None:
+    view = opening_view()
+    hurt = copy.deepcopy(view)
+    hurt["players"][0]["base_health"] = 2
+    a = decode(render.render("conqueror", view))
+    b = decode(render.render("conqueror", hurt))
+    assert tile_pixels(a, "a1") != tile_pixels(b, "a1")
+    assert sum(map(is_reddish, tile_pixels(a, "a1"))) > sum(map(is_reddish, tile_pixels(b, "a1")))
+
+
+def test_ruin_is_grey() -> None:
+    view = crowded_view()
+    view["board"]["a6"].update(owner=None, soldiers=0)
+    image = decode(render.render("conqueror", view))
+    px = tile_pixels(image, "a6")
+    coloured = [p for p in px if max(p) - min(p) > 40]
+    assert len(coloured) < len(px) // 50
+
+
+def test_panel_changes_with_the_turn_and_the_outcome() -> None:
+    view = midgame_view()
+    panel = (conqueror.PANEL_X0, 0, conqueror.WIDTH, conqueror.HEIGHT)
+    a = decode(render.render("conqueror", view)).crop(panel).tobytes()
+    b = decode(render.render("conqueror", dict(view, turn=B, to_act=[B]))).crop(panel).tobytes()
+    over = dict(view, turn=None, to_act=[],
+                outcome={"winners": [B], "standings": [B, A, C], "reason": "Base destroyed."})
+    c = decode(render.render("conqueror", over)).crop(panel).tobytes()
+    assert len({a, b, c}) == 3
