@@ -3,7 +3,8 @@
 Configuration comes from the environment or a ``.env`` file next to where the bot is
 started (the environment wins): ``DISCORD_TOKEN`` (required), ``DATABASE_PATH``,
 ``DEV_GUILD_ID``, ``LOG_LEVEL`` and, for the loopback test double only,
-``DISCORD_API_BASE`` / ``DISCORD_GATEWAY_URL``. See ``.env.example``.
+``DISCORD_API_BASE`` (and optionally ``DISCORD_GATEWAY_URL``; without it the gateway
+is asked of that API). See ``.env.example``.
 
 :func:`create_bot` builds the bot without starting it; tests and ``make demo`` use it.
 """
@@ -20,7 +21,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit, urlunsplit
 
 import aiohttp
 import discord
@@ -105,19 +105,13 @@ class Config:
         gateway_url: str | None = None
         if api_base is not None:  # the gateway override only goes with an API override
             api_base = api_base.rstrip("/")
-            gateway_url = values.get("DISCORD_GATEWAY_URL") or derive_gateway_url(api_base)
+            # None: asked of that API (GET /gateway/bot) once logged in, see setup_hook
+            gateway_url = values.get("DISCORD_GATEWAY_URL")
 
         return cls(token=token,
                    database_path=values.get("DATABASE_PATH", DEFAULT_DATABASE_PATH),
                    dev_guild_id=dev_guild_id, log_level=level,
                    api_base=api_base, gateway_url=gateway_url)
-
-
-def derive_gateway_url(api_base: str) -> str:
-    """``http://host:port/api/v10`` -> ``ws://host:port/`` (``https`` -> ``wss``)."""
-    parts = urlsplit(api_base)
-    scheme = {"http": "ws", "https": "wss"}.get(parts.scheme, parts.scheme)
-    return urlunsplit((scheme, parts.netloc, "/", "", ""))
 
 
 def point_discord_at(config: Config) -> None:
@@ -186,6 +180,11 @@ class WarhostBot(commands.Bot):
         self.store: Store | None = None
 
     async def setup_hook(self) -> None:
+        if self.config.api_base is not None and self.config.gateway_url is None:
+            # Another API (the loopback double): its gateway is wherever it says it is.
+            _, url, _ = await self.http.get_bot_gateway()
+            discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
+            log.info("Gateway at %s (from %s)", url, self.config.api_base)
         from db import Store  # imported late so `python bot.py` without a token stays light
 
         self.store = await Store.open(self.config.database_path)

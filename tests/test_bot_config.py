@@ -104,13 +104,18 @@ def test_bad_values_are_refused_with_a_message(tmp_path: Path, name: str, value:
         Config.from_env({"DISCORD_TOKEN": TOKEN, name: value}, tmp_path / ".env")
 
 
-def test_api_base_derives_gateway(tmp_path: Path) -> None:
+def test_api_base_alone_leaves_the_gateway_to_ask_for(tmp_path: Path) -> None:
     config = Config.from_env({"DISCORD_TOKEN": TOKEN,
                               "DISCORD_API_BASE": "http://127.0.0.1:8765/api/v10/"},
                              tmp_path / ".env")
     assert config.api_base == "http://127.0.0.1:8765/api/v10"
-    assert config.gateway_url == "ws://127.0.0.1:8765/"
-    assert bot.derive_gateway_url("https://example.test/api/v10") == "wss://example.test/"
+    assert config.gateway_url is None  # asked of the API (GET /gateway/bot) in setup_hook
+
+
+def test_gateway_url_without_api_base_is_ignored(tmp_path: Path) -> None:
+    config = Config.from_env({"DISCORD_TOKEN": TOKEN, "DISCORD_GATEWAY_URL": "ws://x/"},
+                             tmp_path / ".env")
+    assert config.gateway_url is None
 
 
 def test_explicit_gateway_url_wins(tmp_path: Path) -> None:
