@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -152,6 +153,16 @@ def mention(user_id: str) -> str:
     return f"<@{user_id}>" if user_id.isdigit() else user_id
 
 
+_BARE_ID = re.compile(r"(?<![<@&#\d])(\d{15,21})(?![\d>])")
+
+
+def humanize_ids(text: str, user_ids: Iterable[str]) -> str:
+    """Engine messages name players by id; show those ids as mentions (which ping nobody
+    when sent with :data:`NO_MENTIONS`). Other numbers are left alone."""
+    known = set(user_ids)
+    return _BARE_ID.sub(lambda m: mention(m[1]) if m[1] in known else m[0], text)
+
+
 def mentions(user_ids: Iterable[str]) -> dict[str, str]:
     return {uid: mention(uid) for uid in user_ids}
 
@@ -290,7 +301,7 @@ def result_lines(game: Game[Any], state: Any) -> list[str]:
     winners = ", ".join(mention(w) for w in outcome.winners) or "nobody"
     lines = [f"🏆 **Game over** — {winners} {'wins' if len(outcome.winners) == 1 else 'win'}!"]
     if outcome.reason:
-        lines.append(clip(outcome.reason, 300))
+        lines.append(clip(humanize_ids(outcome.reason, game.players(state)), 300))
     standings = " · ".join(f"{i}. {mention(p)}" for i, p in enumerate(outcome.standings, 1))
     if standings:
         lines.append(f"Standings: {standings}")
@@ -368,15 +379,17 @@ async def submit(interaction: discord.Interaction, store: Store, game: int | Gam
     """
     player = str(interaction.user.id)
     remember(interaction.user, interaction.guild_id)
+    seats: tuple[str, ...] = ()
     try:
         record = game if isinstance(game, GameRecord) else await store.get(game)
+        seats = record.seats
         rules = engine.get_game(record.kind)
         before = (TurnInfo.of(rules, store.load_state(record))
                   if record.status == "active" and record.state is not None else None)
         result = await store.apply_action(record.id, player, action,
                                           request_id=str(interaction.id))
     except (IllegalAction, StoreError) as exc:
-        await reply_error(interaction, str(exc))
+        await reply_error(interaction, humanize_ids(str(exc), seats))
         return None
     if result.duplicate:
         await reply_error(interaction, "That action was already applied.")

@@ -181,3 +181,12 @@ def test_fallback_name() -> None:
 def test_no_mentions_really_mentions_nobody() -> None:
     assert isinstance(common.NO_MENTIONS, discord.AllowedMentions)
     assert common.NO_MENTIONS.users is False
+
+
+def test_humanize_ids_mentions_only_known_bare_ids() -> None:
+    text = f"It is not your turn: waiting for {B}. Game 123456789012345679999 <@{A}> ({A})"
+    assert common.humanize_ids(text, [A, B]) == (
+        f"It is not your turn: waiting for <@{B}>. Game 123456789012345679999 <@{A}> (<@{A}>)")
+    assert common.humanize_ids(f"{B} has the last base standing.", [B]) == (
+        f"<@{B}> has the last base standing.")
+    assert common.humanize_ids("round 12", [A]) == "round 12"
