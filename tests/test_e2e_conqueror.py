@@ -1,0 +1,251 @@
+"""End to end: the real bot (create_bot) against the loopback Discord double.
+
+Scripted players open a Conqueror lobby, join and start with the buttons, play a few
+turns with /play, /conqueror and autocomplete, and the assertions read the payloads the
+double recorded from discord.py: embeds, components, ephemeral flags, pings, PNGs.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+from discord_double import ClientRefused, DiscordDouble, Message, Reply, Table
+from PIL import Image
+
+import bot as warhost
+from db import Store
+
+pytest_plugins = ["discord_double.fixtures"]
+
+
+def make_config(dd: DiscordDouble, tmp_path: Path) -> warhost.Config:
+    return warhost.Config.from_env({
+        "DISCORD_TOKEN": dd.token,
+        "DATABASE_PATH": str(tmp_path / "warhost.db"),
+        "DEV_GUILD_ID": dd.guild.id,
+        "DISCORD_API_BASE": dd.api_base,          # the gateway is asked of the double
+        "LOG_LEVEL": "DEBUG",
+    }, None)
+
+
+@pytest.fixture
+async def table(discord_double: DiscordDouble, start_bot: Any, tmp_path: Path) -> Table:
+    dd = discord_double
+    for name in ("alice", "bob", "carol"):
+        dd.add_user(name)
+    running = await start_bot(warhost.create_bot(make_config(dd, tmp_path)),
+                              commands=["game", "play", "help", "conqueror"])
+    table = dd.table()
+    table.running = running  # type: ignore[attr-defined]
+    return table
+
+
+def uid(table: Table, name: str) -> str:
+    return table.user(name).id
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    with Image.open(io.BytesIO(data)) as img:
+        img.verify()
+    with Image.open(io.BytesIO(data)) as img:
+        return img.size
+
+
+def board_message(reply: Reply) -> Message:
+    with_file = [m for m in reply.messages if m.attachments]
+    assert len(with_file) == 1, reply.describe()
+    return with_file[0]
+
+
+async def open_and_start(table: Table) -> Reply:
+    await table.slash("alice", "game new", kind="conqueror")
+    await table.click("bob", "Join")
+    return await table.click("alice", "Start")
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+async def test_commands_are_synced_to_the_dev_guild(discord_double: DiscordDouble,
+                                                    table: Table) -> None:
+    names = {c["name"] for c in discord_double.commands(discord_double.guild)}
+    assert {"game", "play", "help", "conqueror"} <= names
+    game = discord_double.command("game")
+    subs = {o["name"] for o in game["options"]}
+    assert subs == {"new", "join", "leave", "start", "status", "board", "log", "resign",
+                    "abort", "list", "rules"}
+    new = next(o for o in game["options"] if o["name"] == "new")
+    kind = new["options"][0]
+    assert [c["value"] for c in kind["choices"]] == ["conqueror"]
+    move = next(o for o in discord_double.command("conqueror")["options"]
+                if o["name"] == "move")
+    count = next(o for o in move["options"] if o["name"] == "count")
+    assert (count["min_value"], count["max_value"]) == (1, 6)
+
+
+async def test_lobby_with_buttons(table: Table) -> None:
+    reply = await table.slash("alice", "game new", kind="conqueror")
+    assert not reply.ephemeral
+    lobby = reply.message
+    [embed] = lobby.embeds
+    assert "Conqueror" in embed["title"]
+    game_id = embed["title"].rsplit("#", 1)[1]
+    assert lobby.custom_ids == [f"warhost:lobby:{a}:{game_id}" for a in ("join", "leave", "start")]
+    assert f"<@{uid(table, 'alice')}> (host)" in embed["fields"][0]["value"]
+    assert "third seat" in embed["footer"]["text"]
+    assert lobby.pings == []                          # an embed mention pings nobody
+
+    joined = await table.click("bob", "Join")
+    assert joined.response_type == 7                 # UPDATE_MESSAGE: the lobby itself
+    seats = table.last_message().embeds[0]["fields"][0]
+    assert seats["name"] == "Seats (2/4)" and f"<@{uid(table, 'bob')}>" in seats["value"]
+
+    refused = await table.click("carol", "Start")
+    assert refused.ephemeral and "Only the host" in (refused.content or "")
+    again = await table.click("bob", "Join")
+    assert again.ephemeral and "already seated" in (again.content or "")
+
+    left = await table.click("bob", "Leave")
+    assert left.response_type == 7
+    await table.slash("carol", "game join")          # the slash form edits the lobby too
+    seats = table.messages[0].embeds[0]["fields"][0]
+    assert f"<@{uid(table, 'carol')}>" in seats["value"]
+    assert f"<@{uid(table, 'bob')}>" not in seats["value"]
+
+    busy = await table.slash("bob", "game new", kind="conqueror")
+    assert busy.ephemeral and "already has a game" in (busy.content or "")
+
+
+async def test_start_posts_the_board_and_pings_the_first_player(table: Table) -> None:
+    started = await open_and_start(table)
+    lobby = table.messages[0]
+    assert lobby.edited and lobby.components == []   # buttons gone once started
+    board = board_message(started)
+    assert not board.ephemeral
+    assert board.pings == [uid(table, "alice")]
+    [png] = board.attachments
+    assert png.filename.endswith(".png")
+    width, height = png_size(png.data)
+    assert 800 <= width <= 1400 and height > 300
+
+
+async def test_a_few_turns(table: Table) -> None:
+    await open_and_start(table)
+    alice, bob = uid(table, "alice"), uid(table, "bob")
+
+    # autocomplete: only the player to act gets choices; filtered by what they typed
+    mine = await table.autocomplete("alice", "play", "action", typed="")
+    assert [c.value for c in mine] == ["move a1 b1 1", "move a1 a2 1", "move a1 b2 1",
+                                       "convert ap", "end"]
+    typed = await table.autocomplete("alice", "play", "action", typed="B2")
+    assert [c.value for c in typed] == ["move a1 b2 1"]
+    assert await table.autocomplete("bob", "play", "action", typed="") == []
+    assert await table.autocomplete("carol", "play", "action", typed="") == []
+    sources = await table.autocomplete("alice", "conqueror move", "from", typed="")
+    assert [c.value for c in sources] == ["a1"]
+    targets = await table.autocomplete("alice", "conqueror move", "to", typed="", **{"from": "a1"})
+    assert sorted(str(c.value) for c in targets) == ["a2", "b1", "b2"]
+
+    # out of turn: ephemeral, with the engine's message
+    early = await table.slash("bob", "play", action="end")
+    assert early.ephemeral and f"<@{alice}>" in (early.content or "")  # ids shown as names
+
+    # a move within the turn: public narration with the die, no board, nobody pinged
+    moved = await table.slash("alice", "conqueror move", **{"from": "a1", "to": "b2",
+                                                           "count": 1})
+    assert not moved.ephemeral
+    assert f"<@{alice}> moves 1 from a1 to b2" in (moved.content or "")
+    assert "rolled" in (moved.content or "")
+    assert moved.attachments == [] and all(m.pings == [] for m in moved.messages)
+
+    # ending the turn: narration, then the board pinging bob only
+    ended = await table.slash("alice", "play", action="end")
+    assert "ends their turn" in (ended.content or "")
+    board = board_message(ended)
+    assert board.pings == [bob] and f"<@{bob}>" in board.content
+    assert ended.message.pings == []
+
+    # bob's turn: recruiting without gold is refused, the game unchanged
+    broke = await table.slash("bob", "conqueror recruit", count=2)
+    assert broke.ephemeral and "gold" in (broke.content or "").lower()
+    converted = await table.slash("bob", "conqueror convert", what="ap")
+    assert not converted.ephemeral and converted.attachments == []
+    with pytest.raises(ClientRefused):               # the client enforces Range[1, 6]
+        await table.slash("bob", "conqueror recruit", count=7)
+    ended = await table.slash("bob", "conqueror end")
+    assert board_message(ended).pings == [alice]
+
+    status = await table.slash("carol", "game status")
+    assert status.ephemeral and "round 2" in (status.content or "").lower()
+    log = await table.slash("carol", "game log")
+    assert log.ephemeral
+    assert [line.split(" · ")[-1] for line in (log.content or "").splitlines()[1:]] == [
+        "`move a1 b2 1`", "`end`", "`convert ap`", "`end`"]
+
+    shown = await table.slash("carol", "game board")
+    assert not board_message(shown).ephemeral and board_message(shown).pings == []
+
+    # garbage of every kind: refused politely, never a crash
+    for junk in ("💥💥💥", "move a1 b2 99999999999999999999", "x" * 200, "move 🙂 b2 1"):
+        bad = await table.slash("alice", "play", action=junk)
+        assert bad.ephemeral and bad.content and "Something went wrong" not in bad.content
+
+    # bob resigns out of turn: the game ends, alice wins
+    over = await table.slash("bob", "game resign")
+    result = board_message(over)
+    assert "Game over" in result.content and f"<@{alice}>" in result.content
+    assert alice not in result.content.replace(f"<@{alice}>", "")  # no bare ids
+    listed = await table.slash("alice", "game list")
+    assert "No games" in (listed.content or "")
+
+
+async def test_lobby_buttons_survive_a_restart(discord_double: DiscordDouble, start_bot: Any,
+                                               tmp_path: Path, table: Table) -> None:
+    await table.slash("alice", "game new", kind="conqueror")
+    await table.running.stop()  # type: ignore[attr-defined]
+    # a new process, as far as the bot knows: fresh objects, the same database file
+    await start_bot(warhost.create_bot(make_config(discord_double, tmp_path)))
+    joined = await table.click("bob", "Join")
+    assert joined.response_type == 7
+    assert f"<@{uid(table, 'bob')}>" in table.messages[0].embeds[0]["fields"][0]["value"]
+    started = await table.click("alice", "Start")
+    assert board_message(started).pings == [uid(table, "alice")]
+
+
+async def test_rules_help_and_abort(table: Table, discord_double: DiscordDouble) -> None:
+    rules = await table.slash("carol", "game rules", kind="conqueror")
+    assert rules.ephemeral and "docs/games/conqueror.md" in (rules.content or "")
+    helped = await table.slash("carol", "help")
+    assert helped.ephemeral and "/play" in (helped.content or "")
+    await open_and_start(table)
+    refused = await table.slash("carol", "game abort")
+    assert refused.ephemeral and "host" in (refused.content or "")
+    aborted = await table.slash("alice", "game abort")
+    assert not aborted.ephemeral and "aborted" in (aborted.content or "")
+    assert "No games" in ((await table.slash("bob", "game list")).content or "")
+
+
+async def test_the_token_never_reaches_the_logs(discord_double: DiscordDouble, start_bot: Any,
+                                                tmp_path: Path,
+                                                caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    discord_double.add_user("alice")
+    discord_double.add_user("bob")
+    await start_bot(warhost.create_bot(make_config(discord_double, tmp_path)))
+    await open_and_start(discord_double.table())
+    assert any(r.name.startswith("discord.") for r in caplog.records)
+    assert discord_double.token not in caplog.text
+
+
+async def test_the_store_is_closed_with_the_bot(discord_double: DiscordDouble, start_bot: Any,
+                                                tmp_path: Path) -> None:
+    created = warhost.create_bot(make_config(discord_double, tmp_path))
+    running = await start_bot(created)
+    store = created.store
+    assert isinstance(store, Store)
+    await running.stop()
+    assert created.store is None
