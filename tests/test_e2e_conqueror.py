@@ -249,3 +249,20 @@ async def test_the_store_is_closed_with_the_bot(discord_double: DiscordDouble, s
     assert isinstance(store, Store)
     await running.stop()
     assert created.store is None
+
+
+async def test_gateway_is_found_from_the_api_base_alone(discord_double: DiscordDouble,
+                                                        monkeypatch: pytest.MonkeyPatch,
+                                                        start_bot: Any, tmp_path: Path) -> None:
+    import discord
+    import yarl
+
+    # forget where the double's gateway is: only DISCORD_API_BASE can lead the bot there
+    monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY",
+                        yarl.URL("ws://127.0.0.1:9/nowhere"))
+    config = make_config(discord_double, tmp_path)
+    assert config.gateway_url is None
+    await start_bot(warhost.create_bot(config))
+    assert str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == discord_double.gateway_url
+    reply = await discord_double.table().slash("guild-owner", "help")
+    assert reply.ephemeral
