@@ -73,6 +73,28 @@ class JoinButton(discord.ui.DynamicItem[discord.ui.Button], template=r"tbl:join:
         )
 
 
+class RenameModal(discord.ui.Modal, title="Rename your army"):
+    name: discord.ui.TextInput[RenameModal] = discord.ui.TextInput(
+        label="New name", custom_id="rename:name", max_length=32
+    )
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"Your army is now {self.name.value}")
+
+
+class ColourView(discord.ui.View):
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.select(
+        custom_id="colour",
+        placeholder="Colour",
+        options=[discord.SelectOption(label=c.title(), value=c) for c in ("red", "green", "blue")],
+    )
+    async def colour(self, interaction: discord.Interaction, select: discord.ui.Select) -> None:
+        await interaction.response.edit_message(content=f"Picked {select.values[0]}", view=None)
+
+
 def make_bot(guild_id: int, instance: int = 1) -> commands.Bot:
     """The throwaway bot: one of each thing the real bot will do."""
     bot = commands.Bot(
@@ -166,6 +188,32 @@ def make_bot(guild_id: int, instance: int = 1) -> commands.Bot:
         except discord.InteractionResponded:
             await interaction.followup.send("refused by discord.py itself", ephemeral=True)
 
+    @bot.tree.command(description="Rename your army (a form)")
+    async def rename(interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(RenameModal())
+
+    @bot.tree.command(description="Pick a colour")
+    async def pick(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("Pick a colour", view=ColourView())
+
+    @bot.tree.command(description="Write, read back and edit the response")
+    async def draft(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("draft")
+        fetched = await interaction.original_response()
+        await interaction.edit_original_response(content=f"final (was {fetched.content!r})")
+
+    @bot.tree.command(description="Remind a player by DM")
+    async def remind(interaction: discord.Interaction, who: discord.Member) -> None:
+        await who.send("psst, it is your turn")
+        await interaction.response.send_message(f"reminded {who.name}", ephemeral=True)
+
+    @bot.listen()
+    async def on_message(message: discord.Message) -> None:
+        if message.author != bot.user:
+            bot.seen.append((message.author.name, message.content))  # type: ignore[attr-defined]
+
+    bot.seen = []  # type: ignore[attr-defined]
+
     async def setup_hook() -> None:
         bot.add_dynamic_items(JoinButton)
         await bot.tree.sync()
@@ -208,7 +256,18 @@ async def test_login_sync_and_rest_shapes(discord_double: DiscordDouble, start_b
     # bulk sync: global and guild, ids assigned as snowflake strings
     global_names = {c["name"] for c in dd.global_commands.values()}
     guild_names = {c["name"] for c in dd.guild_commands[dd.guild.id].values()}
-    assert global_names == {"game", "play", "greedy", "board", "slow", "announce"}
+    assert global_names == {
+        "game",
+        "play",
+        "greedy",
+        "board",
+        "slow",
+        "announce",
+        "rename",
+        "pick",
+        "draft",
+        "remind",
+    }
     assert guild_names == {"secret", "twice"}
     game = dd.command("game")
     assert re.fullmatch(r"\d{17,20}", game["id"]) and game["application_id"] == dd.application_id
@@ -297,6 +356,7 @@ async def test_defer_then_follow_up(game_table: Any) -> None:
     assert not reply.original.ephemeral
     # ... later ones are new messages, with their own ephemeral flag
     (extra,) = reply.followups
+    assert await reply.wait_for_followup(timeout=1) is extra
     assert extra.content == "a private note" and extra.ephemeral
     assert extra.visible_to == table.user("carol").id
     assert [m.content for m in table.messages] == ["done thinking"]
@@ -486,3 +546,85 @@ async def test_no_network_beyond_the_loopback(discord_double: DiscordDouble) -> 
         with pytest.raises((NetworkBlocked, aiohttp.ClientConnectorError)):
             await session.get("https://discord.com/api/v10/gateway")
     assert time.monotonic() - start < 2
+
+
+async def test_modal_and_select_menu(game_table: Any) -> None:
+    table = game_table
+    opened = await table.slash("alice", "rename")
+    assert opened.response_type == 9 and opened.messages == []
+    assert opened.modal["title"] == "Rename your army"
+    with pytest.raises(ClientRefused, match="only the user"):
+        await table.submit_modal("bob", opened, **{"New name": "Blue Horde"})
+    submitted = await table.submit_modal("alice", opened, **{"New name": "Blue Horde"})
+    assert submitted.type == 5 and submitted.content == "Your army is now Blue Horde"
+    (row,) = submitted.payload["data"]["components"]
+    assert row["components"][0]["custom_id"] == "rename:name"
+    assert row["components"][0]["value"] == "Blue Horde"
+
+    menu = await table.slash("bob", "pick")
+    with pytest.raises(ClientRefused, match="no option"):
+        await table.select("bob", "Colour", ["purple"])
+    picked = await table.select("bob", "Colour", "Green")  # by label, like a click in the client
+    assert picked.payload["data"] == {
+        "custom_id": "colour",
+        "component_type": 3,
+        "values": ["green"],
+    }
+    assert picked.response_type == 7  # UPDATE_MESSAGE edits the message the menu sat on
+    assert picked.original is menu.message
+    assert menu.message.content == "Picked green" and menu.message.components == []
+    assert menu.message.history[0]["content"] == "Pick a colour" and menu.message.edited
+
+
+async def test_edit_original_response_and_direct_messages(game_table: Any) -> None:
+    table = game_table
+    reply = await table.slash("alice", "draft")
+    assert reply.content == "final (was 'draft')"
+    assert [h["content"] for h in reply.original.history] == ["draft"]
+    routes = [(r.method, r.route.rsplit("/", 1)[-1]) for r in table.dd.requests[-3:]]
+    assert routes == [("POST", "callback"), ("GET", "{message_id}"), ("PATCH", "{message_id}")]
+
+    told = await table.slash("alice", "remind", who="bob")
+    assert told.content == "reminded bob"
+    dm = table.dd.dm_table("bob")
+    assert dm.channel.is_dm and [m.content for m in dm.messages] == ["psst, it is your turn"]
+    assert any(r.route.endswith("/users/@me/channels") for r in table.dd.requests)
+
+
+async def test_user_messages_respect_the_message_content_intent(game_table: Any) -> None:
+    table = game_table
+    bot = table.running.bot
+    await table.say("alice", "hello table")
+    await table.say("bob", f"{table.dd.bot_user.mention} hello bot")
+    await table.dd.wait_until(lambda: len(bot.seen) == 2, timeout=2, what="MESSAGE_CREATE")
+    # without the privileged intent, content only arrives when the bot is mentioned
+    assert bot.seen == [("alice", ""), ("bob", f"<@{table.dd.bot_user.id}> hello bot")]
+
+
+async def test_interactions_arriving_together(game_table: Any) -> None:
+    table = game_table
+    lobby = await table.slash("alice", "game new", kind="conqueror")
+    replies = await asyncio.gather(
+        table.click("bob", "Join"), table.click("carol", "Join"), table.slash("alice", "board")
+    )
+    assert [r.user.name for r in replies] == ["bob", "carol", "alice"]
+    assert all(r.complete for r in replies)
+    assert replies[0].content.startswith(f"<@{table.user('bob').id}> joined")
+    assert replies[1].content.startswith(f"<@{table.user('carol').id}> joined")
+    assert replies[2].message.attachments[0].image().size == BOARD_SIZE
+    assert {r.source_message for r in replies[:2]} == {lobby.message}
+
+
+async def test_rate_limit_headers_count_down_and_429() -> None:
+    async with DiscordDouble(rate_limit=2, rate_limit_window=30) as dd:
+        url = f"{dd.api_base}/channels/{dd.guild.text_channels()[0].id}"
+        auth = {"Authorization": f"Bot {dd.token}"}
+        async with aiohttp.ClientSession() as session:
+            seen = []
+            for _ in range(3):
+                async with session.get(url, headers=auth) as resp:
+                    seen.append((resp.status, resp.headers["X-RateLimit-Remaining"]))
+                    body = await resp.json()
+            assert seen == [(200, "1"), (200, "0"), (429, "0")]
+            assert body["retry_after"] > 0 and body["global"] is False
+            assert resp.headers["Via"] and float(resp.headers["X-RateLimit-Reset-After"]) > 0
