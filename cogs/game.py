@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -169,6 +170,17 @@ async def lobby_action(interaction: discord.Interaction, action: str, game_id: i
 # -- pure helpers for the commands --------------------------------------------------------
 
 
+def reorder_seats(seats: Sequence[str], player: str, position: int) -> list[str]:
+    """``seats`` with ``player`` moved to ``position`` (1-based); refuses what can't be done."""
+    if player not in seats:
+        raise StoreError("That player has no seat in this lobby.")
+    if not 1 <= position <= len(seats):
+        raise StoreError(f"Choose a seat from 1 to {len(seats)}.")
+    order = [p for p in seats if p != player]
+    order.insert(position - 1, player)
+    return order
+
+
 def rules_excerpt(text: str, path: str, limit: int = RULES_LIMIT) -> str:
     """A summary section of a rules document if it has one, else its opening; with the path."""
     lines = text.splitlines()
@@ -273,6 +285,22 @@ class GameCog(commands.Cog):
         record = await common.require_game(interaction)
         if record is not None:
             await lobby_action(interaction, "start", record.id, from_button=False)
+
+    @game.command(name="seat", description="Move a player to another seat (host, in the lobby)")
+    @app_commands.describe(player="Who to move", position="The seat to give them (1 moves first)")
+    async def seat(self, interaction: discord.Interaction, player: discord.User,
+                   position: app_commands.Range[int, 1, 8]) -> None:
+        record = await common.require_game(interaction)
+        if record is None:
+            return
+        if str(interaction.user.id) != record.host_id:
+            await common.reply_error(interaction, "Only the host can reorder the seats.")
+            return
+        seats = reorder_seats(record.seats, str(player.id), position)
+        record = await store_of(interaction.client).set_seats(record.id, seats)
+        await send_ephemeral(interaction, "Seats: " + ", ".join(
+            f"{i}. {common.mention(p)}" for i, p in enumerate(record.seats, 1)))
+        await refresh_lobby_message(interaction, record)
 
     # looking ----------------------------------------------------------------------------
 

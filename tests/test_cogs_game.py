@@ -9,7 +9,7 @@ import pytest
 
 import engine
 from cogs import game as g
-from db import GameRecord
+from db import GameRecord, StoreError
 
 A, B, C = "111111111111111111", "222222222222222222", "333333333333333333"
 
@@ -140,3 +140,15 @@ def test_player_stat_lines_tolerate_odd_views() -> None:
 
 def test_kind_choices_cover_every_game() -> None:
     assert {c.value for c in g.KIND_CHOICES} == set(engine.GAMES)
+
+
+def test_reorder_seats_moves_one_player() -> None:
+    from cogs.game import reorder_seats
+
+    assert reorder_seats(("a", "b", "c"), "c", 1) == ["c", "a", "b"]
+    assert reorder_seats(("a", "b", "c"), "a", 3) == ["b", "c", "a"]
+    assert reorder_seats(("a", "b"), "b", 2) == ["a", "b"]
+    with pytest.raises(StoreError, match="no seat"):
+        reorder_seats(("a", "b"), "z", 1)
+    with pytest.raises(StoreError, match="from 1 to 2"):
+        reorder_seats(("a", "b"), "a", 3)

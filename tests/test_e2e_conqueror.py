@@ -77,7 +77,7 @@ async def test_commands_are_synced_to_the_dev_guild(discord_double: DiscordDoubl
     game = discord_double.command("game")
     subs = {o["name"] for o in game["options"]}
     assert subs == {"new", "join", "leave", "start", "status", "board", "log", "resign",
-                    "abort", "list", "rules"}
+                    "abort", "list", "rules", "seat"}
     new = next(o for o in game["options"] if o["name"] == "new")
     kind = new["options"][0]
     assert [c["value"] for c in kind["choices"]] == ["conqueror"]
@@ -118,6 +118,14 @@ async def test_lobby_with_buttons(table: Table) -> None:
 
     busy = await table.slash("bob", "game new", kind="conqueror")
     assert busy.ephemeral and "already has a game" in (busy.content or "")
+
+    # the host reorders the seats: carol moves first
+    refused = await table.slash("carol", "game seat", player=uid(table, "carol"), position=1)
+    assert refused.ephemeral and "Only the host" in (refused.content or "")
+    moved = await table.slash("alice", "game seat", player=uid(table, "carol"), position=1)
+    assert moved.ephemeral
+    seats = table.messages[0].embeds[0]["fields"][0]["value"]
+    assert seats.index(f"<@{uid(table, 'carol')}>") < seats.index(f"<@{uid(table, 'alice')}>")
 
 
 async def test_start_posts_the_board_and_pings_the_first_player(table: Table) -> None:
