@@ -20,7 +20,7 @@ import engine
 from cogs import common
 from cogs.common import reply_error, send_ephemeral, send_public, store_of
 from db import GameRecord, StoreError
-from engine import IllegalAction
+from engine import Game, IllegalAction, Option
 
 log = logging.getLogger("warhost.cogs.game")
 
@@ -119,6 +119,9 @@ def lobby_embed(record: GameRecord) -> discord.Embed:
                     value="\n".join(seat_lines(record)) or "Nobody yet.", inline=False)
     embed.add_field(name="Players", value=f"{game.min_players}-{game.max_players}")
     embed.add_field(name="Host", value=common.mention(record.host_id))
+    if game.options:
+        embed.add_field(name="Options", value=common.clip(
+            "\n".join(options_lines(game, record.options)), 1000), inline=False)
     note = LOBBY_NOTES.get(record.kind)
     if note:
         embed.set_footer(text=note)
@@ -165,6 +168,132 @@ async def lobby_action(interaction: discord.Interaction, action: str, game_id: i
         await common.post_board(interaction, game, store.load_state(record))
     if not from_button:
         await refresh_lobby_message(interaction, record)
+
+
+# -- game options (pure) ----------------------------------------------------------------------
+
+OPTIONS_HELP = "Write options as `name=value` separated by spaces, e.g. `size=8`."
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
+
+
+def _option_key(text: str) -> str:
+    return text.strip().lower().replace("-", "_")
+
+
+def _same_value(choice: Any, text: str) -> bool:
+    if isinstance(choice, bool):
+        return text in (_TRUE if choice else _FALSE)
+    return str(choice).lower() == text
+
+
+def _convert_option(option: Option, text: str) -> Any:
+    """``text`` as a value of ``option``: one of its choices, or of its default's type."""
+    raw = text.strip()
+    wanted = raw.lower()
+    if option.choices:
+        for choice in option.choices:
+            if _same_value(choice, wanted):
+                return choice
+        allowed = ", ".join(map(str, option.choices))
+        raise IllegalAction(f"Option `{option.name}` must be one of: {allowed} (not "
+                            f"`{common.clip(raw, 30)}`).")
+    default = option.default
+    try:
+        if isinstance(default, bool):
+            if wanted in _TRUE or wanted in _FALSE:
+                return wanted in _TRUE
+            raise ValueError(raw)
+        if isinstance(default, int):
+            return int(wanted)
+        if isinstance(default, float):
+            return float(wanted)
+    except ValueError:
+        kind = "yes or no" if isinstance(default, bool) else "a number"
+        raise IllegalAction(f"Option `{option.name}` must be {kind} (not "
+                            f"`{common.clip(raw, 30)}`).") from None
+    return raw
+
+
+def parse_options(game: Game[Any], text: str | None) -> dict[str, Any]:
+    """``"size=8 forward_bonus=40"`` -> every option of ``game``, resolved and checked.
+
+    Pairs are separated by spaces or commas; ``name:value`` works too; names ignore case
+    and ``-``/``_``. Anything wrong raises :class:`IllegalAction` with a message for the
+    host. Empty text gives the defaults.
+    """
+    chosen: dict[str, Any] = {}
+    known = {_option_key(o.name): o for o in game.options}
+    squeezed = re.sub(r"\s*([=:])\s*", r"\1", (text or "").strip())
+    for token in re.split(r"[\s,;]+", squeezed):
+        if not token:
+            continue
+        name, sep, value = token.partition("=")
+        if not sep:
+            name, sep, value = token.partition(":")
+        if not sep or not name.strip() or not value.strip():
+            raise IllegalAction(f"I could not read `{common.clip(token, 40)}`. {OPTIONS_HELP}"
+                                if game.options else f"{game.name} has no options.")
+        option = known.get(_option_key(name))
+        if option is None:
+            names = ", ".join(f"`{o.name}`" for o in game.options)
+            listed = f" Its options: {names}." if names else ""
+            raise IllegalAction(f"{game.name} has no option called "
+                                f"`{common.clip(name.strip(), 40)}`.{listed}")
+        if option.name in chosen:
+            raise IllegalAction(f"Option `{option.name}` is given twice.")
+        chosen[option.name] = _convert_option(option, value)
+    return game.resolve_options(chosen)
+
+
+def option_suggestions(game: Game[Any], typed: str, limit: int = 25) -> list[tuple[str, str]]:
+    """Autocomplete for the options text: ``(label, value)`` pairs.
+
+    What is already typed is kept; the last word is completed with every ``name=value``
+    of the options not given yet (those containing that word).
+    """
+    text = typed or ""
+    words = text.split()
+    done, partial = (words, "") if not words or text[-1:].isspace() else (words[:-1], words[-1])
+    used = {_option_key(w.partition("=")[0]) for w in done}
+    prefix = " ".join(done)
+    needle = partial.lower()
+    found: list[tuple[str, str]] = []
+    for option in game.options:
+        if _option_key(option.name) in used:
+            continue
+        values = option.choices or (option.default,)
+        for value in values:
+            pair = f"{option.name}={value}"
+            if needle and needle not in pair.lower():
+                continue
+            full = f"{prefix} {pair}" if prefix else pair
+            default = " (default)" if value == option.default else ""
+            label = f"{full} — {option.description}{default}"
+            found.append((common.clip(label, 100), full))
+            if len(found) >= limit:
+                return found
+    return found
+
+
+def options_lines(game: Game[Any], options: dict[str, Any]) -> list[str]:
+    """One line per option of ``game``: its value (the default when not set) and meaning."""
+    lines = []
+    for option in game.options:
+        value = options.get(option.name, option.default)
+        default = "" if value == option.default else f" (default {option.default})"
+        lines.append(f"`{option.name}={value}`{default} — {option.description}")
+    return lines
+
+
+def options_reference(game: Game[Any]) -> list[str]:
+    """The options a host may choose, for /game rules."""
+    lines = []
+    for option in game.options:
+        values = "|".join(map(str, option.choices)) if option.choices else "…"
+        lines.append(f"`{option.name}={values}` (default {option.default}) — "
+                     f"{option.description}")
+    return lines
 
 
 # -- pure helpers for the commands --------------------------------------------------------
@@ -223,7 +352,8 @@ HELP_TEXT = """\
 or thread).
 
 **Start a game**
-`/game new kind:` opens a lobby with Join / Leave / Start buttons.
+`/game new kind:` opens a lobby with Join / Leave / Start buttons; `options:` sets the \
+game's options (e.g. `size=8`; autocomplete lists them).
 `/game join`, `/game leave`, `/game start` (host) do the same by command.
 
 **Play**
@@ -253,20 +383,38 @@ class GameCog(commands.Cog):
     # lobby ------------------------------------------------------------------------------
 
     @game.command(name="new", description="Open a game lobby in this channel")
-    @app_commands.describe(kind="Which game")
+    @app_commands.describe(kind="Which game",
+                           options="The game's options as name=value, e.g. size=8 "
+                                   "(autocomplete lists them)")
     @app_commands.choices(kind=KIND_CHOICES)
-    async def new(self, interaction: discord.Interaction, kind: str) -> None:
+    async def new(self, interaction: discord.Interaction, kind: str,
+                  options: app_commands.Range[str, 1, 200] | None = None) -> None:
         store = store_of(interaction.client)
         common.remember(interaction.user, interaction.guild_id)
-        engine.get_game(kind)  # refuses unknown kinds with a clear message
+        game = engine.get_game(kind)  # refuses unknown kinds with a clear message
+        chosen = parse_options(game, options)  # refuses bad options, clearly
         record = await store.create_lobby(
             kind, str(interaction.guild_id) if interaction.guild_id else None,
-            str(interaction.channel_id), str(interaction.user.id))
+            str(interaction.channel_id), str(interaction.user.id), chosen)
         view = lobby_view(record) or discord.ui.View()
         await interaction.response.send_message(embed=lobby_embed(record), view=view,
                                                 allowed_mentions=common.NO_MENTIONS)
         message = await interaction.original_response()
         await store.set_lobby_message(record.id, str(message.id))
+
+    @new.autocomplete("options")
+    async def new_options_autocomplete(self, interaction: discord.Interaction,
+                                       current: str) -> list[app_commands.Choice[str]]:
+        try:
+            kind = getattr(interaction.namespace, "kind", None)
+            game = engine.GAMES.get(kind) if isinstance(kind, str) else None
+            if game is None:
+                return []
+            return [app_commands.Choice(name=label, value=value[:100])
+                    for label, value in option_suggestions(game, current)]
+        except Exception:
+            log.exception("Options autocomplete failed")
+            return []
 
     @game.command(name="join", description="Take a seat in this channel's lobby")
     async def join(self, interaction: discord.Interaction) -> None:
@@ -312,6 +460,9 @@ class GameCog(commands.Cog):
         store = store_of(interaction.client)
         game = engine.get_game(record.kind)
         lines = [f"**{game.name}** — game #{record.id} · {record.status}"]
+        if game.options:
+            lines.append("Options: " + ", ".join(
+                f"`{o.name}={record.options.get(o.name, o.default)}`" for o in game.options))
         if record.status == "lobby" or record.state is None:
             lines.append(f"Seats ({len(record.seats)}/{game.max_players}, needs at least "
                          f"{game.min_players}):")
@@ -395,7 +546,11 @@ class GameCog(commands.Cog):
             text = path.read_text(encoding="utf-8")
         except OSError:
             text = f"# {game.name}\n\n{game.summary or 'No rules document yet.'}"
-        await send_ephemeral(interaction, rules_excerpt(text, shown))
+        reply = rules_excerpt(text, shown)
+        if game.options:
+            reply = "\n".join([reply, "", "**Options** (`/game new options:`)",
+                                *options_reference(game)])
+        await send_ephemeral(interaction, common.clip(reply))
 
     # leaving ----------------------------------------------------------------------------
 

@@ -152,3 +152,133 @@ def test_reorder_seats_moves_one_player() -> None:
         reorder_seats(("a", "b"), "z", 1)
     with pytest.raises(StoreError, match="from 1 to 2"):
         reorder_seats(("a", "b"), "a", 3)
+
+
+# -- game options ------------------------------------------------------------------------------
+
+
+def _race() -> engine.Game:  # type: ignore[type-arg]
+    try:
+        from tests.fakegame import GAME
+    except ImportError:
+        from fakegame import GAME  # type: ignore[no-redef]
+    return GAME
+
+
+def optioned() -> engine.Game:  # type: ignore[type-arg]
+    """A game with options of every shape: int choices, free int, bool, free text."""
+    base = type(_race())
+
+    class Optioned(base):  # type: ignore[valid-type, misc]
+        name = "Optioned"
+        options = (
+            engine.Option("size", 10, "Board size.", (10, 8)),
+            engine.Option("forward_bonus", 30, "Credits for moving forward.", (30, 40)),
+            engine.Option("turns", 50, "Turn limit."),
+            engine.Option("fog", False, "Hide the board."),
+            engine.Option("map", "plain", "Map name."),
+        )
+
+    return Optioned()
+
+
+def test_parse_options_defaults_when_empty() -> None:
+    game = optioned()
+    defaults = {"size": 10, "forward_bonus": 30, "turns": 50, "fog": False, "map": "plain"}
+    assert g.parse_options(game, None) == defaults
+    assert g.parse_options(game, "") == defaults
+    assert g.parse_options(game, "   ") == defaults
+    assert g.parse_options(engine.get_game("conqueror"), None) == {}
+
+
+def test_parse_options_reads_pairs_of_every_shape() -> None:
+    game = optioned()
+    parsed = g.parse_options(game, "size=8 Forward-Bonus = 40, turns:12 fog=yes map=Hills")
+    assert parsed == {"size": 8, "forward_bonus": 40, "turns": 12, "fog": True, "map": "Hills"}
+    assert isinstance(parsed["size"], int)
+    assert g.parse_options(game, "fog=off")["fog"] is False
+    assert g.parse_options(_race(), "target=5") == {"target": 5}
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("size=9", "must be one of: 10, 8"),
+    ("size=big", "must be one of: 10, 8"),
+    ("colour=red", "no option called `colour`"),
+    ("size", "name=value"),
+    ("size=", "name=value"),
+    ("=8", "name=value"),
+    ("turns=many", "must be a number"),
+    ("fog=maybe", "must be yes or no"),
+    ("size=8 size=10", "given twice"),
+])
+def test_parse_options_refuses_clearly(text: str, message: str) -> None:
+    with pytest.raises(engine.IllegalAction, match=re.escape(message)):
+        g.parse_options(optioned(), text)
+
+
+def test_parse_options_of_a_game_without_options() -> None:
+    conqueror = engine.get_game("conqueror")
+    with pytest.raises(engine.IllegalAction, match="no option called `size`"):
+        g.parse_options(conqueror, "size=8")
+    with pytest.raises(engine.IllegalAction, match="has no options"):
+        g.parse_options(conqueror, "fast")
+
+
+def test_parse_options_of_every_real_game_accepts_every_choice() -> None:
+    for game in engine.GAMES.values():
+        for option in game.options:
+            for choice in option.choices or (option.default,):
+                parsed = g.parse_options(game, f"{option.name}={choice}")
+                assert parsed[option.name] == choice
+
+
+def test_option_suggestions_complete_the_last_word() -> None:
+    game = optioned()
+    values = [v for _, v in g.option_suggestions(game, "")]
+    assert values[:4] == ["size=10", "size=8", "forward_bonus=30", "forward_bonus=40"]
+    assert "turns=50" in values and "fog=False" in values and "map=plain" in values
+    assert [v for _, v in g.option_suggestions(game, "forw")] == [
+        "forward_bonus=30", "forward_bonus=40"]
+    # what is typed stays; options already given are not offered again
+    after = [v for _, v in g.option_suggestions(game, "size=8 ")]
+    assert after[:2] == ["size=8 forward_bonus=30", "size=8 forward_bonus=40"]
+    assert not any(v.count("size=") > 1 for v in after)
+    assert [v for _, v in g.option_suggestions(game, "size=8 bonus=4")] == [
+        "size=8 forward_bonus=40"]
+    assert g.option_suggestions(game, "💥" * 50) == []
+    assert g.option_suggestions(engine.get_game("conqueror"), "") == []
+
+
+def test_option_suggestion_labels_explain_and_fit() -> None:
+    labels = dict((v, label) for label, v in g.option_suggestions(optioned(), ""))
+    assert labels["size=10"] == "size=10 — Board size. (default)"
+    assert labels["size=8"] == "size=8 — Board size."
+    long = g.option_suggestions(optioned(), "map=plain " * 20)
+    assert all(len(label) <= 100 for label, _ in long)
+    assert len(g.option_suggestions(optioned(), "", limit=3)) == 3
+
+
+def test_every_suggestion_parses() -> None:
+    game = optioned()
+    for _, value in g.option_suggestions(game, ""):
+        g.parse_options(game, value)
+
+
+def test_lobby_embed_shows_the_options(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(engine.GAMES, "race", _race())
+    lobby = record(kind="race")
+    embed = g.lobby_embed(GameRecord(**{**lobby.__dict__, "options": {"target": 5}}))
+    fields = {f.name: f.value for f in embed.fields}
+    assert fields["Options"] == "`target=5` (default 20) — Score needed to win."
+    plain = {f.name for f in g.lobby_embed(record()).fields}
+    assert "Options" not in plain                                  # Conqueror has none
+
+
+def test_options_lines_and_reference() -> None:
+    game = optioned()
+    lines = g.options_lines(game, {"size": 8})
+    assert lines[0] == "`size=8` (default 10) — Board size."
+    assert lines[1] == "`forward_bonus=30` — Credits for moving forward."
+    ref = g.options_reference(game)
+    assert ref[0] == "`size=10|8` (default 10) — Board size."
+    assert ref[2] == "`turns=…` (default 50) — Turn limit."

@@ -17,6 +17,7 @@ from discord_double import ClientRefused, DiscordDouble, Message, Reply, Table
 from PIL import Image
 
 import bot as warhost
+import engine
 from db import Store
 
 pytest_plugins = ["discord_double.fixtures"]
@@ -79,8 +80,11 @@ async def test_commands_are_synced_to_the_dev_guild(discord_double: DiscordDoubl
     assert subs == {"new", "join", "leave", "start", "status", "board", "log", "resign",
                     "abort", "list", "rules", "seat"}
     new = next(o for o in game["options"] if o["name"] == "new")
-    kind = new["options"][0]
-    assert [c["value"] for c in kind["choices"]] == ["conqueror"]
+    kind, options = new["options"]
+    assert [c["value"] for c in kind["choices"]] == sorted(engine.GAMES)
+    assert kind["required"] and "conqueror" in [c["value"] for c in kind["choices"]]
+    assert options["name"] == "options" and options["autocomplete"] is True
+    assert not options.get("required")
     move = next(o for o in discord_double.command("conqueror")["options"]
                 if o["name"] == "move")
     count = next(o for o in move["options"] if o["name"] == "count")
@@ -126,6 +130,18 @@ async def test_lobby_with_buttons(table: Table) -> None:
     assert moved.ephemeral
     seats = table.messages[0].embeds[0]["fields"][0]["value"]
     assert seats.index(f"<@{uid(table, 'carol')}>") < seats.index(f"<@{uid(table, 'alice')}>")
+
+
+async def test_options_of_a_game_without_any(table: Table) -> None:
+    assert await table.autocomplete("alice", "game new", "options", typed="",
+                                    kind="conqueror") == []
+    assert await table.autocomplete("alice", "game new", "options", typed="size") == []
+    refused = await table.slash("alice", "game new", kind="conqueror", options="size=8")
+    assert refused.ephemeral and "no option called `size`" in (refused.content or "")
+    assert table.messages == []                       # no lobby was opened
+    opened = await table.slash("alice", "game new", kind="conqueror")
+    assert not opened.ephemeral
+    assert "Options" not in {f["name"] for f in opened.message.embeds[0]["fields"]}
 
 
 async def test_start_posts_the_board_and_pings_the_first_player(table: Table) -> None:
