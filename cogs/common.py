@@ -324,8 +324,46 @@ def next_up_line(game: Game[Any], state: Any) -> tuple[str, list[str]]:
     if to_act == [current]:
         text = f"{prefix}your turn, {who}. Use `/play` (or the game's own commands)."
     else:
-        text = f"{prefix}{who}: your move now."
+        text = f"{prefix}{who}: {decision_text(game, state, to_act, current)}"
     return text, to_act
+
+
+#: What players must decide in a phase of a game, as registered by that game's cog:
+#: ``(kind, phase) -> text`` (the phase is the public view's ``"phase"``).
+DECISION_PROMPTS: dict[tuple[str, str], str] = {}
+#: Up to this many legal actions are listed under a decision.
+DECISION_CHOICES_SHOWN = 8
+
+
+def register_decision(kind: str, phase: str, text: str) -> None:
+    """Say what a player must decide in ``phase`` of ``kind`` (shown after their mention),
+    e.g. ``"you lost the fight: choose a casualty with /play"``."""
+    DECISION_PROMPTS[(kind, phase)] = text
+
+
+def decision_text(game: Game[Any], state: Any, to_act: Sequence[str],
+                  current: str | None) -> str:
+    """What the players in ``to_act`` must decide when it is not simply their turn.
+
+    The game cog's registered prompt for the view's phase if any, else a generic line
+    naming the phase and whose turn it is; with the choices when one player decides
+    among a few.
+    """
+    phase = game.view(state, None).get("phase")
+    prompt = DECISION_PROMPTS.get((game.kind, phase)) if isinstance(phase, str) else None
+    if prompt is None:
+        prompt = "you must act now"
+        if isinstance(phase, str) and phase:
+            prompt += f" ({phase.replace('_', ' ')})"
+        if current is not None and current not in to_act:
+            prompt += f", during {mention(current)}'s turn"
+        prompt += "; use `/play`"
+    text = prompt.rstrip(".")
+    if len(to_act) == 1:
+        legal = game.legal_actions(state, to_act[0])
+        if 0 < len(legal) <= DECISION_CHOICES_SHOWN:
+            text += " — " + ", ".join(f"`{a}`" for a in legal)
+    return clip(text + ".", 1000)
 
 
 async def post_board(interaction: discord.Interaction, game: Game[Any], state: Any,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import discord
+import pytest
 
 import engine
 from cogs import common
@@ -190,3 +191,61 @@ def test_humanize_ids_mentions_only_known_bare_ids() -> None:
     assert common.humanize_ids(f"{B} has the last base standing.", [B]) == (
         f"<@{B}> has the last base standing.")
     assert common.humanize_ids("round 12", [A]) == "round 12"
+
+
+# -- decisions outside one's own turn -----------------------------------------------------
+
+
+class Deciding:
+    """A stand-in game where B must decide something during A's turn."""
+
+    kind = "deciding"
+
+    def __init__(self, phase: str | None = "casualty", legal: list[str] | None = None,
+                 to_act: list[str] | None = None) -> None:
+        self.phase = phase
+        self.legal = ["casualty d5", "casualty c4"] if legal is None else legal
+        self.acting = [B] if to_act is None else to_act
+
+    def outcome(self, state: object) -> None:
+        return None
+
+    def to_act(self, state: object) -> list[str]:
+        return list(self.acting)
+
+    def current_turn(self, state: object) -> str:
+        return A
+
+    def view(self, state: object, player: str | None) -> dict[str, object]:
+        return {"round": 3, "phase": self.phase}
+
+    def legal_actions(self, state: object, player: str) -> list[str]:
+        return list(self.legal) if player in self.acting else []
+
+
+def test_an_off_turn_decision_names_the_phase_the_turn_and_the_choices() -> None:
+    text, to_ping = common.next_up_line(Deciding(), None)  # type: ignore[arg-type]
+    assert to_ping == [B]
+    assert text == (f"Round 3 — <@{B}>: you must act now (casualty), during <@{A}>'s turn; "
+                    "use `/play` — `casualty d5`, `casualty c4`.")
+
+
+def test_a_registered_prompt_says_what_to_decide(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(common, "DECISION_PROMPTS", {})
+    common.register_decision("deciding", "casualty",
+                             "you lost the fight: choose a casualty with `/play`.")
+    text, _ = common.next_up_line(Deciding(), None)  # type: ignore[arg-type]
+    assert text == (f"Round 3 — <@{B}>: you lost the fight: choose a casualty with "
+                    "`/play` — `casualty d5`, `casualty c4`.")
+    other, _ = common.next_up_line(Deciding(phase="fight"), None)  # type: ignore[arg-type]
+    assert "you must act now (fight)" in other
+
+
+def test_many_choices_or_many_deciders_are_not_listed() -> None:
+    many = Deciding(legal=[f"casualty a{i}" for i in range(1, 10)])
+    text, _ = common.next_up_line(many, None)  # type: ignore[arg-type]
+    assert "casualty a1" not in text and text.endswith("use `/play`.")
+    both = Deciding(to_act=[A, B], phase=None)
+    text, to_ping = common.next_up_line(both, None)  # type: ignore[arg-type]
+    assert to_ping == [A, B]
+    assert text == f"Round 3 — <@{A}>, <@{B}>: you must act now; use `/play`."
