@@ -1,0 +1,744 @@
+"""Liège's rules (docs/games/liege.md explains them and the product's rulings)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import JSON, Dice, Event, Game, IllegalAction, Option, Outcome
+from engine.liege import fights
+from engine.liege import state as st
+from engine.liege.board import FACINGS, FORWARD_FACING, SIDES
+from engine.liege.fights import Unit, fight_range, unit_at
+from engine.liege.notation import Action, parse
+from engine.liege.pieces import LIMITS, MOVABLE, NAMES, PLURALS, TURNING, WEAPONS, prices
+from engine.liege.state import LiegeState, Pending, Piece, Seat
+
+BUY_ORDER = ("rifle", "mg", "mortar", "av", "trench")
+FIRERS = {"grenade": "rifle", "missile": "mortar", "gas": "mortar"}
+
+
+def _a(kind: str) -> str:
+    """'A Mortar', 'An Armored Vehicle', 'Mustard Gas'."""
+    name = NAMES[kind]
+    if kind == "gas":
+        return name
+    return ("An " if name[0] in "AEIOU" else "A ") + name
+
+
+def _limit_text(kind: str, limit: int) -> str:
+    verb = "placed" if kind == "trench" else "used"
+    amount = "both" if limit == 2 else f"all {limit}"
+    return f"You have {verb} {amount} of your {PLURALS[kind]}."
+
+
+class Liege(Game[LiegeState]):
+    kind = "liege"
+    name = "European Conquest: Battle of Liège"
+    min_players = 2
+    max_players = 4
+    summary = ("1914: buy rifles, machine guns, mortars, armored vehicles and trenches, fight "
+               "and gas your way across the board, and bring your General to the far edge.")
+    options = (
+        Option("size", 10, "Board size: 10x10, or 8x8 for a short game.", (10, 8)),
+        Option("forward_bonus", 30, "Credits paid at the end of a turn in which your General "
+               "ended nearer its opposite edge.", (30, 40)),
+    )
+
+    # -- set-up ------------------------------------------------------------------
+
+    def new_game(self, players: list[str], seed: int,
+                 options: dict[str, Any] | None = None) -> LiegeState:
+        self.check_players(players)
+        opts = self.resolve_options(options)
+        seats = [Seat(id=p, side=SIDES[i]) for i, p in enumerate(players)]
+        return LiegeState(size=opts["size"], forward_bonus=opts["forward_bonus"], seats=seats,
+                          pieces={}, turn=0, round=1, phase="setup",
+                          dice=Dice.from_seed(seed))
+
+    # -- queries -----------------------------------------------------------------
+
+    def players(self, state: LiegeState) -> list[str]:
+        return [s.id for s in state.seats]
+
+    def current_turn(self, state: LiegeState) -> str | None:
+        return None if state.over else state.seats[state.turn].id
+
+    def to_act(self, state: LiegeState) -> list[str]:
+        if state.over:
+            return []
+        if state.pending is not None:
+            return [state.pending.player]
+        return [state.seats[state.turn].id]
+
+    def outcome(self, state: LiegeState) -> Outcome | None:
+        if not state.over:
+            return None
+        alive = [s.id for s in state.alive]
+        if state.winner is not None:
+            rest = [p for p in alive if p != state.winner]
+            return Outcome((state.winner,), (state.winner, *rest, *state.out_order[::-1]),
+                           f"{state.winner}'s General reached the far edge and held it "
+                           "for a round.")
+        standings = (*alive, *state.out_order[::-1])
+        if alive:
+            return Outcome((alive[0],), standings,
+                           f"{alive[0]}'s General is the last one standing.")
+        return Outcome((), standings, "Every General has fallen: nobody wins.")
+
+    def piece_range(self, state: LiegeState, square: str) -> list[str]:
+        """Squares the piece on ``square`` reaches in a fight (a Mortar: its fire zone)."""
+        if not isinstance(square, str) or not state.geo.is_square(square.strip().lower()):
+            return []
+        return fights.piece_range(state, square.strip().lower())
+
+    def phase(self, state: LiegeState) -> str:
+        if state.over:
+            return "over"
+        if state.pending is not None:
+            return "casualty"
+        return state.phase
+
+    # -- legal actions -----------------------------------------------------------
+
+    def legal_actions(self, state: LiegeState, player: str) -> list[str]:
+        if not isinstance(player, str) or player not in self.to_act(state):
+            return []
+        if state.pending is not None:
+            return [f"casualty {s}" for s in state.pending.choices]
+        seat = state.seats[state.turn]
+        if state.phase == "setup":
+            return [f"general {s}" for s in state.geo.highlights(seat.side)
+                    if s not in state.occupied()]
+        phase = state.phase
+        out: list[str] = []
+        if phase == "general":
+            out += [f"general {s}" for s in self._general_moves(state, seat)]
+        if phase in ("general", "deploy"):
+            out += self._buy_actions(state, seat)
+        if phase in ("general", "deploy", "move"):
+            out += self._move_actions(state, seat)
+        if phase == "move":
+            out.append("done")
+        if not state.blasted:
+            out += [f"attack {a.square} {t}" for a, t in self._attacks(state, seat)]
+        if phase in ("general", "deploy"):
+            out.append("skip")
+        out.append("end")
+        return out
+
+    def _general_moves(self, state: LiegeState, seat: Seat) -> list[str]:
+        assert seat.general is not None
+        geo = state.geo
+        here = seat.general
+        vehicle = state.pieces.get(here)
+        in_av = vehicle is not None and vehicle.type == "av"
+        taken = state.occupied()
+        moves = []
+        if in_av:
+            free = {s for s in geo.squares if s not in taken}
+            for s in geo.squares:
+                if s in free and s != here and max(
+                        abs(a - b) for a, b in zip(geo.coords(s), geo.coords(here),
+                                                   strict=True)) <= 2 \
+                        and geo.king_path(here, s, free):
+                    moves.append(s)
+            return moves
+        for s in geo.neighbours[here]:
+            piece = state.pieces.get(s)
+            if state.general_at(s) is not None:
+                continue
+            if piece is None or (piece.type == "trench") or (
+                    piece.type == "av" and piece.owner == seat.id):
+                moves.append(s)
+        return geo.sort(moves)
+
+    def _zone(self, state: LiegeState, seat: Seat) -> set[str]:
+        """Empty squares where this player may place a piece other than a Trench."""
+        assert seat.general is not None
+        geo = state.geo
+        reach = geo.progress(seat.side, seat.general) + 1
+        return {s for s in geo.squares if geo.progress(seat.side, s) <= reach}
+
+    def _near_enemy(self, state: LiegeState, seat: Seat) -> set[str]:
+        geo = state.geo
+        near: set[str] = set()
+        enemy = [sq for sq, p in state.pieces.items() if p.owner not in (None, seat.id)]
+        enemy += [s.general for s in state.alive if s.id != seat.id and s.general]
+        for sq in enemy:
+            near.add(sq)
+            near.update(geo.neighbours[sq])
+        return near
+
+    def _buy_actions(self, state: LiegeState, seat: Seat) -> list[str]:
+        price = prices(seat.mortar_losses)
+        taken = state.occupied()
+        blocked = self._near_enemy(state, seat)
+        zone = self._zone(state, seat)
+        geo = state.geo
+        out = []
+        for kind in BUY_ORDER:
+            if price[kind] > seat.credits:
+                continue
+            if kind == "trench" and seat.used["trench"] >= LIMITS["trench"]:
+                continue
+            for s in geo.squares:
+                if s in taken or s in blocked or (kind != "trench" and s not in zone):
+                    continue
+                out.append(f"buy {kind} {s}")
+        for kind in WEAPONS:
+            if price[kind] > seat.credits or seat.used[kind] >= LIMITS[kind]:
+                continue
+            for src, piece in state.pieces.items():
+                if piece.owner == seat.id and piece.type == FIRERS[kind]:
+                    for t in self._weapon_zone(state, src, piece, kind):
+                        out.append(f"{kind} {src} {t}")
+        return self._sorted_pairs(state, out, len(BUY_ORDER))
+
+    def _sorted_pairs(self, state: LiegeState, actions: list[str], _: int) -> list[str]:
+        index = state.geo.index
+        verbs = {"buy": 0, "grenade": 1, "missile": 2, "gas": 3, "shift": 4, "turn": 5,
+                 "attack": 6}
+        kinds = {k: i for i, k in enumerate(BUY_ORDER)}
+
+        def key(a: str) -> tuple[int, int, int, int]:
+            w = a.split(" ")
+            if w[0] == "buy":
+                return 0, kinds[w[1]], index[w[2]], 0
+            second = index[w[2]] if w[2] in index else "nesw".index(w[2])
+            return verbs[w[0]], index[w[1]], second, 0
+        return sorted(actions, key=key)
+
+    def _weapon_zone(self, state: LiegeState, src: str, piece: Piece,
+                     kind: str) -> tuple[str, ...]:
+        if kind == "grenade":
+            return state.geo.throw_zone(src)
+        assert piece.facing is not None
+        return state.geo.fire_zone(src, piece.facing)
+
+    def _move_actions(self, state: LiegeState, seat: Seat) -> list[str]:
+        taken = state.occupied()
+        out = []
+        for src, piece in state.pieces.items():
+            if piece.owner != seat.id:
+                continue
+            if self._shift_problem(state, seat, src, None) is None:
+                out += [f"shift {src} {d}" for d in state.geo.neighbours[src] if d not in taken]
+            if piece.type in TURNING and not piece.turned:
+                assert piece.facing is not None
+                out += [f"turn {src} {f}" for f in "nesw" if _quarter(piece.facing, f)]
+        return self._sorted_pairs(state, out, 0)
+
+    def _attacks(self, state: LiegeState, seat: Seat) -> list[tuple[Unit, str]]:
+        out = []
+        for unit in fights._units_of_fast(state, seat.id):
+            if unit.offense <= 0 or unit.fought or unit.new:
+                continue
+            for t in state.geo.sort(list(fight_range(state, unit))):
+                if self._target_problem(state, seat, t) is None:
+                    out.append((unit, t))
+        index = state.geo.index
+        out.sort(key=lambda pair: (index[pair[0].square], index[pair[1]]))
+        return out
+
+    # -- applying actions --------------------------------------------------------
+
+    def apply(self, state: LiegeState, player: str,
+              action: str) -> tuple[LiegeState, list[Event]]:
+        text = self.normalise(action)
+        seat_check = state.seat_of(player) if isinstance(player, str) else None
+        if seat_check is None:
+            raise IllegalAction("You are not playing in this game.")
+        if state.over:
+            raise IllegalAction("This game is over.")
+        if seat_check.out:
+            raise IllegalAction("You are out of this game.")
+        parsed = parse(text, state.size)
+        new = state.copy()
+        events: list[Event] = []
+        if parsed.verb == "resign":
+            self._resign(new, player, events)
+            new.last_move = {"player": player, "action": "resign", "from": None, "to": None}
+            self._finish_if_over(new, events)
+            return new, events
+        pending = new.pending
+        if pending is not None:
+            if player != pending.player:
+                raise IllegalAction(f"Waiting for {pending.player} to choose which piece "
+                                    "takes the loss from the last fight.")
+            if parsed.verb != "casualty":
+                raise IllegalAction("You lost the fight: choose the piece that takes the loss, "
+                                    f"one of {', '.join(pending.choices)} "
+                                    f"(`casualty {pending.choices[0]}`).")
+        elif parsed.verb == "casualty":
+            raise IllegalAction("There is no casualty to choose: that comes after a lost "
+                                "fight.")
+        elif player != new.seats[new.turn].id:
+            raise IllegalAction(f"It is not your turn: waiting for {new.seats[new.turn].id}.")
+        seat = new.seat_of(player)
+        assert seat is not None
+        if new.phase == "setup" and parsed.verb != "general":
+            where = " or ".join(new.geo.highlights(seat.side))
+            raise IllegalAction(f"First place your General on {where} (`general "
+                                f"{new.geo.highlights(seat.side)[0]}`).")
+        handler = {
+            "general": self._do_general, "skip": self._do_skip, "buy": self._do_buy,
+            "grenade": self._do_weapon, "missile": self._do_weapon, "gas": self._do_weapon,
+            "shift": self._do_shift, "turn": self._do_turn, "done": self._do_done,
+            "attack": self._do_attack, "casualty": self._do_casualty, "end": self._do_end,
+        }[parsed.verb]
+        canonical = handler(new, seat, parsed, events)
+        squares = parsed.squares
+        new.last_move = {
+            "player": player, "action": canonical,
+            "from": squares[0] if len(squares) == 2 else None,
+            "to": squares[-1] if squares else None,
+        }
+        self._after(new, events)
+        return new, events
+
+    def _after(self, state: LiegeState, events: list[Event]) -> None:
+        """Pass the turn if the player on turn went out; announce the end of the game."""
+        if not state.over and state.pending is None and state.seats[state.turn].out:
+            self._next_turn(state, events)
+        self._finish_if_over(state, events)
+
+    def _finish_if_over(self, state: LiegeState, events: list[Event]) -> None:
+        outcome = self.outcome(state)
+        if outcome is not None:
+            state.phase = "over"
+            state.pending = None
+            if not any(e["type"] == "game_over" for e in events):
+                events.append({"type": "game_over", **outcome.to_json()})
+
+    def _resign(self, state: LiegeState, player: str, events: list[Event]) -> None:
+        seat = state.seat_of(player)
+        assert seat is not None
+        on_turn = state.seats[state.turn].id == player
+        fights.eliminate(state, seat, "resigned", events)
+        if on_turn:
+            state.pending = None  # the fight on their turn is abandoned
+        if state.over:
+            return
+        if state.phase == "setup":
+            if on_turn:
+                self._next_setup(state, events)
+        elif on_turn:
+            self._next_turn(state, events)
+
+    # -- phases ------------------------------------------------------------------
+
+    def _enter(self, state: LiegeState, phases: tuple[str, ...], target: str,
+               what: str) -> None:
+        """Move forward to ``target`` if the current phase allows it, or say why not."""
+        if state.phase not in phases:
+            raise IllegalAction(f"{what} {self._too_late(state)}")
+        state.phase = target
+
+    def _too_late(self, state: LiegeState) -> str:
+        return {
+            "move": "is not possible: you are moving resources this turn (close with `done`).",
+            "fight": "is not possible: deployment is over and you are fighting "
+                     "(`attack ...` or `end`).",
+            "deploy": "is not possible now: the General step is over.",
+        }.get(state.phase, "is not possible now.")
+
+    def _do_general(self, state: LiegeState, seat: Seat, action: Action,
+                    events: list[Event]) -> str:
+        dst = action.squares[0]
+        if state.phase == "setup":
+            options = state.geo.highlights(seat.side)
+            if dst not in options:
+                raise IllegalAction(f"Your General starts on one of your highlighted squares: "
+                                    f"{' or '.join(options)}.")
+            seat.general = dst
+            events.append({"type": "general_placed", "player": seat.id, "square": dst})
+            self._next_setup(state, events)
+            return f"general {dst}"
+        if state.phase != "general":
+            raise IllegalAction("Your General moves at the start of the turn, and that step is "
+                                "over.")
+        if dst not in self._general_moves(state, seat):
+            raise IllegalAction(self._general_problem(state, seat, dst))
+        src = seat.general
+        assert src is not None
+        vehicle = state.pieces.get(src)
+        if vehicle is not None and vehicle.type == "av":
+            del state.pieces[src]
+            state.pieces[dst] = vehicle
+        seat.general = dst
+        state.phase = "deploy"
+        holder = state.pieces.get(dst)
+        events.append({"type": "general_move", "player": seat.id, "from": src, "to": dst,
+                       "into": holder.type if holder else None})
+        return f"general {dst}"
+
+    def _general_problem(self, state: LiegeState, seat: Seat, dst: str) -> str:
+        assert seat.general is not None
+        vehicle = state.pieces.get(seat.general)
+        if vehicle is not None and vehicle.type == "av":
+            return (f"Inside its Armored Vehicle your General moves up to 2 squares (king "
+                    f"steps) onto empty squares, not through pieces; {dst} is not reachable.")
+        if dst not in state.geo.neighbours[seat.general]:
+            return f"Your General steps one square; {dst} is not next to {seat.general}."
+        return (f"{dst} is taken: your General steps onto an empty square, an empty Trench "
+                "or your own empty Armored Vehicle.")
+
+    def _do_skip(self, state: LiegeState, seat: Seat, action: Action,
+                 events: list[Event]) -> str:
+        nxt = {"general": "deploy", "deploy": "fight", "move": "fight"}.get(state.phase)
+        if nxt is None:
+            raise IllegalAction("Fighting is the last phase: type `end` to end your turn.")
+        events.append({"type": "skip", "player": seat.id, "phase": state.phase})
+        state.phase = nxt
+        return "skip"
+
+    def _do_done(self, state: LiegeState, seat: Seat, action: Action,
+                 events: list[Event]) -> str:
+        if state.phase not in ("general", "deploy", "move"):
+            raise IllegalAction("Deployment is already over: `attack ...` or `end`.")
+        events.append({"type": "done", "player": seat.id})
+        state.phase = "fight"
+        return "done"
+
+    def _buy_problem(self, state: LiegeState, seat: Seat, kind: str) -> str | None:
+        if kind in LIMITS and seat.used[kind] >= LIMITS[kind]:
+            return _limit_text(kind, LIMITS[kind])
+        price = prices(seat.mortar_losses)[kind]
+        if price > seat.credits:
+            return f"{_a(kind)} costs {price} credits and you have {seat.credits}."
+        return None
+
+    def _do_buy(self, state: LiegeState, seat: Seat, action: Action,
+                events: list[Event]) -> str:
+        kind, dst = action.what, action.squares[0]
+        self._enter(state, ("general", "deploy"), "deploy", "Buying")
+        problem = self._buy_problem(state, seat, kind)
+        if problem:
+            raise IllegalAction(problem)
+        if dst in state.occupied():
+            raise IllegalAction(f"{dst} is taken: place pieces on an empty square.")
+        if dst in self._near_enemy(state, seat):
+            raise IllegalAction(f"{dst} is next to an opponent's piece: nothing may be placed "
+                                "there.")
+        if kind != "trench" and dst not in self._zone(state, seat):
+            raise IllegalAction(f"{dst} is too far forward: place pieces no further than one "
+                                "rank in front of your General (Trenches go anywhere).")
+        price = prices(seat.mortar_losses)[kind]
+        seat.credits -= price
+        if kind == "trench":
+            seat.used["trench"] += 1
+        facing = FORWARD_FACING[seat.side] if kind in TURNING else None
+        state.pieces[dst] = Piece(kind, None if kind == "trench" else seat.id, facing,
+                                  new=True)
+        state.phase = "fight"
+        events.append({"type": "buy", "player": seat.id, "piece": kind, "square": dst,
+                       "price": price, "credits": seat.credits, "facing": facing})
+        return f"buy {kind} {dst}"
+
+    def _do_weapon(self, state: LiegeState, seat: Seat, action: Action,
+                   events: list[Event]) -> str:
+        kind = action.verb
+        src, target = action.squares
+        self._enter(state, ("general", "deploy"), "deploy", f"Using {_a(kind)}")
+        problem = self._buy_problem(state, seat, kind)
+        if problem:
+            raise IllegalAction(problem)
+        firer = state.pieces.get(src)
+        need = FIRERS[kind]
+        if firer is None or firer.owner != seat.id or firer.type != need:
+            raise IllegalAction(f"{_a(kind)} is used from one of your {NAMES[need]}s, and you "
+                                f"have no {NAMES[need]} on {src}.")
+        if target not in self._weapon_zone(state, src, firer, kind):
+            if kind == "grenade":
+                raise IllegalAction(f"A Rifle throws a Grenade at most 2 squares; {target} is "
+                                    f"out of reach from {src}.")
+            raise IllegalAction(f"The Mortar on {src} faces {firer.facing}: it fires 2-4 "
+                                "squares ahead, or one file or rank to either side of that "
+                                f"line; {target} is outside.")
+        price = prices(seat.mortar_losses)[kind]
+        seat.credits -= price
+        seat.used[kind] += 1
+        state.blasted = True
+        state.phase = "fight"
+        geo = state.geo
+        squares = geo.sort(list(geo.plus[target] if kind == "grenade" else geo.block[target]))
+        state.blast = {"kind": kind, "target": target, "squares": squares}
+        event: Event = {"type": kind, "player": seat.id, "from": src, "target": target,
+                        "price": price, "credits": seat.credits, "squares": squares}
+        if kind == "grenade":
+            events.append(event)
+            fights.grenade(state, target, events, event)
+        elif kind == "missile":
+            fights.missile(state, target, events, event)
+        else:
+            events.append(event)
+            fights.gas(state, target, events, event)
+        return f"{kind} {src} {target}"
+
+    def _shift_problem(self, state: LiegeState, seat: Seat, src: str,
+                       dst: str | None) -> str | None:
+        piece = state.pieces.get(src)
+        if piece is None or piece.owner != seat.id:
+            return f"You have no piece on {src} to move."
+        if piece.type not in MOVABLE:
+            return f"{_a(piece.type)} does not move once placed."
+        if piece.type == "av" and state.general_at(src) is not None:
+            return ("An Armored Vehicle carrying your General moves with the General's step, "
+                    "not in Move Resources.")
+        if piece.moved:
+            return f"The {NAMES[piece.type]} on {src} has already moved this turn."
+        if dst is None:
+            return None
+        if dst not in state.geo.neighbours[src]:
+            return f"Pieces step one square; {dst} is not next to {src}."
+        if dst in state.occupied():
+            return f"{dst} is taken: pieces step onto empty squares."
+        return None
+
+    def _do_shift(self, state: LiegeState, seat: Seat, action: Action,
+                  events: list[Event]) -> str:
+        src, dst = action.squares
+        self._enter(state, ("general", "deploy", "move"), "move", "Moving resources")
+        problem = self._shift_problem(state, seat, src, dst)
+        if problem:
+            raise IllegalAction(problem)
+        piece = state.pieces.pop(src)
+        piece.moved = True
+        state.pieces[dst] = piece
+        events.append({"type": "shift", "player": seat.id, "piece": piece.type, "from": src,
+                       "to": dst})
+        return f"shift {src} {dst}"
+
+    def _do_turn(self, state: LiegeState, seat: Seat, action: Action,
+                 events: list[Event]) -> str:
+        src, facing = action.squares[0], action.what
+        self._enter(state, ("general", "deploy", "move"), "move", "Turning")
+        piece = state.pieces.get(src)
+        if piece is None or piece.owner != seat.id or piece.type not in TURNING:
+            raise IllegalAction(f"You have no Machine Gun or Mortar on {src} to turn.")
+        assert piece.facing is not None
+        if piece.turned:
+            raise IllegalAction(f"The {NAMES[piece.type]} on {src} has already turned this "
+                                "turn.")
+        if not _quarter(piece.facing, facing):
+            options = " or ".join(f for f in "nesw" if _quarter(piece.facing, f))
+            raise IllegalAction(f"It faces {piece.facing} and turns 90 degrees: face {options}.")
+        events.append({"type": "turn", "player": seat.id, "piece": piece.type, "square": src,
+                       "from": piece.facing, "to": facing})
+        piece.facing = facing
+        piece.turned = True
+        return f"turn {src} {facing}"
+
+    def _target_problem(self, state: LiegeState, seat: Seat, target: str) -> str | None:
+        unit = unit_at(state, target)
+        if unit is None:
+            return f"There is nothing on {target} to attack."
+        if unit.owner is None:
+            return "Trenches do not fight: only a Missile destroys one."
+        if unit.owner == seat.id:
+            return f"The piece on {target} is yours."
+        if unit.in_trench:
+            return "A General inside a Trench cannot be attacked."
+        return None
+
+    def _do_attack(self, state: LiegeState, seat: Seat, action: Action,
+                   events: list[Event]) -> str:
+        src, target = action.squares
+        if state.blasted:
+            raise IllegalAction("You used a Grenade, Missile or Mustard Gas this turn, so "
+                                "there is no fighting: type `end`.")
+        self._enter(state, ("general", "deploy", "move", "fight"), "fight", "Attacking")
+        attacker = unit_at(state, src)
+        if attacker is None or attacker.owner != seat.id:
+            raise IllegalAction(f"You have no piece on {src}.")
+        if attacker.offense <= 0:
+            raise IllegalAction(f"{_a(attacker.kind)} never attacks.")
+        if attacker.new:
+            raise IllegalAction(f"The {attacker.name} on {src} was placed this turn and "
+                                "cannot fight yet.")
+        if attacker.fought:
+            raise IllegalAction(f"The {attacker.name} on {src} has already fought this turn.")
+        problem = self._target_problem(state, seat, target)
+        if problem:
+            raise IllegalAction(problem)
+        if target not in fight_range(state, attacker):
+            raise IllegalAction(f"{target} is out of range of the {attacker.name} on {src} "
+                                f"(`/liege range {src}` shows it).")
+        defender = unit_at(state, target)
+        assert defender is not None and defender.owner is not None
+        self._fight(state, seat, attacker, defender, events)
+        return f"attack {src} {target}"
+
+    def _fight(self, state: LiegeState, seat: Seat, attacker: Unit, target: Unit,
+               events: list[Event]) -> None:
+        assert target.owner is not None
+        attackers, defenders = fights.form_sides(state, attacker, target)
+        in_range = attacker.square in fight_range(state, target)
+        winner, rounds = fights.roll_fight(state, attackers, defenders)
+        for unit in (*attackers, *defenders):
+            if unit.kind == "general":
+                assert unit.seat is not None
+                unit.seat.general_fought = True
+            if unit.piece is not None:
+                unit.piece.fought = True
+        loser_side = defenders if winner == "attacker" else attackers
+        loser = target.owner if winner == "attacker" else seat.id
+        a_sq = [u.square for u in attackers]
+        d_sq = [u.square for u in defenders]
+        state.last_fight = {"attacker": seat.id, "defender": target.owner,
+                            "from": attacker.square, "to": target.square,
+                            "attackers": a_sq, "defenders": d_sq, "winner": winner}
+        only_damage = winner == "defender" and not in_range
+        events.append({
+            "type": "fight", "attacker": seat.id, "defender": target.owner,
+            "from": attacker.square, "to": target.square,
+            "attackers": [{"square": u.square, "piece": u.kind, "damaged": u.damaged}
+                          for u in attackers],
+            "defenders": [{"square": u.square, "piece": u.kind, "damaged": u.damaged}
+                          for u in defenders],
+            "offense": sum(u.offense for u in attackers),
+            "defense": sum(u.defense for u in defenders),
+            "attack_damage": fights.damage_state(attackers),
+            "defense_damage": fights.damage_state(defenders),
+            "in_range": in_range, "rounds": rounds, "winner": winner, "loser": loser,
+            "only_damage": only_damage,
+        })
+        choices = state.geo.sort([u.square for u in loser_side])
+        if len(choices) == 1:
+            fights.resolve_casualty(state, loser_side[0], only_damage, events)
+        else:
+            state.pending = Pending(loser, choices, only_damage)
+            events.append({"type": "casualty_needed", "player": loser, "choices": choices})
+
+    def _do_casualty(self, state: LiegeState, seat: Seat, action: Action,
+                     events: list[Event]) -> str:
+        pending = state.pending
+        assert pending is not None
+        square = action.squares[0]
+        if square not in pending.choices:
+            raise IllegalAction(f"Choose one of your pieces from the fight: "
+                                f"{', '.join(pending.choices)}.")
+        unit = unit_at(state, square)
+        assert unit is not None
+        state.pending = None
+        fights.resolve_casualty(state, unit, pending.only_damage, events)
+        return f"casualty {square}"
+
+    def _do_end(self, state: LiegeState, seat: Seat, action: Action,
+                events: list[Event]) -> str:
+        bonus = 0
+        if seat.general is not None and seat.start_to_go is not None and \
+                state.geo.to_go(seat.side, seat.general) < seat.start_to_go:
+            bonus = state.forward_bonus
+            seat.credits += bonus
+        events.append({"type": "end_turn", "player": seat.id, "bonus": bonus,
+                       "credits": seat.credits})
+        self._next_turn(state, events)
+        return "end"
+
+    # -- turns -------------------------------------------------------------------
+
+    def _next_setup(self, state: LiegeState, events: list[Event]) -> None:
+        for i in range(state.turn + 1, len(state.seats)):
+            if not state.seats[i].out:
+                state.turn = i
+                return
+        first = next(i for i, s in enumerate(state.seats) if not s.out)
+        state.turn = first
+        self._begin_turn(state, events)
+
+    def _next_turn(self, state: LiegeState, events: list[Event]) -> None:
+        if state.over:
+            return
+        state.pending = None
+        count = len(state.seats)
+        nxt = state.turn
+        while True:
+            nxt = (nxt + 1) % count
+            if not state.seats[nxt].out:
+                break
+        if nxt <= state.turn:
+            state.round += 1
+        state.turn = nxt
+        self._begin_turn(state, events)
+
+    def _begin_turn(self, state: LiegeState, events: list[Event]) -> None:
+        seat = state.seats[state.turn]
+        for piece in state.pieces.values():
+            piece.fought = piece.new = piece.moved = piece.turned = False
+        for s in state.seats:
+            s.general_fought = False
+        state.phase = "general"
+        state.blasted = False
+        state.last_fight = None
+        state.blast = None
+        assert seat.general is not None
+        seat.start_to_go = state.geo.to_go(seat.side, seat.general)
+        events.append({"type": "turn_start", "player": seat.id, "round": state.round})
+        if seat.start_to_go == 0:
+            state.winner = seat.id
+            events.append({"type": "edge_win", "player": seat.id, "square": seat.general})
+
+    # -- views and the position format -------------------------------------------
+
+    def view(self, state: LiegeState, player: str | None) -> JSON:
+        # Liège has no hidden information: every piece, price and credit is public, so
+        # every viewer (and spectators) sees the same view apart from "viewer".
+        outcome = self.outcome(state)
+        geo = state.geo
+        players = []
+        for i, s in enumerate(state.seats):
+            holder = state.pieces.get(s.general) if s.general else None
+            players.append({
+                "id": s.id, "seat": i + 1, "side": s.side, "credits": s.credits,
+                "lives": s.lives, "out": s.out, "general": s.general,
+                "in_vehicle": holder is not None and holder.type == "av",
+                "in_trench": holder is not None and holder.type == "trench",
+                "highlights": list(geo.highlights(s.side)),
+                "prices": prices(s.mortar_losses),
+                "left": {k: LIMITS[k] - s.used[k] for k in st.USED_KEYS},
+            })
+        pieces = []
+        for name in geo.squares:
+            p = state.pieces.get(name)
+            if p is None:
+                continue
+            inside = state.general_at(name) if p.type in ("av", "trench") else None
+            pieces.append({"square": name, "type": p.type, "owner": p.owner,
+                           "facing": p.facing, "damaged": p.damaged,
+                           "general_inside": inside.id if inside else None,
+                           "fought": p.fought, "new": p.new})
+        return {
+            "kind": self.kind,
+            "viewer": player,
+            "size": state.size,
+            "round": state.round,
+            "turn": self.current_turn(state),
+            "to_act": self.to_act(state),
+            "phase": self.phase(state),
+            "players": players,
+            "pieces": pieces,
+            "damage_tokens_left": state.damage_tokens,
+            "last_fight": dict(state.last_fight) if state.last_fight else None,
+            "blast": dict(state.blast) if state.blast else None,
+            "selected": None,
+            "last_move": dict(state.last_move) if state.last_move else None,
+            "outcome": outcome.to_json() if outcome else None,
+        }
+
+    def dump(self, state: LiegeState) -> str:
+        return st.dump(state)
+
+    def load(self, text: str) -> LiegeState:
+        return st.load(text)
+
+    def narrate(self, events: list[Event], names: dict[str, str] | None = None) -> list[str]:
+        from engine.liege.narration import narrate
+
+        return narrate(events, names or {})
+
+
+def _quarter(old: str, new: str) -> bool:
+    """True if ``new`` is a quarter turn from ``old``."""
+    a, b = FACINGS[old], FACINGS[new]
+    return a[0] * b[0] + a[1] * b[1] == 0
