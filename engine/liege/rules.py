@@ -478,10 +478,10 @@ class Liege(Game[LiegeState]):
     def _shift_problem(self, state: LiegeState, seat: Seat, src: str,
                        dst: str | None) -> str | None:
         piece = state.pieces.get(src)
+        if piece is not None and piece.type not in MOVABLE:
+            return f"{_a(piece.type)} does not move once placed."
         if piece is None or piece.owner != seat.id:
             return f"You have no piece on {src} to move."
-        if piece.type not in MOVABLE:
-            return f"{_a(piece.type)} does not move once placed."
         if piece.type == "av" and state.general_at(src) is not None:
             return ("An Armored Vehicle carrying your General moves with the General's step, "
                     "not in Move Resources.")
