@@ -1,0 +1,306 @@
+"""Whole-game properties of Liège: fuzz, invariants, determinism, the position format."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import statistics
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hst
+
+from engine import IllegalAction
+from engine.liege import GAME
+from engine.liege.ai import choose_action
+from engine.liege.fights import unit_at
+
+GARBAGE = ["", "   ", "general", "general z9", "general e99999999999999999999", "buy",
+           "buy rifle", "buy rifle e0", "buy nuke e2", "buy rifle e2 e3", "attack e2",
+           "attack e2 e2", "casualty", "casualty e2 e3", "turn e2 x", "turn e2 ne",
+           "shift e2", "grenade e2", "missile", "gas a1 a1", "end now", "skip it", "done 1",
+           "🎖️", "x" * 5000, "\x00", "resign please", "end\nend", "general ٣", "buy rifle ｅ2",
+           "general e１", "general k1", "general a11", "general a0", "attack -1 e2",
+           "buy rifle e1e2", "ＥＮＤ", "general e1 e2"]
+
+
+def check_invariants(state):
+    alive = {s.id for s in state.alive}
+    geo = state.geo
+    generals = {}
+    for s in state.seats:
+        assert 0 <= s.lives <= 3 and s.credits >= 0
+        assert all(0 <= s.used[k] <= lim for k, lim in
+                   {"trench": 3, "grenade": 3, "missile": 2, "gas": 2}.items())
+        assert s.out == (s.id in state.out_order)
+        if s.out:
+            assert s.general is None and s.credits == 0
+        elif state.phase != "setup":
+            assert s.general is not None and geo.is_square(s.general)
+        if s.general:
+            assert s.general not in generals
+            generals[s.general] = s.id
+    damaged = 0
+    for square, p in state.pieces.items():
+        assert geo.is_square(square)
+        if p.type == "trench":
+            assert p.owner is None and not p.damaged
+        else:
+            assert p.owner in alive
+        assert (p.facing is not None) == (p.type in ("mg", "mortar"))
+        damaged += p.damaged
+        if square in generals:
+            assert p.type == "trench" or (p.type == "av" and p.owner == generals[square])
+    assert 0 <= state.damage_tokens <= 5 and damaged <= 5 - state.damage_tokens
+    assert len(GAME.to_act(state)) <= 1
+    if state.pending is not None:
+        for square in state.pending.choices:
+            unit = unit_at(state, square)
+            assert unit is not None and unit.owner == state.pending.player
+    if GAME.outcome(state) is not None:
+        assert GAME.to_act(state) == [] and state.phase == "over"
+
+
+@pytest.mark.parametrize("seed", range(48))
+def test_random_play_raises_only_illegal_action_and_keeps_invariants(seed):
+    rng = random.Random(seed)
+    players = [f"u{i}" for i in range(2 + seed % 3)]
+    options = {"size": 8} if seed % 4 == 3 else None
+    state = GAME.new_game(players, seed, options)
+    for _ in range(300):
+        if not GAME.to_act(state):
+            break
+        before = GAME.dump(state)
+        who = rng.choice([*players, "stranger", ""])
+        junk = rng.choice(GARBAGE)
+        try:
+            GAME.apply(state, who, junk)
+        except IllegalAction as exc:
+            assert str(exc)  # a message for the player
+        assert GAME.dump(state) == before  # refused or not, the input is never mutated
+        player = GAME.to_act(state)[0]
+        legal = GAME.legal_actions(state, player)
+        assert legal and len(set(legal)) == len(legal)
+        for other in [*players, "stranger"]:
+            if other != player:
+                assert GAME.legal_actions(state, other) == []
+                with pytest.raises(IllegalAction):
+                    GAME.apply(state, other, rng.choice(legal))
+        # anything on a square of the board that is not listed is refused
+        verb = rng.choice(["general", "buy rifle", "buy mg", "attack", "shift", "casualty"])
+        square = rng.choice(state.geo.squares)
+        guess = f"{verb} {square}" if verb in ("general", "casualty") or verb.startswith(
+            "buy") else f"{verb} {rng.choice(state.geo.squares)} {square}"
+        if guess not in legal:
+            with pytest.raises(IllegalAction):
+                GAME.apply(state, player, guess)
+        action = rng.choice(legal)
+        new, events = GAME.apply(state, player, action.upper())  # case-insensitive input
+        assert GAME.dump(state) == before
+        assert new.last_move["action"] == action  # canonical notation round-trips
+        json.dumps(events)
+        json.dumps(GAME.view(new, None))
+        assert all(isinstance(line, str) for line in GAME.narrate(events))
+        check_invariants(new)
+        assert GAME.load(GAME.dump(new)) == new
+        state = new
+
+
+@pytest.mark.parametrize("players,size", [(2, 10), (3, 10), (4, 10), (2, 8), (4, 8)])
+def test_computer_players_finish_games(players, size):
+    for seed in range(6):
+        ids = [f"p{i}" for i in range(players)]
+        state = GAME.new_game(ids, seed, {"size": size})
+        for _ in range(3000):
+            if not GAME.to_act(state):
+                break
+            p = GAME.to_act(state)[0]
+            state, _ = GAME.apply(state, p, choose_action(GAME, state, p))
+            check_invariants(state)
+        outcome = GAME.outcome(state)
+        assert outcome is not None and len(outcome.winners) == 1
+        assert sorted(outcome.standings) == sorted(ids)
+        assert outcome.standings[0] == outcome.winners[0]
+
+
+def play(seed, n=300, players=("a", "b", "c", "d")):
+    state = GAME.new_game(list(players), seed)
+    rng = random.Random(seed)
+    dumps = []
+    for _ in range(n):
+        if not GAME.to_act(state):
+            break
+        p = GAME.to_act(state)[0]
+        state, _ = GAME.apply(state, p, rng.choice(GAME.legal_actions(state, p)))
+        dumps.append(GAME.dump(state))
+    return dumps
+
+
+def test_same_seed_and_actions_give_identical_games():
+    assert play(7) == play(7)
+    assert play(7) != play(8)
+
+
+def test_replaying_from_a_loaded_position_matches_continuing():
+    state = GAME.new_game(["a", "b"], 11)
+    rng = random.Random(3)
+    for _ in range(40):
+        p = GAME.to_act(state)[0]
+        state, _ = GAME.apply(state, p, rng.choice(GAME.legal_actions(state, p)))
+    copy = GAME.load(GAME.dump(state))
+    for _ in range(80):
+        if not GAME.to_act(state):
+            break
+        p = GAME.to_act(state)[0]
+        action = rng.choice(GAME.legal_actions(state, p))
+        state, e1 = GAME.apply(state, p, action)
+        copy, e2 = GAME.apply(copy, p, action)
+        assert e1 == e2 and GAME.dump(state) == GAME.dump(copy)
+
+
+def test_dump_is_stable_text():
+    state = GAME.new_game(["a", "b"], 1)
+    text = GAME.dump(state)
+    assert GAME.dump(GAME.load(text)) == text
+    data = json.loads(text)
+    assert data["format"] == "warhost.liege/1" and data["turn"] == "a"
+    assert data["phase"] == "setup" and data["size"] == 10 and data["pieces"] == {}
+    assert data["players"][0]["side"] == "south" and data["players"][0]["credits"] == 400
+
+
+def _pos(**changes):
+    data = {"format": "warhost.liege/1", "turn": "a", "phase": "general",
+            "players": [{"id": "a", "general": "e1"}, {"id": "b", "general": "e10"}]}
+    data.update(changes)
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize("text", [
+    "", "null", "[]", "{}", '{"format": "warhost.liege/1"}', "[" * 10000,
+    _pos(size=9), _pos(forward_bonus=35), _pos(turn="z"), _pos(phase="lunch"),
+    _pos(players=[{"id": "a", "general": "e1"}]),
+    _pos(players=[{"id": "a", "general": "e1"}, {"id": "a", "general": "e10"}]),
+    _pos(players=[{"id": "a", "general": "e1"}, {"id": "b", "general": "e1"}]),
+    _pos(players=[{"id": "a", "general": "k1"}, {"id": "b", "general": "e10"}]),
+    _pos(players=[{"id": "a", "general": "e1", "side": "north"},
+                  {"id": "b", "general": "e10"}]),
+    _pos(players=[{"id": "a", "general": "e1", "lives": 4}, {"id": "b", "general": "e10"}]),
+    _pos(players=[{"id": "a", "general": "e1", "lives": 0}, {"id": "b", "general": "e10"}]),
+    _pos(players=[{"id": "a", "general": "e1", "credits": -5}, {"id": "b", "general": "e10"}]),
+    _pos(players=[{"id": "a", "general": "e1", "used": {"missile": 3}},
+                  {"id": "b", "general": "e10"}]),
+    _pos(players=[{"id": "a", "general": None}, {"id": "b", "general": "e10"}]),
+    _pos(pieces={"c3": {"type": "tank", "owner": "a"}}),
+    _pos(pieces={"c3": {"type": "rifle", "owner": "z"}}),
+    _pos(pieces={"c3": {"type": "mg", "owner": "a"}}),
+    _pos(pieces={"c3": {"type": "rifle", "owner": "a", "facing": "n"}}),
+    _pos(pieces={"c3": {"type": "trench", "owner": "a"}}),
+    _pos(pieces={"e1": {"type": "rifle", "owner": "a"}}),
+    _pos(pieces={"e1": {"type": "av", "owner": "b"}}),
+    _pos(pieces={"z3": {"type": "rifle", "owner": "a"}}),
+    _pos(pieces={"c3": {"type": "rifle", "owner": "a", "damaged": "yes"}}),
+    _pos(damage_tokens=6), _pos(dice={"state": 1, "forced": [7]}),
+    _pos(pending={"player": "a", "choices": ["e1"]}),
+    _pos(phase="fight", pending={"player": "a", "choices": []}),
+    _pos(out_order=["a"]), _pos(winner="q"), _pos(last_move=[1]),
+])
+def test_malformed_positions_are_refused_cleanly(text):
+    with pytest.raises(IllegalAction, match="Not a valid Liège position"):
+        GAME.load(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(hst.text(max_size=60))
+def test_any_text_is_refused_or_applied_never_crashes(text):
+    state = GAME.new_game(["a", "b"], 2)
+    state, _ = GAME.apply(state, "a", "general e1")
+    state, _ = GAME.apply(state, "b", "general e10")
+    before = GAME.dump(state)
+    for player in ("a", "b"):
+        with contextlib.suppress(IllegalAction):
+            GAME.apply(state, player, text)
+    assert GAME.dump(state) == before
+
+
+@settings(max_examples=200, deadline=None)
+@given(hst.recursive(hst.none() | hst.booleans() | hst.integers() | hst.text(max_size=5),
+                     lambda kids: hst.lists(kids, max_size=3)
+                     | hst.dictionaries(hst.text(max_size=8), kids, max_size=4)))
+def test_any_json_is_a_valid_position_or_refused(value):
+    with contextlib.suppress(IllegalAction):
+        GAME.load(json.dumps(value))
+
+
+def test_non_text_actions_and_players_are_refused():
+    state = GAME.new_game(["a", "b"], 2)
+    for bad in (None, 3, ["end"], b"end", 10**100):
+        with pytest.raises(IllegalAction):
+            GAME.apply(state, "a", bad)
+    for who in (None, 3, "", "A"):
+        with pytest.raises(IllegalAction):
+            GAME.apply(state, who, "general e1")
+        assert GAME.legal_actions(state, who) == []
+    assert GAME.piece_range(state, None) == []
+
+
+def test_view_has_exactly_the_interface_keys():
+    state = GAME.new_game(["a", "b"], 2)
+    for action in ("general e1", "general e10", "buy mg d2"):
+        state, _ = GAME.apply(state, GAME.to_act(state)[0], action)
+    view = GAME.view(state, "a")
+    assert set(view) == {"kind", "viewer", "size", "round", "turn", "to_act", "phase",
+                         "players", "pieces", "damage_tokens_left", "last_fight", "blast",
+                         "selected", "last_move", "outcome"}
+    assert set(view["players"][0]) == {"id", "seat", "side", "credits", "lives", "out",
+                                       "general", "in_vehicle", "in_trench", "highlights",
+                                       "prices", "left"}
+    assert view["pieces"] == [{"square": "d2", "type": "mg", "owner": "a", "facing": "n",
+                               "damaged": False, "general_inside": None, "fought": False,
+                               "new": True}]
+    assert view["last_move"] == {"player": "a", "action": "buy mg d2", "from": None,
+                                 "to": "d2"}
+    # no hidden information: every viewer sees the same thing
+    assert {**GAME.view(state, "b"), "viewer": "a"} == view
+    assert {**GAME.view(state, None), "viewer": "a"} == view
+
+
+def crowded_state():
+    """A 4-player 10x10 board with dozens of pieces, mid-turn in the fight phase."""
+    rng = random.Random(5)
+    state = GAME.new_game(["a", "b", "c", "d"], 5)
+    for action in ("general e1", "general e10", "general a5", "general j5"):
+        state, _ = GAME.apply(state, GAME.to_act(state)[0], action)
+    data = json.loads(GAME.dump(state))
+    kinds = ["rifle", "rifle", "mg", "mortar", "av", "trench"]
+    generals = {"e1", "e10", "a5", "j5"}
+    for square in state.geo.squares:
+        if square in generals or rng.random() > 0.6:
+            continue
+        kind = rng.choice(kinds)
+        entry = {"type": kind, "owner": None if kind == "trench" else rng.choice("abcd")}
+        if kind in ("mg", "mortar"):
+            entry["facing"] = rng.choice("nesw")
+        data["pieces"][square] = entry
+    return GAME.load(json.dumps(data))
+
+
+def test_apply_and_legal_actions_are_fast_on_a_crowded_board():
+    state = crowded_state()
+    assert len(state.pieces) > 40
+    legal_times, apply_times = [], []
+    for _ in range(15):
+        began = time.perf_counter()
+        legal = GAME.legal_actions(state, "a")
+        legal_times.append(time.perf_counter() - began)
+    assert len(legal) > 100
+    rng = random.Random(1)
+    for _ in range(30):
+        action = rng.choice(legal)
+        began = time.perf_counter()
+        GAME.apply(state, "a", action)
+        apply_times.append(time.perf_counter() - began)
+    # generous bounds for shared machines; the medians are typically a few ms or less
+    assert statistics.median(legal_times) < 0.05
+    assert statistics.median(apply_times) < 0.05
