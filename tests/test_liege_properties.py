@@ -304,3 +304,17 @@ def test_apply_and_legal_actions_are_fast_on_a_crowded_board():
     # generous bounds for shared machines; the medians are typically a few ms or less
     assert statistics.median(legal_times) < 0.05
     assert statistics.median(apply_times) < 0.05
+
+
+def test_the_documented_position_loads():
+    import pathlib
+    import re
+
+    doc = pathlib.Path(__file__).parent.parent / "docs" / "games" / "liege.md"
+    block = re.search(r"```json\n(.*?)```", doc.read_text(), re.S)
+    assert block is not None
+    state = GAME.load(block.group(1))
+    assert state.pieces["e8"].type == "trench" and state.seat_of("222").general == "e8"
+    view = GAME.view(state, None)
+    assert view["players"][1]["in_trench"] and view["players"][1]["prices"]["gas"] == 60
+    assert GAME.load(GAME.dump(state)) == state
