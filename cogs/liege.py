@@ -25,6 +25,7 @@ from cogs.common import reply_error, send_ephemeral, store_of
 from cogs.game import legal_for
 from db import GameRecord
 from engine import Game, IllegalAction
+from engine.liege.pieces import BASE_PRICES  # before any Mortar penalty: explains a rise
 
 log = logging.getLogger("warhost.cogs.liege")
 
@@ -38,9 +39,6 @@ PIECES: dict[str, str] = {"rifle": "Rifle", "mg": "Machine Gun", "mortar": "Mort
 #: Weapons bought and used at once, and the piece of yours that uses each.
 WEAPONS: dict[str, str] = {"grenade": "Grenade", "missile": "Missile", "gas": "Mustard Gas"}
 WEAPON_USER = {"grenade": "Rifle", "missile": "Mortar", "gas": "Mortar"}
-#: The rulings' prices before any Mortar penalty (shown to explain a raised price).
-BASE_PRICES = {"rifle": 20, "mg": 130, "mortar": 160, "av": 210, "trench": 40,
-               "grenade": 80, "missile": 30, "gas": 40}
 FACINGS: dict[str, str] = {"n": "north", "e": "east", "s": "south", "w": "west"}
 _ALIASES = {
     "machine gun": "mg", "machinegun": "mg", "machine-gun": "mg", "machine_gun": "mg",

@@ -214,3 +214,83 @@ def test_choices_never_exceed_discord_limits(typed: str) -> None:
     picked = lg._choices(pairs, typed)
     assert len(picked) <= 25
     assert all(len(c.name) <= 100 and len(c.value) <= 100 for c in picked)
+
+
+# -- against the real engine ---------------------------------------------------------------------
+
+
+def _games() -> list[tuple[Any, list[Any]]]:
+    """A few computer-played games: (game, every state with someone to act)."""
+    from engine.liege import GAME
+    from engine.liege.ai import choose_action
+
+    played = []
+    for seed, size in ((1, 8), (2, 8), (3, 10)):
+        state = GAME.new_game([A, B], seed, {"size": size})
+        states = []
+        while GAME.outcome(state) is None and len(states) < 400:
+            states.append(state)
+            [player] = GAME.to_act(state)
+            state, _ = GAME.apply(state, player, choose_action(GAME, state, player))
+        played.append((GAME, states))
+    return played
+
+
+def rebuild(legal: list[str]) -> set[str]:
+    """Every action the friendly commands can build from choices derived from ``legal``."""
+    built = {lg.general_notation(s) for s in lg.firsts(legal, "general")}
+    built |= {lg.casualty_notation(s) for s in lg.firsts(legal, "casualty")}
+    for piece in lg.firsts(legal, "buy"):
+        built |= {lg.buy_notation(lg.PIECES[piece], sq) for sq in lg.seconds(legal, "buy", piece)}
+    for verb, build in (("attack", lg.attack_notation), ("shift", lg.shift_notation),
+                        ("turn", lg.turn_notation)):
+        for src in lg.firsts(legal, verb):
+            built |= {build(src, t) for t in lg.seconds(legal, verb, src)}
+    for weapon in lg.WEAPONS:
+        for src in lg.weapon_sources(legal, weapon):
+            built |= {lg.weapon_notation(lg.WEAPONS[weapon], src, t)
+                      for t in lg.weapon_targets(legal, weapon, src)}
+    return built | {a for a in (lg.DONE, lg.SKIP, lg.END) if a in legal}
+
+
+def test_the_commands_can_build_exactly_the_legal_actions_of_real_games() -> None:
+    checked = 0
+    for game, states in _games():
+        for state in states:
+            [player] = game.to_act(state)
+            legal = game.legal_actions(state, player)
+            assert rebuild(legal) == set(legal)
+            checked += 1
+            entry = lg.player_entry(game.view(state, player), player)
+            choices = lg.piece_choices(entry, legal)
+            buyable = set(lg.firsts(legal, "buy"))
+            assert [v for _, v in choices] == (list(lg.PIECES) if buyable else [])
+            for label, value in choices:
+                assert ("credits" in label) and ((value in buyable) == (":" not in label))
+    assert checked > 50
+
+
+def test_a_casualty_decision_is_explained_from_a_real_fight() -> None:
+    for game, states in _games():
+        for state in states:
+            [player] = game.to_act(state)
+            if player != game.current_turn(state):
+                text, ping = common.next_up_line(game, state)
+                assert ping == [player]
+                assert f"<@{player}>: {lg.CASUALTY_PROMPT}" in text
+                for action in game.legal_actions(state, player):
+                    assert f"`{action}`" in text
+                return
+    pytest.skip("no off-turn casualty in these games")
+
+
+def test_shop_and_range_from_a_real_view() -> None:
+    from engine.liege import GAME
+
+    state = GAME.new_game([A, B], 5, {"size": 8})
+    text = "\n".join(lg.shop_lines(GAME.view(state, A), A))
+    assert "400 credits left" in text and "Trench: 40 (3 left)" in text
+    state, _ = GAME.apply(state, A, "general e1")
+    assert lg.occupants(GAME.view(state, None)) == {"e1": "General"}
+    assert GAME.piece_range(state, "e1")
+
