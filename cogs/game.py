@@ -329,6 +329,16 @@ def rules_excerpt(text: str, path: str, limit: int = RULES_LIMIT) -> str:
     return f"{body}\n\nFull rules: `{path}`"
 
 
+def rules_reply(game: Game[Any], text: str, path: str) -> str:
+    """/game rules: the rules excerpt, then the options a host may choose (kept whole)."""
+    options = ""
+    if game.options:
+        options = "\n".join(["", "", "**Options** (`/game new options:`)",
+                             *options_reference(game)])
+    excerpt = rules_excerpt(text, path, limit=max(200, RULES_LIMIT - len(options)))
+    return common.clip(excerpt + options)
+
+
 def player_stat_lines(view: dict[str, Any]) -> list[str]:
     """One line per seat from a view's ``players`` list (whatever stats the game shows)."""
     players = view.get("players")
@@ -358,7 +368,9 @@ game's options (e.g. `size=8`; autocomplete lists them).
 
 **Play**
 `/play action:` any action by its notation; autocomplete lists what you may do now.
-`/conqueror move|recruit|fort|raze|convert|end` are friendly forms for Conqueror.
+`/conqueror move|recruit|fort|raze|convert|end` are friendly forms for Conqueror;
+`/liege general|buy|shift|turn|attack|casualty|end|…` for the Battle of Liège, with \
+`/liege shop` (prices, credits, limits) and `/liege range` (where a piece reaches).
 `/game resign` leaves a running game.
 
 **Look**
@@ -546,11 +558,7 @@ class GameCog(commands.Cog):
             text = path.read_text(encoding="utf-8")
         except OSError:
             text = f"# {game.name}\n\n{game.summary or 'No rules document yet.'}"
-        reply = rules_excerpt(text, shown)
-        if game.options:
-            reply = "\n".join([reply, "", "**Options** (`/game new options:`)",
-                                *options_reference(game)])
-        await send_ephemeral(interaction, common.clip(reply))
+        await send_ephemeral(interaction, rules_reply(game, text, shown))
 
     # leaving ----------------------------------------------------------------------------
 

@@ -282,3 +282,24 @@ def test_options_lines_and_reference() -> None:
     ref = g.options_reference(game)
     assert ref[0] == "`size=10|8` (default 10) — Board size."
     assert ref[2] == "`turns=…` (default 50) — Turn limit."
+
+
+def test_rules_reply_keeps_the_options_whole() -> None:
+    long = "# Game\n\n" + "\n\n".join("paragraph " * 30 for _ in range(40))
+    reply = g.rules_reply(optioned(), long, "docs/games/x.md")
+    assert len(reply) <= 1900 and "…" in reply
+    assert reply.endswith("\n".join(g.options_reference(optioned())))
+    assert "**Options** (`/game new options:`)" in reply
+    plain = g.rules_reply(engine.get_game("conqueror"), long, "docs/games/x.md")
+    assert "Options" not in plain
+    for kind, game in engine.GAMES.items():
+        path = g.DOCS / f"{kind}.md"
+        if path.exists():
+            reply = g.rules_reply(game, path.read_text(encoding="utf-8"), f"docs/games/{kind}.md")
+            assert len(reply) <= 1900
+            assert all(line in reply for line in g.options_reference(game))
+
+
+def test_help_fits_and_names_the_game_commands() -> None:
+    assert len(g.HELP_TEXT) <= 1900
+    assert "/conqueror" in g.HELP_TEXT and "/liege" in g.HELP_TEXT
