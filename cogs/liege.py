@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -49,6 +50,9 @@ _ALIASES = {
 }
 
 DONE, SKIP, END = "done", "skip", "end"
+#: Words ``canonical`` recognises at the head of a longer text.
+_KNOWN = {*PIECES, *WEAPONS, *_ALIASES, *(n.lower() for n in PIECES.values()),
+          *(n.lower() for n in WEAPONS.values())}
 
 #: What the loser of a fight is told (``cogs.common`` shows it after their mention).
 CASUALTY_PROMPT = ("you lost the fight: choose a casualty with `/play` or "
@@ -67,9 +71,13 @@ def _word(text: str) -> str:
 
 
 def canonical(text: str) -> str:
-    """A piece, weapon or facing as the notation spells it (``Machine Gun`` -> ``mg``)."""
+    """A piece, weapon or facing as the notation spells it (``Machine Gun`` -> ``mg``;
+    a choice's label typed out, ``Rifle — 20 credits``, -> ``rifle``)."""
     word = _word(text)
-    return _ALIASES.get(word, word)
+    if word in _ALIASES:
+        return _ALIASES[word]
+    head = _word(re.split(r"[—(:]", word)[0])
+    return _ALIASES.get(head, head) if head in _KNOWN else word
 
 
 def general_notation(square: str) -> str:

@@ -35,6 +35,13 @@ def test_notation_builders() -> None:
     assert (lg.DONE, lg.SKIP, lg.END) == ("done", "skip", "end")
 
 
+def test_typed_out_choice_labels_are_understood() -> None:
+    assert lg.buy_notation("Rifle — 20 credits", "c3") == "buy rifle c3"
+    assert lg.buy_notation("Machine Gun — 130 credits: you have 100", "c3") == "buy mg c3"
+    assert lg.buy_notation("Trench — 40 credits (3 left)", "c3") == "buy trench c3"
+    assert lg.canonical("bazooka — 5") == "bazooka — 5"        # unknown: left as typed
+
+
 def test_garbage_is_passed_on_for_the_engine_to_refuse() -> None:
     # inner spaces are kept, so "c3 d4" stays two words and the engine says what is wrong
     assert lg.general_notation("c3  d4") == "general c3 d4"
