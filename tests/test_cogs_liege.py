@@ -301,3 +301,18 @@ def test_shop_and_range_from_a_real_view() -> None:
     assert lg.occupants(GAME.view(state, None)) == {"e1": "General"}
     assert GAME.piece_range(state, "e1")
 
+
+
+async def test_every_autocomplete_answers_empty_instead_of_raising(
+        caplog: pytest.LogCaptureFixture) -> None:
+    from types import SimpleNamespace
+
+    cog = lg.LiegeCog(commands.Bot(command_prefix="!", intents=discord.Intents.none()))
+    broken = SimpleNamespace(client=SimpleNamespace(), channel_id=5,  # no store at all
+                             user=SimpleNamespace(id=int(A)),
+                             namespace=SimpleNamespace(**{"from": "c3", "piece": "rifle"}))
+    callbacks = [getattr(cog, name) for name in dir(cog) if name.endswith("_autocomplete")]
+    assert len(callbacks) == 16
+    for callback in callbacks:
+        assert await callback(broken, "") == []
+        assert await callback(broken, "💥" * 100) == []
