@@ -13,6 +13,7 @@ the result is shortened with an ellipsis to fit, so no name can break a layout.
 from __future__ import annotations
 
 import io
+import math
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
@@ -418,3 +419,137 @@ def token(canvas: Canvas, centre: Point, r: float, colour: Sequence[int], label:
     canvas.text((x, y + r * 0.02), label, text_size, fill=fg, bold=True, anchor="mm",
                 stroke=max(1, text_size * 0.06),
                 stroke_fill=darken(c, 0.55) if fg == (255, 255, 255) else lighten(c, 0.4))
+
+
+def as_int(value: Any, default: int = 0) -> int:
+    """``value`` if it is a real int (not a bool), else ``default``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return default
+    return value
+
+
+class Players:
+    """Seats, colours and cleaned display names of a view's ``players`` list.
+
+    Tolerant of odd views: entries that are not mappings are skipped, a missing seat is
+    the entry's position, an unknown id is drawn grey and named by its cleaned id.
+    """
+
+    def __init__(self, view: Mapping[str, Any], names: Mapping[str, str] | None) -> None:
+        raw = view.get("players")
+        self.players: list[Mapping[str, Any]] = [
+            p for p in (raw if isinstance(raw, list) else []) if isinstance(p, Mapping)]
+        self.by_id: dict[str, Mapping[str, Any]] = {}
+        self.names: dict[str, str] = {}
+        self.seats: dict[str, int] = {}
+        for i, p in enumerate(self.players):
+            pid = p.get("id")
+            seat = as_int(p.get("seat"), i + 1)
+            if isinstance(pid, str) and pid not in self.by_id:
+                self.by_id[pid] = p
+                self.seats[pid] = seat
+                self.names[pid] = display_name(names, pid, seat)
+
+    def get(self, pid: Any) -> Mapping[str, Any] | None:
+        return self.by_id.get(pid) if isinstance(pid, str) else None
+
+    def seat(self, pid: Any) -> int | None:
+        return self.seats.get(pid) if isinstance(pid, str) else None
+
+    def colour(self, pid: Any) -> RGB:
+        return seat_colour(self.seat(pid)) if pid is not None else NEUTRAL
+
+    def name(self, pid: Any) -> str:
+        if isinstance(pid, str) and pid in self.names:
+            return self.names[pid]
+        return clean_text(pid) or "?"
+
+
+def arrow(canvas: Canvas, start: Point, end: Point, colour: Colour, width: float = 7,
+          head: float = 20, shadow: Colour = (12, 12, 16, 200)) -> None:
+    """A thick arrow from ``start`` to ``end`` (the tip), outlined for contrast."""
+    sx, sy = start
+    ex, ey = end
+    dx, dy = ex - sx, ey - sy
+    length = (dx * dx + dy * dy) ** 0.5
+    if length < 1:
+        return
+    ux, uy = dx / length, dy / length
+    head = min(head, length * 0.6)
+    hw = width * 1.6
+    bx, by = ex - ux * head, ey - uy * head
+    head_pts = [(ex, ey), (bx - uy * hw, by + ux * hw), (bx + uy * hw, by - ux * hw)]
+    canvas.line([start, (bx, by)], fill=shadow, width=width + 4, round_caps=True)
+    canvas.polygon(head_pts, fill=shadow, outline=shadow, width=3)
+    canvas.line([start, (bx + ux, by + uy)], fill=colour, width=width, round_caps=True)
+    canvas.polygon(head_pts, fill=colour)
+
+
+def star_points(centre: Point, outer: float, inner: float, points: int = 5,
+                rotation: float = -math.pi / 2) -> list[Point]:
+    """The outline of a ``points``-pointed star (first tip straight up by default)."""
+    x, y = centre
+    out: list[Point] = []
+    for i in range(points * 2):
+        r = outer if i % 2 == 0 else inner
+        a = rotation + i * math.pi / points
+        out.append((x + r * math.cos(a), y + r * math.sin(a)))
+    return out
+
+
+def burst(canvas: Canvas, centre: Point, r: float, fill: Colour = DANGER,
+          core: Colour = (24, 18, 18), outline: Colour = (16, 12, 12), spikes: int = 9) -> None:
+    """A jagged explosion badge: a spiky ``fill`` star around a dark ``core`` (damage)."""
+    canvas.polygon(star_points(centre, r, r * 0.58, spikes, rotation=-math.pi / 2 + 0.2),
+                   fill=fill, outline=outline, width=max(1, r * 0.12))
+    canvas.polygon(star_points(centre, r * 0.52, r * 0.3, spikes, rotation=-math.pi / 2),
+                   fill=core)
+
+
+def heart(canvas: Canvas, centre: Point, r: float, fill: Colour,
+          outline: Colour | None = None) -> None:
+    """A heart about ``2r`` wide (a life)."""
+    x, y = centre
+    lobe = r * 0.52
+    pts = [(x - r * 0.98, y - r * 0.18), (x, y + r * 0.95), (x + r * 0.98, y - r * 0.18)]
+    if outline is not None:
+        grow = max(1.0, r * 0.14)
+        canvas.circle((x - lobe * 0.92, y - r * 0.3), lobe + grow, fill=outline)
+        canvas.circle((x + lobe * 0.92, y - r * 0.3), lobe + grow, fill=outline)
+        canvas.polygon([(x - r * 0.98 - grow, y - r * 0.18), (x, y + r * 0.95 + grow * 1.4),
+                        (x + r * 0.98 + grow, y - r * 0.18)], fill=outline)
+    canvas.circle((x - lobe * 0.92, y - r * 0.3), lobe, fill=fill)
+    canvas.circle((x + lobe * 0.92, y - r * 0.3), lobe, fill=fill)
+    canvas.polygon(pts, fill=fill)
+
+
+def dashed_rect(canvas: Canvas, box: Box, colour: Colour, width: float = 2,
+                dash: float = 8, gap: float = 5) -> None:
+    """A rectangle outline drawn in dashes (square corners)."""
+    x0, y0, x1, y1 = box
+    for a, b in (((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x1, y1), (x0, y1)),
+                 ((x0, y1), (x0, y0))):
+        length = math.hypot(b[0] - a[0], b[1] - a[1])
+        if length <= 0:
+            continue
+        ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+        pos = 0.0
+        while pos < length:
+            end = min(length, pos + dash)
+            canvas.line([(a[0] + ux * pos, a[1] + uy * pos), (a[0] + ux * end, a[1] + uy * end)],
+                        fill=colour, width=width)
+            pos = end + gap
+
+
+def pill(canvas: Canvas, x: float, top: float, label: str, fill: Colour, size: float = 12,
+         height: float = 21, align: str = "right", text: Colour | None = None) -> float:
+    """A small rounded label; ``x`` is its right edge (or left with ``align="left"``).
+
+    Returns the other edge (the left edge for right-aligned pills, else the right).
+    """
+    w = canvas.text_width(label, size, bold=True) + height * 0.66
+    x0 = x - w if align == "right" else x
+    canvas.rect((x0, top, x0 + w, top + height), fill=fill, radius=height / 2)
+    canvas.text((x0 + w / 2, top + height / 2 + 0.5), label, size,
+                fill=text if text is not None else text_on(fill[:3]), bold=True, anchor="mm")
+    return x0 if align == "right" else x0 + w
