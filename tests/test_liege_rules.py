@@ -773,3 +773,39 @@ def test_golden_opening_turn_actions():
     assert buys[0] == "buy rifle a1" and buys[-1] == "buy trench h8"
     assert "buy trench d7" not in buys and "buy rifle a3" not in buys
     assert legal[-2:] == ["skip", "end"] and len(set(legal)) == len(legal)
+
+
+# -- resigning and narration -------------------------------------------------------------------
+
+def test_resigning_in_setup_off_turn_and_on_turn():
+    s = GAME.new_game(["a", "b", "c"], seed=1)
+    s, _ = act(s, "general e1")
+    s, events = GAME.apply(s, "c", "resign")  # off-turn, before placing
+    assert event(events, "eliminated")["reason"] == "resigned"
+    assert GAME.to_act(s) == ["b"]
+    s, _ = act(s, "general e10")  # the last General placed: round 1 begins
+    assert GAME.to_act(s) == ["a"] and s.phase == "general"
+    s, _ = GAME.apply(s, "a", "resign")
+    assert GAME.outcome(s).winners == ("b",) and GAME.outcome(s).standings == ("b", "a", "c")
+    with pytest.raises(IllegalAction, match="over"):
+        GAME.apply(s, "b", "end")
+
+
+def test_resigned_player_pieces_leave_and_the_turn_passes():
+    s = position({"c3": rifle("A"), "d4": trench(), "h8": rifle("B")}, players=3,
+                 C={"general": "a5"})
+    s, _ = GAME.apply(s, "A", "resign")
+    assert set(s.pieces) == {"d4", "h8"} and GAME.to_act(s) == ["B"]
+    with pytest.raises(IllegalAction, match="out of this game"):
+        GAME.apply(s, "A", "end")
+
+
+def test_narration_uses_names_and_shows_every_die():
+    s = position({"c3": rifle("A"), "e3": rifle("A"), "d4": mg("B", "s")},
+                 dice=[2, 3, 3, 3, 6, 1, 1, 1])
+    s, events = act(s, "attack c3 d4")
+    lines = GAME.narrate(events, {"A": "@ann", "B": "@bob"})
+    text = " ".join(lines)
+    assert "@ann attacks d4 from c3" in text
+    assert "@ann 2, 3, @bob 3, 3" in text and "@ann 6, 1, @bob 1, 1" in text
+    assert lines[-1] == "@bob's Machine Gun on d4 is damaged."

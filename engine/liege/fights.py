@@ -96,16 +96,7 @@ def piece_range(state: LiegeState, square: str) -> list[str]:
 
 
 def units_of(state: LiegeState, player: str) -> list[Unit]:
-    out = []
-    for square in state.geo.squares:
-        unit = unit_at(state, square) if square in state.pieces or state.general_at(
-            square) else None
-        if unit is not None and unit.owner == player:
-            out.append(unit)
-    return out
-
-
-def _units_of_fast(state: LiegeState, player: str) -> list[Unit]:
+    """Every unit of one player: the General first, then pieces (Trenches have no owner)."""
     seat = state.seat_of(player)
     out = []
     if seat is not None and seat.general and not seat.out:
@@ -119,10 +110,10 @@ def _units_of_fast(state: LiegeState, player: str) -> list[Unit]:
 def form_sides(state: LiegeState, attacker: Unit, target: Unit) -> tuple[list[Unit], list[Unit]]:
     """Grow both sides from the attacker and the target until nothing more joins."""
     assert attacker.owner is not None and target.owner is not None
-    att_pool = [u for u in _units_of_fast(state, attacker.owner)
+    att_pool = [u for u in units_of(state, attacker.owner)
                 if u.square != attacker.square and u.offense > 0 and not u.fought
                 and not u.new]
-    def_pool = [u for u in _units_of_fast(state, target.owner)
+    def_pool = [u for u in units_of(state, target.owner)
                 if u.square != target.square and u.defense > 0 and not u.fought
                 and not u.in_trench and fight_range(state, u)]
     attackers, defenders = [attacker], [target]

@@ -230,7 +230,7 @@ class Liege(Game[LiegeState]):
 
     def _attacks(self, state: LiegeState, seat: Seat) -> list[tuple[Unit, str]]:
         out = []
-        for unit in fights._units_of_fast(state, seat.id):
+        for unit in fights.units_of(state, seat.id):
             if unit.offense <= 0 or unit.fought or unit.new:
                 continue
             for t in state.geo.sort(list(fight_range(state, unit))):
