@@ -1,8 +1,8 @@
 """Warhost benchmarks: ``make bench``. Prints medians, never asserts.
 
 Timings on shared machines are noisy: compare medians and ratios, not single runs.
-    engine   one Conqueror ``apply`` and one ``legal_actions`` mid-game
-    render   one board PNG: the opening and a crowded late position
+    engine   one ``apply`` and one ``legal_actions`` in random play, for every game kind
+    render   one board PNG per game kind: the opening and a crowded position
     store    one persisted move through ``Store.apply_action`` (file database, WAL;
              synchronous=FULL as the bot runs, and NORMAL for comparison)
 """
@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import engine
 import render
 from db import Store
 from engine.conqueror import GAME
@@ -37,44 +38,49 @@ def _time(fn: Callable[[], Any], repeat: int) -> list[float]:
     return out
 
 
-def _late_state(seed: int = 3) -> Any:
-    """A 4-player game played by the computer players until it is crowded."""
-    state = GAME.new_game(["p1", "p2", "p3", "p4"], seed)
-    for _ in range(180):
-        if not GAME.to_act(state):
+def _played(game: Any, players: int, seed: int, plies: int,
+            timings: dict[str, list[float]] | None = None) -> Any:
+    """A game after ``plies`` random legal actions (timing each call if asked)."""
+    rng = random.Random(seed)
+    state = game.new_game([f"p{i}" for i in range(1, players + 1)], seed)
+    for _ in range(plies):
+        if not game.to_act(state):
             break
-        p = GAME.to_act(state)[0]
-        state, _ = GAME.apply(state, p, choose_action(GAME, state, p))
+        p = game.to_act(state)[0]
+        began = time.perf_counter()
+        legal = game.legal_actions(state, p)
+        mid = time.perf_counter()
+        state, _ = game.apply(state, p, rng.choice(legal))
+        if timings is not None:
+            timings["legal_actions"].append(mid - began)
+            timings["apply"].append(time.perf_counter() - mid)
     return state
 
 
-def bench_engine() -> dict[str, float]:
-    rng = random.Random(1)
-    apply_times: list[float] = []
-    legal_times: list[float] = []
-    for seed in range(20):
-        state = GAME.new_game(["a", "b", "c", "d"], seed)
-        for _ in range(200):
-            if not GAME.to_act(state):
-                break
-            p = GAME.to_act(state)[0]
-            began = time.perf_counter()
-            legal = GAME.legal_actions(state, p)
-            legal_times.append(time.perf_counter() - began)
-            action = rng.choice(legal)
-            began = time.perf_counter()
-            state, _ = GAME.apply(state, p, action)
-            apply_times.append(time.perf_counter() - began)
-    return {"engine apply": _median_ms(apply_times),
-            "engine legal_actions": _median_ms(legal_times)}
+def bench_engines() -> dict[str, float]:
+    """Every game kind, at its largest player count, over random play."""
+    results = {}
+    for kind, game in engine.GAMES.items():
+        timings: dict[str, list[float]] = {"apply": [], "legal_actions": []}
+        for seed in range(20):
+            _played(game, game.max_players, seed, 200, timings)
+        results[f"{kind} apply"] = _median_ms(timings["apply"])
+        results[f"{kind} legal_actions"] = _median_ms(timings["legal_actions"])
+    return results
 
 
 def bench_render() -> dict[str, float]:
-    opening = GAME.view(GAME.new_game(["p1", "p2"], 1), None)
-    late = GAME.view(_late_state(), None)
-    render.render("conqueror", opening)  # warm fonts and caches
-    return {"render opening": _median_ms(_time(lambda: render.render("conqueror", opening), 30)),
-            "render crowded": _median_ms(_time(lambda: render.render("conqueror", late), 30))}
+    """Every game's board: the opening and a crowded position after random play."""
+    results = {}
+    for kind, game in engine.GAMES.items():
+        opening = game.view(_played(game, 2, 1, 0), None)
+        late = game.view(_played(game, game.max_players, 3, 150), None)
+        render.render(kind, opening)  # warm fonts and caches
+        results[f"render {kind} opening"] = _median_ms(
+            _time(lambda v=opening, k=kind: render.render(k, v), 30))
+        results[f"render {kind} crowded"] = _median_ms(
+            _time(lambda v=late, k=kind: render.render(k, v), 30))
+    return results
 
 
 async def _store_moves(path: str, synchronous: str, moves: int = 200) -> list[float]:
@@ -111,13 +117,13 @@ def bench_store() -> dict[str, float]:
 
 def main() -> None:
     results: dict[str, float] = {}
-    for bench in (bench_engine, bench_render, bench_store):
+    for bench in (bench_engines, bench_render, bench_store):
         results.update(bench())
     width = max(map(len, results))
     for name, ms in results.items():
         print(f"{name:<{width}}  median {ms:8.3f} ms")
-    ratio = results["persisted move"] / results["engine apply"]
-    print(f"{'persisted / engine':<{width}}  {ratio:8.1f}x")
+    ratio = results["persisted move"] / results["conqueror apply"]
+    print(f"{'persisted / conqueror apply':<{width}}  {ratio:8.1f}x")
 
 
 if __name__ == "__main__":
