@@ -299,8 +299,8 @@ def general_icon(c: Canvas, centre: Point, r: float, colour: Colour,
     c.circle((x, y), r * 0.93, fill=GOLD)
     c.circle((x, y), r * 0.78, fill=dark)
     c.circle((x, y - r * 0.03), r * 0.73, fill=colour)
-    c.polygon(star_points((x, y + r * 0.04), r * 0.62, r * 0.26), fill=GOLD,
-              outline=darken(GOLD, 0.55), width=max(1.0, r * 0.07))
+    c.polygon(star_points((x, y + r * 0.04), r * 0.64, r * 0.27), fill=GOLD,
+              outline=(48, 32, 6), width=max(1.0, r * 0.1))
 
 
 def trench_icon(c: Canvas, box: tuple[float, float, float, float]) -> None:
@@ -442,7 +442,7 @@ def _piece_sprite(kind: str, colour: RGB, cell: int, facing: str | None,
     _counter(c, box, colour)
     outline = darken(colour, 0.62)
     icon = COUNTER_ICONS.get(kind)
-    r = cell * 0.3
+    r = cell * 0.32
     flip = facing == "w"
     if kind == "rifle":
         rifle_icon(c, (cx, cy), r * 0.98, ICON, outline, flip)
@@ -517,9 +517,28 @@ def _backdrop(size: int, homes: tuple[tuple[str, RGB, tuple[str, ...]], ...]) ->
         for ri in range(n):
             x0, y0, x1, y1 = board.box_at(fi, ri)
             c.rect((x0, y0, x1, y1), fill=GROUND[(fi + ri) % 2])
+    tints: dict[tuple[int, int], list[tuple[str, RGB]]] = {}
     for side, colour, _ in homes:
-        for fi, ri in board.home(side):
-            c.rect(board.box_at(fi, ri), fill=with_alpha(colour, 62))
+        for sq in board.home(side):
+            tints.setdefault(sq, []).append((side, colour))
+    for (fi, ri), owners in tints.items():
+        box = board.box_at(fi, ri)
+        if len(owners) == 1:
+            c.rect(box, fill=with_alpha(owners[0][1], 62))
+            continue
+        # a corner shared by two home edges: split along the diagonal through their corner
+        x0, y0, x1, y1 = box
+        edges = {"south": ((x0, y1), (x1, y1)), "north": ((x0, y0), (x1, y0)),
+                 "west": ((x0, y0), (x0, y1)), "east": ((x1, y0), (x1, y1))}
+        (s1, c1), (s2, c2) = owners[:2]
+        e1, e2 = edges[s1], edges[s2]
+        shared = next((p for p in e1 if p in e2), None)
+        if shared is None:  # opposite edges (only on odd seatings): share the square
+            c.rect(box, fill=with_alpha(mix(c1, c2, 0.5), 62))
+            continue
+        far = (x0 + x1 - shared[0], y0 + y1 - shared[1])
+        c.polygon([e1[0], e1[1], far], fill=with_alpha(c1, 62))
+        c.polygon([e2[0], e2[1], far], fill=with_alpha(c2, 62))
     for _, colour, highlights in homes:
         for name in highlights:
             b = board.box(name)
