@@ -426,7 +426,7 @@ def _counter_box(cell: float) -> tuple[float, float, float, float]:
     return m, m, cell - m, cell - m
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=160)
 def _piece_sprite(kind: str, colour: RGB, cell: int, facing: str | None,
                   general: RGB | None) -> Image.Image:
     """One piece on a transparent cell: a counter with its icon, or a trench."""
@@ -463,14 +463,14 @@ def _piece_sprite(kind: str, colour: RGB, cell: int, facing: str | None,
     return c.image
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=16)
 def _general_sprite(colour: RGB, cell: int) -> Image.Image:
     c = Canvas(cell, cell, (0, 0, 0, 0), scale=SCALE, mode="RGBA")
     general_icon(c, (cell / 2, cell / 2), cell * 0.38, colour)
     return c.image
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=8)
 def _blast_sprite(kind: str, cell: int) -> Image.Image:
     """A translucent, hatched overlay for one square of a blast."""
     colour = BLAST_COLOURS.get(kind, BLAST_COLOURS["missile"])
@@ -493,9 +493,10 @@ def _blast_sprite(kind: str, cell: int) -> Image.Image:
     return c.image
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=4)
 def _backdrop(size: int, homes: tuple[tuple[str, RGB, tuple[str, ...]], ...]) -> Image.Image:
-    """Background, frame, squares, coordinates, home edges and highlighted squares (RGB)."""
+    """Background, frame, squares, coordinates, home edges, highlighted squares and the key
+    (RGB, at drawing scale: about 10 MB each, so only a few are kept)."""
     board = _Board(size)
     n, cell = board.n, board.cell
     c = Canvas(WIDTH, HEIGHT, BACKGROUND, scale=SCALE)
