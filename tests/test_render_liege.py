@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import copy
 import io
-import statistics
-import time
 from typing import Any
 
 import pytest
@@ -512,14 +510,3 @@ def test_panel_changes_with_credits_lives_limits_and_phase() -> None:
     assert panel(draw(dict(view, phase="fight", to_act=[A]))) != base
     assert panel(draw(dict(view, round=10))) != base
 
-
-def test_crowded_render_is_fast() -> None:
-    view = crowded_view()
-    render.render("liege", view, None, NAMES)  # warm the caches
-    samples = []
-    for _ in range(15):
-        began = time.perf_counter()
-        render.render("liege", view, None, NAMES)
-        samples.append(time.perf_counter() - began)
-    # the target is ~50 ms here; generous headroom for slow shared machines
-    assert statistics.median(samples) < 0.4
