@@ -47,7 +47,9 @@ class Outcome:
     """How a finished game ended.
 
     ``standings`` lists every player from first place to last; players who went
-    out are ordered by when they went out (the first one out is last).
+    out are ordered by when they went out (the first one out is last). ``reason`` is
+    a sentence that names no player (``winners`` says who), so every caller can show
+    it with its own names.
     """
 
     winners: tuple[str, ...]

@@ -570,7 +570,7 @@ def test_death_removes_everything_but_trenches_and_ends_a_two_player_game():
     assert b.out and b.general is None and b.credits == 0 and b.lives == 0
     outcome = GAME.outcome(s)
     assert outcome.winners == ("A",) and outcome.standings == ("A", "B")
-    assert "last one standing" in outcome.reason and GAME.to_act(s) == []
+    assert "last General standing" in outcome.reason and GAME.to_act(s) == []
     assert GAME.view(s, None)["phase"] == "over"
     refused(s, "end", "over", player="A")
 

@@ -94,7 +94,7 @@ class Conqueror(Game[ConquerorState]):
         alive = [s.id for s in state.alive]
         standings = tuple(alive + state.out_order[::-1])
         if alive:
-            reason = f"{alive[0]} has the last base standing."
+            reason = "The last base standing."
         else:  # only reachable from a hand-written position
             reason = "Every base has fallen."
         return Outcome(winners=tuple(alive), standings=standings, reason=reason)

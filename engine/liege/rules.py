@@ -77,12 +77,11 @@ class Liege(Game[LiegeState]):
         if state.winner is not None:
             rest = [p for p in alive if p != state.winner]
             return Outcome((state.winner,), (state.winner, *rest, *state.out_order[::-1]),
-                           f"{state.winner}'s General reached the far edge and held it "
-                           "for a round.")
+                           "A General reached the far edge and held it for a round.")
         standings = (*alive, *state.out_order[::-1])
         if alive:
             return Outcome((alive[0],), standings,
-                           f"{alive[0]}'s General is the last one standing.")
+                           "The last General standing.")
         return Outcome((), standings, "Every General has fallen: nobody wins.")
 
     def piece_range(self, state: LiegeState, square: str) -> list[str]:
