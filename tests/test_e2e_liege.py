@@ -14,7 +14,6 @@ defender loses, so the loser decides off-turn; the second lets the computer play
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,10 +30,6 @@ from engine.liege import GAME
 from engine.liege.ai import choose_action
 
 pytest_plugins = ["discord_double.fixtures"]
-
-#: The board images need the Liège renderer (written alongside this cog).
-needs_renderer = pytest.mark.skipif(importlib.util.find_spec("render.liege") is None,
-                                    reason="render/liege.py has not landed yet")
 
 COMMANDS = ["game", "play", "help", "liege"]
 PEOPLE = ("alice", "bob", "carol")
@@ -330,7 +325,6 @@ def seed_with_plan(players: list[str]) -> tuple[int, list[str]]:
 # -- the tests ----------------------------------------------------------------------------------
 
 
-@needs_renderer
 async def test_options_lobby_opening_fight_and_an_off_turn_casualty(world: World) -> None:
     table = world.dd.table()
     alice, bob = world.uid("alice"), world.uid("bob")
@@ -466,7 +460,6 @@ async def test_options_lobby_opening_fight_and_an_off_turn_casualty(world: World
     assert await match.offered(match.name(loser), "play", "action") == []
 
 
-@needs_renderer
 async def test_a_complete_game_to_a_winner(world: World) -> None:
     """The computer player picks every move; they go through /play and /liege by turns."""
     table = world.dd.table()
