@@ -809,3 +809,13 @@ def test_narration_uses_names_and_shows_every_die():
     assert "@ann attacks d4 from c3" in text
     assert "@ann 2, 3, @bob 3, 3" in text and "@ann 6, 1, @bob 1, 1" in text
     assert lines[-1] == "@bob's Machine Gun on d4 is damaged."
+
+
+def test_a_general_casualty_is_narrated_once() -> None:
+    from engine.liege.narration import narrate
+
+    events = [{"type": "casualty", "player": "B", "piece": "general", "square": "b5",
+               "result": "life lost"},
+              {"type": "life_lost", "player": "B", "cause": "fight", "to": "b4", "lives": 2}]
+    lines = narrate(events, {"B": "Bob"})
+    assert lines == ["Bob's General loses a life and falls back to b4 (2 left)."]

@@ -78,6 +78,8 @@ def _line(e: Event, who: Callable[[object], str]) -> str | None:
         return (f"{p} lost the fight and must choose the casualty: "
                 f"{', '.join(e['choices'])}.")
     if kind == "casualty":
+        if e["result"] == "life lost":
+            return None  # the life_lost event that follows tells it, with the fall-back
         piece = "General" if e["piece"] == "general" else NAMES[str(e["piece"])]
         return f"{p}'s {piece} on {e['square']} {_RESULT[e['result']]}."
     if kind == "life_lost":
