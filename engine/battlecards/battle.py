@@ -1,0 +1,338 @@
+"""Fighting a battle: revealing the stacks, combat rounds, shots, supports, kept cards,
+withdrawals, stalemate and special victory conditions (docs/games/battlecards.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.battlecards.cards import CONFLICTS, FORCES, UNITS, ConflictCard
+from engine.battlecards.state import Battle, BattlecardsState, Unit, draw_conflict
+from engine.core import Event
+
+LETTERS = {"ground": "g", "air": "a", "sea": "s"}
+
+
+def card_of(state: BattlecardsState) -> ConflictCard:
+    assert state.current is not None
+    return CONFLICTS[state.current]
+
+
+def attack_value(u: Unit, t: Unit) -> int | None:
+    base = UNITS[u.card].attack[t.force]
+    return None if base is None else base + u.bonus + u.support
+
+
+def defense_value(t: Unit, u: Unit) -> int:
+    return UNITS[t.card].defense[u.force]
+
+
+def can_target(u: Unit, t: Unit) -> bool:
+    a = attack_value(u, t)
+    return a is not None and a >= defense_value(t, u)
+
+
+def targets(b: Battle, u: Unit) -> list[Unit]:
+    return [t for t in b.units if t.active and t.owner != u.owner and can_target(u, t)]
+
+
+def threat(t: Unit) -> int:
+    return max((v for v in UNITS[t.card].attack.values() if v is not None), default=0)
+
+
+def chance(u: Unit, t: Unit) -> int:
+    a = attack_value(u, t)
+    return 0 if a is None else max(0, min(a, 10) - defense_value(t, u))
+
+
+def best_target(b: Battle, u: Unit) -> Unit | None:
+    """Auto-fire's choice: the best chance to hit, then the most dangerous target."""
+    best = None
+    for t in targets(b, u):
+        if best is None or (chance(u, t), threat(t)) > (chance(u, best), threat(best)):
+            best = t
+    return best
+
+
+def can_hit_now(b: Battle, u: Unit) -> bool:
+    return any(chance(u, t) > 0 for t in targets(b, u))
+
+
+def kept_choices(state: BattlecardsState, player: str) -> list[tuple[int, Unit]]:
+    b = state.battle
+    assert b is not None
+    out = []
+    for i, cid in enumerate(state.seat(player).kept, 1):
+        card = CONFLICTS[cid]
+        out += [(i, u) for u in b.of(player) if u.force in card.to]
+    return out
+
+
+def support_choices(state: BattlecardsState, player: str) -> list[tuple[Unit, Unit]]:
+    b = state.battle
+    assert b is not None
+    out = []
+    for s in b.of(player):
+        sup = UNITS[s.card].support
+        if sup is None or s.supported:
+            continue
+        out += [(s, u) for u in b.of(player) if u is not s and u.force in sup.to]
+    return out
+
+
+def bonus_choices(state: BattlecardsState, player: str) -> list[str]:
+    out = [f"play {i} {u.ref}" for i, u in kept_choices(state, player)]
+    if not state.seat(player).autofire:
+        out += [f"support {s.ref} {u.ref}" for s, u in support_choices(state, player)]
+    return out
+
+
+def _potential(state: BattlecardsState, u: Unit) -> int:
+    """The most bonus ``u`` could ever get: kept cards and every friendly support."""
+    b = state.battle
+    assert b is not None
+    extra = u.bonus + u.support
+    for s in b.of(u.owner):
+        sup = UNITS[s.card].support
+        if s is not u and sup is not None and u.force in sup.to and not s.supported:
+            extra += sup.bonus
+    kept = [CONFLICTS[c].bonus for c in state.seat(u.owner).kept if u.force in CONFLICTS[c].to]
+    return extra + max(kept, default=0)
+
+
+def stalemate(state: BattlecardsState) -> bool:
+    """No unit on either side could ever hit, whatever Action Number is flipped."""
+    b = state.battle
+    assert b is not None
+    for u in b.units:
+        if not u.active:
+            continue
+        extra = _potential(state, u)
+        for t in b.units:
+            if not t.active or t.owner == u.owner:
+                continue
+            base = UNITS[u.card].attack[t.force]
+            d = defense_value(t, u)
+            if base is not None and base + extra > d and d < 10:
+                return False
+    return True
+
+
+def unit_json(u: Unit) -> dict[str, Any]:
+    return {"ref": u.ref, "owner": u.owner, "card": UNITS[u.card].to_json(),
+            "status": u.status, "bonus": u.bonus + u.support}
+
+
+# -- starting ------------------------------------------------------------------------
+
+def start(state: BattlecardsState, events: list[Event]) -> str | None:
+    """Reveal the stacks the battlecard calls; returns the winner of a walkover, "" when
+    the battle is ignored, None when the battle is on."""
+    card = card_of(state)
+    agg = state.side_seat(card.aggressor)
+    dfd = state.opponent(agg.id)
+    has = {s.id: any(s.stacks[f] for f in card.forces) for s in (agg, dfd)}
+    if not has[agg.id] and not has[dfd.id]:
+        events.append({"type": "battle_ignored", "card": card.name})
+        return ""
+    if not has[dfd.id] or not has[agg.id]:
+        winner = agg if has[agg.id] else dfd
+        events.append({"type": "walkover", "card": card.name, "player": winner.id})
+        return winner.id
+    units = []
+    for seat in (agg, dfd):
+        for force in FORCES:
+            if force not in card.forces:
+                continue
+            for i, cid in enumerate(seat.stacks[force], 1):
+                units.append(Unit(f"{LETTERS[force]}{i}", seat.id, cid))
+            seat.stacks[force] = []
+    state.battle = Battle(agg.id, dfd.id, units)
+    state.phase = "battle"
+    events.append({"type": "battle_start", "card": card.name, "aggressor": agg.id,
+                   "defender": dfd.id,
+                   "units": [{"ref": u.ref, "owner": u.owner, "name": UNITS[u.card].name}
+                             for u in units]})
+    return None
+
+
+# -- running -------------------------------------------------------------------------
+
+def advance(state: BattlecardsState, events: list[Event]) -> str | None:
+    """Run the battle until someone must decide; returns the winner once it is over."""
+    b = state.battle
+    assert b is not None
+    while True:
+        if b.step == "round":
+            for u in b.units:
+                u.support, u.supported, u.fired = 0, False, False
+            if stalemate(state):
+                return _stalemate(state, events)
+            for player in (b.aggressor, b.defender):
+                if state.seat(player).autofire:
+                    _auto_support(state, player, events)
+            b.step, b.side, b.phase = "bonus", 0, 1
+        if b.step == "bonus":
+            if bonus_choices(state, b.acting):
+                return None
+            if b.side == 0:
+                b.side = 1
+                continue
+            b.step, b.side, b.phase = "fire", 0, 1
+        if b.step == "fire":
+            player = b.acting
+            waiting = False
+            for u in list(b.units):
+                if not u.active or u.owner != player or u.fired or b.phase not in UNITS[
+                        u.card].phases:
+                    continue
+                target = best_target(b, u)
+                if target is None:
+                    u.fired = True
+                elif state.seat(player).autofire:
+                    winner = shoot(state, u, target, events)
+                    if winner is not None:
+                        return winner
+                else:
+                    waiting = True
+            if waiting:
+                return None
+            if b.side == 0:
+                b.side = 1
+            else:
+                b.side = 0
+                for u in b.units:
+                    u.fired = False
+                if b.phase == 4:
+                    b.step = "withdraw"
+                    if stalemate(state):
+                        return _stalemate(state, events)
+                    return None
+                b.phase += 1
+            continue
+        return None  # withdraw: a decision
+
+
+def shoot(state: BattlecardsState, u: Unit, t: Unit, events: list[Event]) -> str | None:
+    """``u`` fires at ``t``: flip the top conflict card. Returns a winner if it ends."""
+    b = state.battle
+    assert b is not None
+    a = attack_value(u, t)
+    assert a is not None
+    d = defense_value(t, u)
+    flipped = draw_conflict(state)
+    if flipped is None:  # cannot happen with the authored deck; a fair d10 instead
+        number, name = state.dice.roll(10), None
+    else:
+        state.conflict_discard.append(flipped)
+        number, name = CONFLICTS[flipped].action_number, CONFLICTS[flipped].name
+    hit = d < number <= a
+    u.fired = True
+    if hit:
+        t.status = "destroyed"
+    shot = {"shooter": u.ref, "shooter_owner": u.owner, "target": t.ref,
+            "target_owner": t.owner, "action_number": number, "attack": a, "defense": d,
+            "hit": hit}
+    state.last_shots.append(shot)
+    events.append({"type": "shot", **shot, "shooter_name": UNITS[u.card].name,
+                   "target_name": UNITS[t.card].name, "flipped": name})
+    return decided(state)
+
+
+def decided(state: BattlecardsState) -> str | None:
+    """The winner if the battle is decided by destruction or a special condition."""
+    b = state.battle
+    assert b is not None
+    card = card_of(state)
+    special = card.special
+    if special is not None and special["kind"] == "destroy_all":
+        force = special["type"]
+        theirs = [u for u in b.units if u.owner == b.defender and u.force == force]
+        if theirs and all(u.status == "destroyed" for u in theirs) and b.of(b.defender):
+            return b.aggressor
+    if not b.of(b.aggressor):
+        return b.defender
+    if not b.of(b.defender):
+        return b.aggressor
+    return None
+
+
+def withdraw(state: BattlecardsState, u: Unit, events: list[Event]) -> str | None:
+    b = state.battle
+    assert b is not None
+    u.status = "withdrawn"
+    events.append({"type": "withdraw", "player": u.owner, "ref": u.ref,
+                   "name": UNITS[u.card].name})
+    if u.owner == b.defender and not b.of(b.defender):
+        special = card_of(state).special
+        if special is not None and special["kind"] == "evacuation" and any(
+                x.status == "withdrawn" and x.force == special["type"]
+                for x in b.of(b.defender, active=False)):
+            events.append({"type": "evacuation", "player": b.defender})
+            return b.defender
+    return decided(state)
+
+
+def stay(state: BattlecardsState) -> None:
+    b = state.battle
+    assert b is not None
+    if b.side == 0:
+        b.side = 1
+    else:
+        b.step, b.side = "round", 0
+        b.round += 1
+
+
+def _stalemate(state: BattlecardsState, events: list[Event]) -> str:
+    b = state.battle
+    assert b is not None
+    for u in b.of(b.aggressor):
+        u.status = "withdrawn"
+    events.append({"type": "stalemate", "player": b.aggressor, "defender": b.defender})
+    return b.defender
+
+
+def _auto_support(state: BattlecardsState, player: str, events: list[Event]) -> None:
+    b = state.battle
+    assert b is not None
+    for s in b.of(player):
+        sup = UNITS[s.card].support
+        if sup is None or s.supported:
+            continue
+        options = [u for u in b.of(player) if u is not s and u.force in sup.to]
+        if not options:
+            continue
+
+        def gain(u: Unit) -> int:
+            return max((chance(u, t) for t in b.units if t.active and t.owner != player
+                        and UNITS[u.card].attack[t.force] is not None), default=-1)
+        best = max(options, key=gain)
+        give_support(state, s, best, events)
+
+
+def give_support(state: BattlecardsState, s: Unit, u: Unit, events: list[Event]) -> None:
+    sup = UNITS[s.card].support
+    assert sup is not None
+    u.support += sup.bonus
+    s.supported = True
+    events.append({"type": "support", "player": s.owner, "from": s.ref, "to": u.ref,
+                   "bonus": sup.bonus, "from_name": UNITS[s.card].name,
+                   "to_name": UNITS[u.card].name})
+
+
+def finish(state: BattlecardsState, winner: str, events: list[Event]) -> None:
+    """Award the battlecard; survivors and withdrawn units go back face down on their
+    stacks, destroyed ones to their owner's arsenal discard."""
+    card = card_of(state)
+    b = state.battle
+    if b is not None:
+        for u in b.units:
+            seat = state.seat(u.owner)
+            if u.status == "destroyed":
+                seat.discard.append(u.card)
+            else:
+                seat.stacks[u.force].append(u.card)
+    state.seat(winner).won.append(card.id)
+    state.battle = None
+    state.current = None
+    events.append({"type": "battle_won", "player": winner, "card": card.name, "vp": card.vp,
+                   "total_vp": state.seat(winner).vp})

@@ -1,0 +1,379 @@
+"""Battlecards' state and its position format (JSON text, see docs/games/battlecards.md).
+
+The position format is the server's storage: it holds every secret (hands, stacks, kept
+cards, deck orders). Views and public events never do.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.battlecards.cards import ARSENAL, CONFLICT, CONFLICTS, FORCES, SIDES, UNITS
+from engine.core import Dice, IllegalAction
+
+FORMAT = "warhost.battlecards/1"
+PHASES = ("setup", "draw", "resolve", "decide", "battle", "over")
+PENDING_KINDS = ("deploy", "scout", "decide", "homeland")
+STEPS = ("round", "bonus", "fire", "withdraw")
+STATUSES = ("active", "destroyed", "withdrawn")
+SETUP_DEAL = 6
+SETUP_DEPLOY = 3
+
+
+@dataclass
+class Seat:
+    id: str
+    side: str
+    autofire: bool = True
+    deck: list[str] = field(default_factory=list)  # arsenal draw pile, top first
+    discard: list[str] = field(default_factory=list)  # destroyed units, public
+    hand: list[str] = field(default_factory=list)  # reserve hand, in the order drawn
+    stacks: dict[str, list[str]] = field(default_factory=lambda: {f: [] for f in FORCES})
+    kept: list[str] = field(default_factory=list)
+    won: list[str] = field(default_factory=list)  # battlecards won
+    placed: int = 0  # setup deployments made
+
+    @property
+    def vp(self) -> int:
+        return sum(CONFLICTS[c].vp for c in self.won)
+
+    def copy(self) -> Seat:
+        return Seat(self.id, self.side, self.autofire, list(self.deck), list(self.discard),
+                    list(self.hand), {f: list(v) for f, v in self.stacks.items()},
+                    list(self.kept), list(self.won), self.placed)
+
+
+@dataclass
+class Unit:
+    """A revealed unit in the battle being fought."""
+
+    ref: str
+    owner: str
+    card: str
+    status: str = "active"
+    bonus: int = 0  # from kept cards: the rest of the battle
+    support: int = 0  # from support units: this combat round
+    supported: bool = False  # this (support) unit gave its bonus this round
+    fired: bool = False  # fired in the current firing phase
+
+    @property
+    def force(self) -> str:
+        return UNITS[self.card].stack
+
+    @property
+    def active(self) -> bool:
+        return self.status == "active"
+
+    def copy(self) -> Unit:
+        return Unit(self.ref, self.owner, self.card, self.status, self.bonus, self.support,
+                    self.supported, self.fired)
+
+
+@dataclass
+class Battle:
+    aggressor: str
+    defender: str
+    units: list[Unit]
+    round: int = 1
+    phase: int = 1  # firing phase 1-4
+    step: str = "round"  # round | bonus | fire | withdraw
+    side: int = 0  # 0: the aggressor acts, 1: the defender
+
+    def copy(self) -> Battle:
+        return Battle(self.aggressor, self.defender, [u.copy() for u in self.units],
+                      self.round, self.phase, self.step, self.side)
+
+    @property
+    def acting(self) -> str:
+        return self.aggressor if self.side == 0 else self.defender
+
+    def unit(self, owner: str, ref: str) -> Unit | None:
+        for u in self.units:
+            if u.owner == owner and u.ref == ref:
+                return u
+        return None
+
+    def of(self, owner: str, active: bool = True) -> list[Unit]:
+        return [u for u in self.units if u.owner == owner and (u.active or not active)]
+
+
+@dataclass
+class Pending:
+    kind: str  # deploy | scout | decide | homeland
+    player: str
+    left: int = 0  # deploy: cards still allowed
+
+    def copy(self) -> Pending:
+        return Pending(self.kind, self.player, self.left)
+
+
+@dataclass
+class BattlecardsState:
+    seats: list[Seat]
+    conflict_deck: list[str]  # top first
+    conflict_discard: list[str]  # top last
+    dice: Dice
+    turn: int = 0  # index of the drawing player
+    round: int = 1  # turn counter
+    phase: str = "setup"
+    current: str | None = None  # the conflict card being resolved (or fought over)
+    pending: Pending | None = None
+    battle: Battle | None = None
+    winner: str | None = None
+    result: str | None = None  # total | standard | last_battle | resigned | draw
+    last_shots: list[dict[str, Any]] = field(default_factory=list)
+    last_move: dict[str, Any] | None = None
+
+    def copy(self) -> BattlecardsState:
+        return BattlecardsState(
+            seats=[s.copy() for s in self.seats], conflict_deck=list(self.conflict_deck),
+            conflict_discard=list(self.conflict_discard), dice=self.dice.copy(),
+            turn=self.turn, round=self.round, phase=self.phase, current=self.current,
+            pending=self.pending.copy() if self.pending else None,
+            battle=self.battle.copy() if self.battle else None, winner=self.winner,
+            result=self.result, last_shots=[dict(s) for s in self.last_shots],
+            last_move=dict(self.last_move) if self.last_move else None)
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "over"
+
+    def seat_of(self, player: str) -> Seat | None:
+        for s in self.seats:
+            if s.id == player:
+                return s
+        return None
+
+    def seat(self, player: str) -> Seat:
+        s = self.seat_of(player)
+        assert s is not None
+        return s
+
+    def opponent(self, player: str) -> Seat:
+        return self.seats[1] if self.seats[0].id == player else self.seats[0]
+
+    def side_seat(self, side: str) -> Seat:
+        return self.seats[SIDES.index(side)]
+
+    def won_keys(self) -> set[str]:
+        return {CONFLICTS[c].key for s in self.seats for c in s.won}
+
+
+# -- decks ----------------------------------------------------------------------------
+
+def shuffle(cards: list[str], dice: Dice) -> list[str]:
+    """A Fisher-Yates shuffle driven by the state's generator (deterministic)."""
+    out = list(cards)
+    for i in range(len(out) - 1, 0, -1):
+        j = dice.below(i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def draw_conflict(state: BattlecardsState) -> str | None:
+    """The top conflict card (reshuffling the discard pile into an empty deck)."""
+    if not state.conflict_deck and state.conflict_discard:
+        state.conflict_deck = shuffle(state.conflict_discard, state.dice)
+        state.conflict_discard = []
+    if not state.conflict_deck:
+        return None
+    return state.conflict_deck.pop(0)
+
+
+def draw_arsenal(state: BattlecardsState, seat: Seat) -> str | None:
+    if not seat.deck and seat.discard:
+        seat.deck = shuffle(seat.discard, state.dice)
+        seat.discard = []
+    if not seat.deck:
+        return None
+    return seat.deck.pop(0)
+
+
+# -- the position format ---------------------------------------------------------------
+
+def dump(state: BattlecardsState) -> str:
+    b = state.battle
+    data: dict[str, Any] = {
+        "format": FORMAT,
+        "round": state.round,
+        "turn": state.seats[state.turn].id,
+        "phase": state.phase,
+        "players": [
+            {"id": s.id, "side": s.side, "autofire": s.autofire, "deck": s.deck,
+             "discard": s.discard, "hand": s.hand, "stacks": s.stacks, "kept": s.kept,
+             "won": s.won, "placed": s.placed}
+            for s in state.seats],
+        "conflict": {"deck": state.conflict_deck, "discard": state.conflict_discard},
+        "current": state.current,
+        "pending": None if state.pending is None else {
+            "kind": state.pending.kind, "player": state.pending.player,
+            "left": state.pending.left},
+        "battle": None if b is None else {
+            "aggressor": b.aggressor, "defender": b.defender, "round": b.round,
+            "phase": b.phase, "step": b.step, "side": b.side,
+            "units": [{"ref": u.ref, "owner": u.owner, "card": u.card, "status": u.status,
+                       "bonus": u.bonus, "support": u.support, "supported": u.supported,
+                       "fired": u.fired} for u in b.units]},
+        "winner": state.winner,
+        "result": state.result,
+        "dice": state.dice.to_json(),
+        "last_shots": state.last_shots,
+        "last_move": state.last_move,
+    }
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def load(text: str) -> BattlecardsState:
+    """Parse and check a position; any problem raises :class:`IllegalAction`."""
+    try:
+        return _load(text)
+    except IllegalAction:
+        raise
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError,
+            RecursionError) as exc:
+        raise IllegalAction(f"Not a valid Battlecards position: {exc}") from None
+
+
+def _int(value: Any, low: int, high: int, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ValueError(f"{what} must be a whole number from {low} to {high}")
+    return value
+
+
+def _bool(value: Any, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"{what} must be true or false")
+    return value
+
+
+def _ids(value: Any, what: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError(f"{what} must be a list of card ids")
+    return list(value)
+
+
+def _load(text: str) -> BattlecardsState:
+    if not isinstance(text, str):
+        raise TypeError("a position is JSON text")
+    data = json.loads(text)
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ValueError(f"expected an object with \"format\": \"{FORMAT}\"")
+    raw_players = data["players"]
+    if not isinstance(raw_players, list) or len(raw_players) != 2:
+        raise ValueError("there must be 2 players")
+    seats = []
+    for i, p in enumerate(raw_players):
+        pid = p["id"]
+        if not isinstance(pid, str) or not pid:
+            raise ValueError("player ids must be non-empty text")
+        if p.get("side", SIDES[i]) != SIDES[i]:
+            raise ValueError(f"seat {i + 1} is {SIDES[i]}")
+        stacks_raw = p.get("stacks", {})
+        if not isinstance(stacks_raw, dict) or set(stacks_raw) - set(FORCES):
+            raise ValueError("stacks has ground, air and sea")
+        seat = Seat(id=pid, side=SIDES[i], autofire=_bool(p.get("autofire", True), "autofire"),
+                    deck=_ids(p.get("deck", []), "deck"),
+                    discard=_ids(p.get("discard", []), "discard"),
+                    hand=_ids(p.get("hand", []), "hand"),
+                    stacks={f: _ids(stacks_raw.get(f, []), f"stack {f}") for f in FORCES},
+                    kept=_ids(p.get("kept", []), "kept"), won=_ids(p.get("won", []), "won"),
+                    placed=_int(p.get("placed", SETUP_DEPLOY), 0, SETUP_DEPLOY, "placed"))
+        for force, cards in seat.stacks.items():
+            if any(UNITS.get(c) is None or UNITS[c].stack != force for c in cards):
+                raise ValueError(f"{pid}: the {force} stack holds only {force} units")
+        if any(c not in CONFLICTS or CONFLICTS[c].kind != "keep" for c in seat.kept):
+            raise ValueError(f"{pid}: only keep cards can be kept")
+        if any(c not in CONFLICTS or not CONFLICTS[c].is_battle for c in seat.won):
+            raise ValueError(f"{pid}: only battlecards can be won")
+        seats.append(seat)
+    if seats[0].id == seats[1].id:
+        raise ValueError("player ids must differ")
+    ids = [s.id for s in seats]
+    conflict = data.get("conflict", {})
+    deck = _ids(conflict.get("deck", []), "conflict deck")
+    discard = _ids(conflict.get("discard", []), "conflict discard")
+    current = data.get("current")
+    if current is not None and current not in CONFLICTS:
+        raise ValueError("current must be a conflict card or null")
+    phase = data.get("phase", "draw")
+    if phase not in PHASES:
+        raise ValueError(f"phase must be one of {', '.join(PHASES)}")
+    pending = None
+    raw_pending = data.get("pending")
+    if raw_pending is not None:
+        if raw_pending.get("kind") not in PENDING_KINDS or raw_pending.get("player") not in ids:
+            raise ValueError("pending needs a kind and a player")
+        pending = Pending(raw_pending["kind"], raw_pending["player"],
+                          _int(raw_pending.get("left", 0), 0, 10, "left"))
+        if phase not in ("resolve", "decide") or current is None:
+            raise ValueError("a pending choice belongs to the resolve or decide phase with "
+                             "a current card")
+    elif phase in ("resolve", "decide"):
+        raise ValueError(f"the {phase} phase needs a pending choice")
+    battle = None
+    raw_battle = data.get("battle")
+    if raw_battle is not None:
+        if phase != "battle" or current is None or not CONFLICTS[current].is_battle:
+            raise ValueError("a battle belongs to the battle phase with a battlecard")
+        units = []
+        for u in raw_battle["units"]:
+            if u["owner"] not in ids or u["card"] not in UNITS or u.get("status",
+                                                                        "active") not in STATUSES:
+                raise ValueError("bad battle unit")
+            owner_side = SIDES[ids.index(u["owner"])]
+            if UNITS[u["card"]].side != owner_side:
+                raise ValueError("a unit fights for its own side")
+            units.append(Unit(str(u["ref"]), u["owner"], u["card"], u.get("status", "active"),
+                              _int(u.get("bonus", 0), 0, 100, "bonus"),
+                              _int(u.get("support", 0), 0, 100, "support"),
+                              _bool(u.get("supported", False), "supported"),
+                              _bool(u.get("fired", False), "fired")))
+        refs = [(u.owner, u.ref) for u in units]
+        if len(set(refs)) != len(refs):
+            raise ValueError("battle refs must differ")
+        agg, dfd = raw_battle["aggressor"], raw_battle["defender"]
+        if {agg, dfd} != set(ids):
+            raise ValueError("the battle is between the two players")
+        if raw_battle.get("step", "round") not in STEPS:
+            raise ValueError("bad battle step")
+        battle = Battle(agg, dfd, units, _int(raw_battle.get("round", 1), 1, 10**9, "round"),
+                        _int(raw_battle.get("phase", 1), 1, 4, "phase"),
+                        raw_battle.get("step", "round"),
+                        _int(raw_battle.get("side", 0), 0, 1, "side"))
+    elif phase == "battle":
+        raise ValueError("the battle phase needs a battle")
+    # every card is in exactly one place
+    places = [*deck, *discard, *([current] if current else [])]
+    for s in seats:
+        places += s.kept + s.won
+    if sorted(places) != sorted(c.id for c in CONFLICT):
+        raise ValueError("every conflict card must be in exactly one place")
+    for i, s in enumerate(seats):
+        mine = [*s.deck, *s.discard, *s.hand, *(c for f in FORCES for c in s.stacks[f])]
+        if battle is not None:
+            mine += [u.card for u in battle.units if u.owner == s.id]
+        if sorted(mine) != sorted(c.id for c in ARSENAL[SIDES[i]]):
+            raise ValueError(f"{s.id}: every {SIDES[i]} arsenal card must be in exactly one place")
+    turn_id = data.get("turn", ids[0])
+    if turn_id not in ids:
+        raise ValueError("turn must name a player")
+    winner = data.get("winner")
+    if winner is not None and winner not in ids:
+        raise ValueError("winner must be a player or null")
+    result = data.get("result")
+    if (phase == "over") != (result is not None):
+        raise ValueError("a finished game, and only one, has a result")
+    shots = data.get("last_shots", [])
+    if not isinstance(shots, list) or not all(isinstance(x, dict) for x in shots):
+        raise ValueError("last_shots must be a list of objects")
+    last_move = data.get("last_move")
+    if last_move is not None and not isinstance(last_move, dict):
+        raise ValueError("last_move must be an object or null")
+    dice = Dice.from_json(data.get("dice", {"state": 0}))
+    return BattlecardsState(
+        seats=seats, conflict_deck=deck, conflict_discard=discard, dice=dice,
+        turn=ids.index(turn_id), round=_int(data.get("round", 1), 1, 10**9, "round"),
+        phase=phase, current=current, pending=pending, battle=battle, winner=winner,
+        result=result, last_shots=list(shots), last_move=last_move)
