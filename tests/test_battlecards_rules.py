@@ -237,7 +237,7 @@ def test_destroying_every_enemy_unit_wins_the_battle():
 def test_targeting_needs_an_attack_value_at_least_the_defense():
     # the bomber has no attack against Air: it cannot fire; the fighter fires back
     s = position(g={"stacks": ["Kampfgeschwader 2"]}, b={"stacks": ["No. 19 Squadron"]},
-                 deck=["Battle of Britain", *shots(1, 7)])
+                 deck=["Battle of Britain", *shots(1, 8)])
     s, ev = fight(s)
     shot_list = [e for e in ev if e["type"] == "shot"]
     assert {e["shooter_owner"] for e in shot_list} == {"b"}

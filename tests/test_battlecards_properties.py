@@ -1,0 +1,184 @@
+"""Whole-game properties of Battlecards: fuzz, invariants, determinism, the position
+format, golden legal actions, automatic players."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from engine import IllegalAction
+from engine.battlecards import GAME
+from engine.battlecards.ai import choose_action
+from engine.battlecards.cards import ARSENAL, CONFLICT, FORCES, UNITS
+
+GARBAGE = ["", "   ", "draw now", "deploy", "deploy 0", "deploy 99999999999999999999",
+           "deploy -1", "deploy x", "scout", "scout space", "fire", "fire g1", "fire g0 a1",
+           "fire g1 z1", "support s1", "play 0 g1", "play 1", "withdraw", "withdraw q7",
+           "autofire", "autofire maybe", "🎖️", "x" * 5000, "\x00", "resign please",
+           "draw\ndraw", "deploy ٣", "ＤＲＡＷ", "deploy １", "attack now", "stay put",
+           "emergency 1", "pass pass", "fire g1 a1 s1", "withdraw g100"]
+
+
+def check_invariants(state):
+    conflict = [*state.conflict_deck, *state.conflict_discard,
+                *([state.current] if state.current else [])]
+    for s in state.seats:
+        conflict += s.kept + s.won
+    assert sorted(conflict) == sorted(c.id for c in CONFLICT)
+    for s in state.seats:
+        mine = [*s.deck, *s.discard, *s.hand, *(c for f in FORCES for c in s.stacks[f])]
+        if state.battle:
+            mine += [u.card for u in state.battle.units if u.owner == s.id]
+        assert sorted(mine) == sorted(c.id for c in ARSENAL[s.side])
+    if GAME.outcome(state) is not None:
+        assert GAME.to_act(state) == [] and state.phase == "over"
+    else:
+        assert GAME.to_act(state)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_play_raises_only_illegal_action_and_keeps_invariants(seed):
+    rng = random.Random(seed)
+    players = ["ger", "bri"]
+    state = GAME.new_game(players, seed)
+    for _ in range(250):
+        if not GAME.to_act(state):
+            break
+        before = GAME.dump(state)
+        who = rng.choice([*players, "stranger", "", None, 7])
+        try:
+            GAME.apply(state, who, rng.choice(GARBAGE))
+        except IllegalAction as exc:
+            assert str(exc)
+        assert GAME.dump(state) == before
+        acting = GAME.to_act(state)
+        player = rng.choice(acting)
+        legal = GAME.legal_actions(state, player)
+        assert legal and len(set(legal)) == len(legal)
+        for other in [*players, "stranger"]:
+            if other not in acting:
+                assert GAME.legal_actions(state, other) == []
+                with pytest.raises(IllegalAction):
+                    GAME.apply(state, other, next(a for a in legal
+                                                  if not a.startswith("autofire")))
+        action = rng.choice(legal) if rng.random() < 0.5 else choose_action(GAME, state, player)
+        new, events = GAME.apply(state, player, action.upper())
+        assert GAME.dump(state) == before  # apply never mutates its input
+        assert new.last_move["action"] == action
+        json.dumps(events)
+        json.dumps(GAME.view(new, None))
+        json.dumps(GAME.view(new, player))
+        assert all(isinstance(line, str) for line in GAME.narrate(events))
+        check_invariants(new)
+        assert GAME.load(GAME.dump(new)) == new
+        state = new
+
+
+def test_computer_players_finish_games():
+    for seed in range(30):
+        state = GAME.new_game(["ger", "bri"], seed)
+        for _ in range(20000):
+            if not GAME.to_act(state):
+                break
+            p = GAME.to_act(state)[0]
+            state, _ = GAME.apply(state, p, choose_action(GAME, state, p))
+        outcome = GAME.outcome(state)
+        assert outcome is not None and len(outcome.winners) == 1
+        assert sorted(outcome.standings) == ["bri", "ger"]
+        check_invariants(state)
+
+
+def play(seed, n=300):
+    state = GAME.new_game(["a", "b"], seed)
+    rng = random.Random(seed)
+    dumps = []
+    for _ in range(n):
+        if not GAME.to_act(state):
+            break
+        p = GAME.to_act(state)[0]
+        state, _ = GAME.apply(state, p, rng.choice(GAME.legal_actions(state, p)))
+        dumps.append(GAME.dump(state))
+    return dumps
+
+
+def test_same_seed_and_actions_give_identical_games():
+    assert play(7) == play(7)
+    assert play(7) != play(8)
+
+
+def test_replaying_from_a_loaded_position_matches_continuing():
+    state = GAME.new_game(["a", "b"], 11)
+    rng = random.Random(3)
+    for _ in range(40):
+        p = GAME.to_act(state)[0]
+        state, _ = GAME.apply(state, p, choose_action(GAME, state, p))
+    copy = GAME.load(GAME.dump(state))
+    for _ in range(200):
+        if not GAME.to_act(state):
+            break
+        p = GAME.to_act(state)[0]
+        legal = GAME.legal_actions(state, p)
+        action = rng.choice(legal)
+        state, e1 = GAME.apply(state, p, action)
+        copy, e2 = GAME.apply(copy, p, action)
+        assert e1 == e2 and GAME.dump(state) == GAME.dump(copy)
+
+
+def test_golden_legal_actions():
+    state = GAME.new_game(["a", "b"], 1)
+    assert GAME.to_act(state) == ["a", "b"]
+    assert GAME.legal_actions(state, "a") == [
+        "deploy 1", "deploy 2", "deploy 3", "deploy 4", "deploy 5", "deploy 6", "autofire off"]
+    for p in ("a", "b"):
+        for _ in range(3):
+            state, _ = GAME.apply(state, p, "deploy 1")
+    assert GAME.legal_actions(state, "a") == ["draw", "emergency", "autofire off"]
+    assert GAME.legal_actions(state, "b") == []
+    state, _ = GAME.apply(state, "a", "autofire off")
+    assert GAME.legal_actions(state, "a") == ["draw", "emergency", "autofire on"]
+
+
+def test_autofire_and_resign_from_anyone_in_the_game_at_any_time():
+    state = GAME.new_game(["a", "b"], 1)
+    for _ in range(3):
+        state, _ = GAME.apply(state, "a", "deploy 1")
+    state, ev = GAME.apply(state, "a", "autofire off")  # a has finished setup
+    assert not state.seats[0].autofire and GAME.narrate(ev)
+
+
+@pytest.mark.parametrize("text", [
+    "", "null", "[]", "{}", '{"format": "warhost.battlecards/1"}', "[" * 10000,
+])
+def test_bad_positions_are_refused(text):
+    with pytest.raises(IllegalAction):
+        GAME.load(text)
+
+
+def test_positions_must_conserve_cards():
+    data = json.loads(GAME.dump(GAME.new_game(["a", "b"], 2)))
+    for breakage in (
+        lambda d: d["conflict"]["deck"].pop(),
+        lambda d: d["conflict"]["deck"].append(d["conflict"]["deck"][0]),
+        lambda d: d["players"][0]["hand"].append(d["players"][1]["hand"][0]),
+        lambda d: d["players"][0]["deck"].pop(),
+        lambda d: d.update(phase="lunch"),
+        lambda d: d.update(turn="z"),
+        lambda d: d["players"][0]["stacks"][
+            "air" if UNITS[d["players"][0]["hand"][0]].stack != "air" else "sea"].append(
+                d["players"][0]["hand"].pop(0)),  # a unit on the wrong stack
+    ):
+        broken = json.loads(json.dumps(data))
+        breakage(broken)
+        with pytest.raises(IllegalAction):
+            GAME.load(json.dumps(broken))
+
+
+def test_dump_is_stable_text():
+    state = GAME.new_game(["a", "b"], 1)
+    text = GAME.dump(state)
+    assert GAME.dump(GAME.load(text)) == text
+    data = json.loads(text)
+    assert data["format"] == "warhost.battlecards/1" and data["phase"] == "setup"
+    assert len(data["conflict"]["deck"]) == 50 and len(data["players"][0]["hand"]) == 6
