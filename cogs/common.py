@@ -12,7 +12,7 @@ import asyncio
 import io
 import logging
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -328,16 +328,20 @@ def next_up_line(game: Game[Any], state: Any) -> tuple[str, list[str]]:
     return text, to_act
 
 
+#: A decision prompt: fixed text, or text made from the game's *public* view (so it can
+#: say which battle or card is at stake without ever seeing a private one).
+Prompt = str | Callable[[Mapping[str, Any]], str]
 #: What players must decide in a phase of a game, as registered by that game's cog:
-#: ``(kind, phase) -> text`` (the phase is the public view's ``"phase"``).
-DECISION_PROMPTS: dict[tuple[str, str], str] = {}
+#: ``(kind, phase) -> prompt`` (the phase is the public view's ``"phase"``).
+DECISION_PROMPTS: dict[tuple[str, str], Prompt] = {}
 #: Up to this many legal actions are listed under a decision.
 DECISION_CHOICES_SHOWN = 8
 
 
-def register_decision(kind: str, phase: str, text: str) -> None:
+def register_decision(kind: str, phase: str, text: Prompt) -> None:
     """Say what a player must decide in ``phase`` of ``kind`` (shown after their mention),
-    e.g. ``"you lost the fight: choose a casualty with /play"``."""
+    e.g. ``"you lost the fight: choose a casualty with /play"``; or a function of the
+    public view returning that text (it is only ever given the public view)."""
     DECISION_PROMPTS[(kind, phase)] = text
 
 
@@ -349,8 +353,17 @@ def decision_text(game: Game[Any], state: Any, to_act: Sequence[str],
     naming the phase and whose turn it is; with the choices when one player decides
     among a few.
     """
-    phase = game.view(state, None).get("phase")
-    prompt = DECISION_PROMPTS.get((game.kind, phase)) if isinstance(phase, str) else None
+    public = game.view(state, None)
+    phase = public.get("phase")
+    registered = DECISION_PROMPTS.get((game.kind, phase)) if isinstance(phase, str) else None
+    prompt: str | None = None
+    if callable(registered):
+        try:
+            prompt = registered(public) or None
+        except Exception:
+            log.exception("The decision prompt of %s/%s failed", game.kind, phase)
+    else:
+        prompt = registered
     if prompt is None:
         prompt = "you must act now"
         if isinstance(phase, str) and phase:
@@ -455,10 +468,30 @@ async def announce(interaction: discord.Interaction, rules: Game[Any], player: s
         await post_board(interaction, rules, result.state, public_events(result.events))
 
 
+#: How a game tells one player its private events (the ``private_to`` mark stripped):
+#: ``kind -> narrate(events, names) -> lines``, registered by the game's cog. Games that
+#: narrate their private events themselves need none: ``Game.narrate`` is the default.
+PRIVATE_NARRATORS: dict[str, Callable[[list[dict[str, Any]], dict[str, str]], list[str]]] = {}
+
+
+def register_private_narration(
+        kind: str, narrate: Callable[[list[dict[str, Any]], dict[str, str]], list[str]]
+) -> None:
+    """Tell the recipient of ``kind``'s private events what they say (only they see it)."""
+    PRIVATE_NARRATORS[kind] = narrate
+
+
+def private_lines(rules: Game[Any], recipient: str,
+                  events: list[dict[str, Any]]) -> list[str]:
+    """The lines only ``recipient`` is shown for their private ``events``."""
+    narrate = PRIVATE_NARRATORS.get(rules.kind, rules.narrate)
+    return list(narrate(events, mentions([recipient])))
+
+
 async def send_private(interaction: discord.Interaction, rules: Game[Any], recipient: str,
                        events: list[dict[str, Any]]) -> None:
     """Private events: ephemeral to the acting player, by direct message to anyone else."""
-    lines = rules.narrate(events, mentions([recipient]))
+    lines = private_lines(rules, recipient, events)
     if not lines:
         return
     text = "\n".join(["🔒 Only you can see this:", *lines])
