@@ -14,8 +14,9 @@ Actions are short text notations ("move b2 c3 3", "end"), case-insensitive on in
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 JSON = dict[str, Any]
 Event = dict[str, Any]
@@ -225,3 +226,83 @@ class Game(ABC, Generic[S]):
 def public_events(events: list[Event]) -> list[Event]:
     """The events everyone may see."""
     return [e for e in events if "private_to" not in e]
+
+
+# -- pieces every game's engine shares ---------------------------------------------------
+
+
+class SeatLike(Protocol):
+    """What the shared helpers need of a game's seat."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def out(self) -> bool: ...
+
+
+SeatT = TypeVar("SeatT", bound=SeatLike)
+
+
+def find_seat(seats: Iterable[SeatT], player: object) -> SeatT | None:
+    """The seat of ``player``, or None (also for a non-text player)."""
+    if isinstance(player, str):
+        for seat in seats:
+            if seat.id == player:
+                return seat
+    return None
+
+
+def seated_player(seats: Iterable[SeatT], player: object, over: bool) -> SeatT:
+    """The acting player's seat; refuses strangers, finished games and players who are out."""
+    seat = find_seat(seats, player)
+    if seat is None:
+        raise IllegalAction("You are not playing in this game.")
+    if over:
+        raise IllegalAction("This game is over.")
+    if seat.out:
+        raise IllegalAction("You are out of this game.")
+    return seat
+
+
+def parse_position(text: str, game_name: str, parse: Callable[[str], S]) -> S:
+    """Run a game's position parser; any malformation becomes :class:`IllegalAction`."""
+    try:
+        return parse(text)
+    except IllegalAction:
+        raise
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError,
+            RecursionError) as exc:
+        raise IllegalAction(f"Not a valid {game_name} position: {exc}") from None
+
+
+def whole(value: Any, low: int, high: int, what: str) -> int:
+    """``value`` if it is an int (not a bool) in ``[low, high]``; else ValueError."""
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ValueError(f"{what} must be a whole number from {low} to {high}")
+    return value
+
+
+def flag(value: Any, what: str) -> bool:
+    """``value`` if it is a bool; else ValueError."""
+    if not isinstance(value, bool):
+        raise ValueError(f"{what} must be true or false")
+    return value
+
+
+Namer = Callable[[object], str]
+
+
+def narrate_public(events: Iterable[Event], names: dict[str, str],
+                   line: Callable[[Event, Namer], str | None]) -> list[str]:
+    """Apply a game's one-event ``line`` to every public event, naming players by ``names``."""
+    def who(pid: object) -> str:
+        return names.get(str(pid), str(pid)) if pid else "nobody"
+
+    lines = []
+    for event in events:
+        if "private_to" not in event:
+            text = line(event, who)
+            if text:
+                lines.append(text)
+    return lines

@@ -4,23 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.core import Event
+from engine.core import Event, narrate_public
 
 _STACK = {"ground": "Ground", "air": "Air", "sea": "Sea"}
 
 
 def narrate(events: list[Event], names: dict[str, str]) -> list[str]:
-    def who(pid: object) -> str:
-        return names.get(str(pid), str(pid)) if pid else "nobody"
-
-    lines: list[str] = []
-    for e in events:
-        if "private_to" in e:
-            continue
-        line = _line(e, who)
-        if line:
-            lines.append(line)
-    return lines
+    return narrate_public(events, names, _line)
 
 
 def _cards(n: object) -> str:

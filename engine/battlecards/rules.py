@@ -19,7 +19,7 @@ from engine.battlecards.cards import (
 )
 from engine.battlecards.notation import Action, parse
 from engine.battlecards.state import BattlecardsState, Pending, Seat
-from engine.core import JSON, Dice, Event, Game, IllegalAction, Outcome
+from engine.core import JSON, Dice, Event, Game, IllegalAction, Outcome, seated_player
 
 REASONS = {
     "total": "Total Victory: the battle for a homeland was won.",
@@ -141,10 +141,7 @@ class Battlecards(Game[BattlecardsState]):
     def apply(self, state: BattlecardsState, player: str,
               action: str) -> tuple[BattlecardsState, list[Event]]:
         text = self.normalise(action)
-        if not isinstance(player, str) or state.seat_of(player) is None:
-            raise IllegalAction("You are not playing in this game.")
-        if state.over:
-            raise IllegalAction("This game is over.")
+        seated_player(state.seats, player, state.over)
         parsed = parse(text)
         new = state.copy()
         new.last_shots = []

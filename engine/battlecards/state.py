@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.battlecards.cards import ARSENAL, CONFLICT, CONFLICTS, FORCES, SIDES, UNITS
-from engine.core import Dice, IllegalAction
+from engine.core import Dice, flag, parse_position, whole
 
 FORMAT = "warhost.battlecards/1"
 PHASES = ("setup", "draw", "resolve", "decide", "battle", "over")
@@ -38,6 +38,11 @@ class Seat:
     @property
     def vp(self) -> int:
         return sum(CONFLICTS[c].vp for c in self.won)
+
+    @property
+    def out(self) -> bool:
+        """Nobody drops out of a two-player game before it ends (resigning ends it)."""
+        return False
 
     def copy(self) -> Seat:
         return Seat(self.id, self.side, self.autofire, list(self.deck), list(self.discard),
@@ -227,25 +232,9 @@ def dump(state: BattlecardsState) -> str:
 
 def load(text: str) -> BattlecardsState:
     """Parse and check a position; any problem raises :class:`IllegalAction`."""
-    try:
-        return _load(text)
-    except IllegalAction:
-        raise
-    except (ValueError, TypeError, KeyError, AttributeError, IndexError,
-            RecursionError) as exc:
-        raise IllegalAction(f"Not a valid Battlecards position: {exc}") from None
+    return parse_position(text, "Battlecards", _load)
 
 
-def _int(value: Any, low: int, high: int, what: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise ValueError(f"{what} must be a whole number from {low} to {high}")
-    return value
-
-
-def _bool(value: Any, what: str) -> bool:
-    if not isinstance(value, bool):
-        raise ValueError(f"{what} must be true or false")
-    return value
 
 
 def _ids(value: Any, what: str) -> list[str]:
@@ -273,13 +262,13 @@ def _load(text: str) -> BattlecardsState:
         stacks_raw = p.get("stacks", {})
         if not isinstance(stacks_raw, dict) or set(stacks_raw) - set(FORCES):
             raise ValueError("stacks has ground, air and sea")
-        seat = Seat(id=pid, side=SIDES[i], autofire=_bool(p.get("autofire", True), "autofire"),
+        seat = Seat(id=pid, side=SIDES[i], autofire=flag(p.get("autofire", True), "autofire"),
                     deck=_ids(p.get("deck", []), "deck"),
                     discard=_ids(p.get("discard", []), "discard"),
                     hand=_ids(p.get("hand", []), "hand"),
                     stacks={f: _ids(stacks_raw.get(f, []), f"stack {f}") for f in FORCES},
                     kept=_ids(p.get("kept", []), "kept"), won=_ids(p.get("won", []), "won"),
-                    placed=_int(p.get("placed", SETUP_DEPLOY), 0, SETUP_DEPLOY, "placed"))
+                    placed=whole(p.get("placed", SETUP_DEPLOY), 0, SETUP_DEPLOY, "placed"))
         for force, cards in seat.stacks.items():
             if any(UNITS.get(c) is None or UNITS[c].stack != force for c in cards):
                 raise ValueError(f"{pid}: the {force} stack holds only {force} units")
@@ -306,7 +295,7 @@ def _load(text: str) -> BattlecardsState:
         if raw_pending.get("kind") not in PENDING_KINDS or raw_pending.get("player") not in ids:
             raise ValueError("pending needs a kind and a player")
         pending = Pending(raw_pending["kind"], raw_pending["player"],
-                          _int(raw_pending.get("left", 0), 0, 10, "left"))
+                          whole(raw_pending.get("left", 0), 0, 10, "left"))
         if phase not in ("resolve", "decide") or current is None:
             raise ValueError("a pending choice belongs to the resolve or decide phase with "
                              "a current card")
@@ -326,10 +315,10 @@ def _load(text: str) -> BattlecardsState:
             if UNITS[u["card"]].side != owner_side:
                 raise ValueError("a unit fights for its own side")
             units.append(Unit(str(u["ref"]), u["owner"], u["card"], u.get("status", "active"),
-                              _int(u.get("bonus", 0), 0, 100, "bonus"),
-                              _int(u.get("support", 0), 0, 100, "support"),
-                              _bool(u.get("supported", False), "supported"),
-                              _bool(u.get("fired", False), "fired")))
+                              whole(u.get("bonus", 0), 0, 100, "bonus"),
+                              whole(u.get("support", 0), 0, 100, "support"),
+                              flag(u.get("supported", False), "supported"),
+                              flag(u.get("fired", False), "fired")))
         refs = [(u.owner, u.ref) for u in units]
         if len(set(refs)) != len(refs):
             raise ValueError("battle refs must differ")
@@ -338,10 +327,10 @@ def _load(text: str) -> BattlecardsState:
             raise ValueError("the battle is between the two players")
         if raw_battle.get("step", "round") not in STEPS:
             raise ValueError("bad battle step")
-        battle = Battle(agg, dfd, units, _int(raw_battle.get("round", 1), 1, 10**9, "round"),
-                        _int(raw_battle.get("phase", 1), 1, 4, "phase"),
+        battle = Battle(agg, dfd, units, whole(raw_battle.get("round", 1), 1, 10**9, "round"),
+                        whole(raw_battle.get("phase", 1), 1, 4, "phase"),
                         raw_battle.get("step", "round"),
-                        _int(raw_battle.get("side", 0), 0, 1, "side"))
+                        whole(raw_battle.get("side", 0), 0, 1, "side"))
     elif phase == "battle":
         raise ValueError("the battle phase needs a battle")
     # every card is in exactly one place
@@ -374,6 +363,6 @@ def _load(text: str) -> BattlecardsState:
     dice = Dice.from_json(data.get("dice", {"state": 0}))
     return BattlecardsState(
         seats=seats, conflict_deck=deck, conflict_discard=discard, dice=dice,
-        turn=ids.index(turn_id), round=_int(data.get("round", 1), 1, 10**9, "round"),
+        turn=ids.index(turn_id), round=whole(data.get("round", 1), 1, 10**9, "round"),
         phase=phase, current=current, pending=pending, battle=battle, winner=winner,
         result=result, last_shots=list(shots), last_move=last_move)

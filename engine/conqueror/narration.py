@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.core import Event
+from engine.core import Event, Namer, narrate_public
 
 _ICON = {"gold": "gold", "lumber": "lumber", "blank": "nothing (blank)"}
 
@@ -12,53 +12,50 @@ def _lost(amount: int, what: str) -> str:
 
 
 def narrate(events: list[Event], names: dict[str, str]) -> list[str]:
-    def who(pid: object) -> str:
-        return names.get(str(pid), str(pid)) if pid else "nobody"
+    return narrate_public(events, names, _line)
 
-    lines: list[str] = []
-    for e in events:
-        if "private_to" in e:
-            continue
-        kind = e.get("type")
-        p = who(e.get("player"))
-        if kind == "move":
-            lines.append(f"{p} moves {e['count']} from {e['from']} to {e['to']}.")
-        elif kind == "discover":
-            rolls = ", ".join(map(str, e["rolls"]))
-            extra = " (a third blank in that quadrant is rolled again)" if e["rerolled"] else ""
-            lines.append(f"{e['square']} is discovered: rolled {rolls}{extra} -> "
-                         f"{_ICON[e['resource']]}.")
-        elif kind == "battle":
-            lines.append(_battle(e, who))
-        elif kind == "capture_fort":
-            lines.append(f"{p} captures the undefended fort on {e['square']} and razes it: "
-                         f"+1 gold, +1 lumber{_lost(e['gold_lost'], 'gold')}"
-                         f"{_lost(e['lumber_lost'], 'lumber')}.")
-        elif kind == "eliminated":
-            why = "resigns" if e["reason"] == "resigned" else "has lost their base"
-            lines.append(f"{p} {why} and is out of the game.")
-        elif kind == "recruit":
-            lines.append(f"{p} recruits {e['count']} soldier(s) on {e['square']}.")
-        elif kind == "fort":
-            lines.append(f"{p} builds a fort on {e['square']}.")
-        elif kind == "raze":
-            lines.append(f"{p} razes their fort on {e['square']}.")
-        elif kind == "convert":
-            what = "2 lumber" if e["what"] == "lumber" else "1 AP"
-            lines.append(f"{p} converts {what} into {e['gold']} gold.")
-        elif kind == "end_turn":
-            lines.append(f"{p} ends their turn, keeping {e['ap_kept']} AP.")
-        elif kind == "turn_start":
-            gains = f"+{e['ap']} AP{_lost(e['ap_lost'], 'AP')}"
-            if e["gold"]:
-                gains += f", +{e['gold']} gold{_lost(e['gold_lost'], 'gold')}"
-            if e["lumber"]:
-                gains += f", +{e['lumber']} lumber{_lost(e['lumber_lost'], 'lumber')}"
-            lines.append(f"Round {e['round']}: {p}'s turn ({gains}).")
-        elif kind == "game_over":
-            winners = " and ".join(who(w) for w in e["winners"]) or "nobody"
-            lines.append(f"Game over: {winners} wins!")
-    return lines
+
+def _line(e: Event, who: Namer) -> str | None:
+    kind = e.get("type")
+    p = who(e.get("player"))
+    if kind == "move":
+        return (f"{p} moves {e['count']} from {e['from']} to {e['to']}.")
+    if kind == "discover":
+        rolls = ", ".join(map(str, e["rolls"]))
+        extra = " (a third blank in that quadrant is rolled again)" if e["rerolled"] else ""
+        return (f"{e['square']} is discovered: rolled {rolls}{extra} -> "
+                     f"{_ICON[e['resource']]}.")
+    if kind == "battle":
+        return (_battle(e, who))
+    if kind == "capture_fort":
+        return (f"{p} captures the undefended fort on {e['square']} and razes it: "
+                     f"+1 gold, +1 lumber{_lost(e['gold_lost'], 'gold')}"
+                     f"{_lost(e['lumber_lost'], 'lumber')}.")
+    if kind == "eliminated":
+        why = "resigns" if e["reason"] == "resigned" else "has lost their base"
+        return (f"{p} {why} and is out of the game.")
+    if kind == "recruit":
+        return (f"{p} recruits {e['count']} soldier(s) on {e['square']}.")
+    if kind == "fort":
+        return (f"{p} builds a fort on {e['square']}.")
+    if kind == "raze":
+        return (f"{p} razes their fort on {e['square']}.")
+    if kind == "convert":
+        what = "2 lumber" if e["what"] == "lumber" else "1 AP"
+        return (f"{p} converts {what} into {e['gold']} gold.")
+    if kind == "end_turn":
+        return (f"{p} ends their turn, keeping {e['ap_kept']} AP.")
+    if kind == "turn_start":
+        gains = f"+{e['ap']} AP{_lost(e['ap_lost'], 'AP')}"
+        if e["gold"]:
+            gains += f", +{e['gold']} gold{_lost(e['gold_lost'], 'gold')}"
+        if e["lumber"]:
+            gains += f", +{e['lumber']} lumber{_lost(e['lumber_lost'], 'lumber')}"
+        return (f"Round {e['round']}: {p}'s turn ({gains}).")
+    if kind == "game_over":
+        winners = " and ".join(who(w) for w in e["winners"]) or "nobody"
+        return (f"Game over: {winners} wins!")
+    return None
 
 
 def _battle(e: Event, who: object) -> str:

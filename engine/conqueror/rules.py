@@ -17,7 +17,7 @@ from engine.conqueror.state import (
     Seat,
     Square,
 )
-from engine.core import JSON, Dice, Event, Game, IllegalAction, Outcome
+from engine.core import JSON, Dice, Event, Game, IllegalAction, Outcome, seated_player
 
 FORT_COST = {"lumber": 2, "gold": 2, "ap": 2}
 MAX_BLANKS_PER_QUADRANT = 2
@@ -131,13 +131,7 @@ class Conqueror(Game[ConquerorState]):
     def apply(self, state: ConquerorState, player: str,
               action: str) -> tuple[ConquerorState, list[Event]]:
         text = self.normalise(action)
-        seat_check = state.seat_of(player) if isinstance(player, str) else None
-        if seat_check is None:
-            raise IllegalAction("You are not playing in this game.")
-        if state.over:
-            raise IllegalAction("This game is over.")
-        if seat_check.out:
-            raise IllegalAction("You are out of this game.")
+        seated_player(state.seats, player, state.over)
         parsed = parse(text)
         new = state.copy()
         events: list[Event] = []

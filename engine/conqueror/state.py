@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.conqueror.board import SQUARES, is_square
-from engine.core import Dice, IllegalAction
+from engine.core import Dice, find_seat, parse_position, whole
 
 FORMAT = "warhost.conqueror/1"
 MAX_STOCK = 5  # the cap on AP, gold and lumber
@@ -75,10 +75,7 @@ class ConquerorState:
         )
 
     def seat_of(self, player: str) -> Seat | None:
-        for seat in self.seats:
-            if seat.id == player:
-                return seat
-        return None
+        return find_seat(self.seats, player)
 
     @property
     def alive(self) -> list[Seat]:
@@ -120,20 +117,10 @@ def dump(state: ConquerorState) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def _int(value: Any, low: int, high: int, what: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise ValueError(f"{what} must be a whole number from {low} to {high}")
-    return value
-
 
 def load(text: str) -> ConquerorState:
     """Parse and check a position; any problem raises :class:`IllegalAction`."""
-    try:
-        return _load(text)
-    except IllegalAction:
-        raise
-    except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
-        raise IllegalAction(f"Not a valid Conqueror position: {exc}") from None
+    return parse_position(text, "Conqueror", _load)
 
 
 def _load(text: str) -> ConquerorState:
@@ -155,10 +142,10 @@ def _load(text: str) -> ConquerorState:
             raise ValueError("out must be true or false")
         seats.append(Seat(
             id=pid, base=base,
-            base_health=_int(p.get("base_health", BASE_HEALTH), 0, BASE_HEALTH, "base_health"),
-            ap=_int(p.get("ap", 0), 0, MAX_STOCK, "ap"),
-            gold=_int(p.get("gold", 0), 0, MAX_STOCK, "gold"),
-            lumber=_int(p.get("lumber", 0), 0, MAX_STOCK, "lumber"),
+            base_health=whole(p.get("base_health", BASE_HEALTH), 0, BASE_HEALTH, "base_health"),
+            ap=whole(p.get("ap", 0), 0, MAX_STOCK, "ap"),
+            gold=whole(p.get("gold", 0), 0, MAX_STOCK, "gold"),
+            lumber=whole(p.get("lumber", 0), 0, MAX_STOCK, "lumber"),
             out=out,
         ))
     ids = [s.id for s in seats]
@@ -179,7 +166,7 @@ def _load(text: str) -> ConquerorState:
         if resource not in RESOURCES:
             raise ValueError(f"{name}: unknown resource {resource!r}")
         sq.resource = resource
-        soldiers = _int(entry.get("soldiers", 0), 0, MAX_STACK, f"{name} soldiers")
+        soldiers = whole(entry.get("soldiers", 0), 0, MAX_STACK, f"{name} soldiers")
         owner = entry.get("owner")
         if soldiers and owner not in ids:
             raise ValueError(f"{name}: soldiers need an owner who is a player")
@@ -214,6 +201,6 @@ def _load(text: str) -> ConquerorState:
         raise ValueError("forced dice must be 1-6")
     return ConquerorState(
         seats=seats, board=board, turn=ids.index(turn_id),
-        round=_int(data.get("round", 1), 1, 10**9, "round"),
+        round=whole(data.get("round", 1), 1, 10**9, "round"),
         dice=dice, out_order=list(out_order), last_move=last_move,
     )

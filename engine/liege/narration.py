@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.core import Event
+from engine.core import Event, narrate_public
 from engine.liege.pieces import NAMES
 
 _RESULT = {
@@ -23,17 +23,7 @@ def _dice(values: list[int]) -> str:
 
 
 def narrate(events: list[Event], names: dict[str, str]) -> list[str]:
-    def who(pid: object) -> str:
-        return names.get(str(pid), str(pid)) if pid else "nobody"
-
-    lines: list[str] = []
-    for e in events:
-        if "private_to" in e:
-            continue
-        line = _line(e, who)
-        if line:
-            lines.append(line)
-    return lines
+    return narrate_public(events, names, _line)
 
 
 def _line(e: Event, who: Callable[[object], str]) -> str | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import JSON, Dice, Event, Game, IllegalAction, Option, Outcome
+from engine.core import JSON, Dice, Event, Game, IllegalAction, Option, Outcome, seated_player
 from engine.liege import fights
 from engine.liege import state as st
 from engine.liege.board import FACINGS, FORWARD_FACING, SIDES
@@ -244,13 +244,7 @@ class Liege(Game[LiegeState]):
     def apply(self, state: LiegeState, player: str,
               action: str) -> tuple[LiegeState, list[Event]]:
         text = self.normalise(action)
-        seat_check = state.seat_of(player) if isinstance(player, str) else None
-        if seat_check is None:
-            raise IllegalAction("You are not playing in this game.")
-        if state.over:
-            raise IllegalAction("This game is over.")
-        if seat_check.out:
-            raise IllegalAction("You are out of this game.")
+        seated_player(state.seats, player, state.over)
         parsed = parse(text, state.size)
         new = state.copy()
         events: list[Event] = []

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core import Dice, IllegalAction
+from engine.core import Dice, find_seat, flag, parse_position, whole
 from engine.liege.board import FACINGS, SIDES, SIZES, Board, board
 from engine.liege.pieces import DAMAGE_TOKENS, LIMITS, PIECES, START_CREDITS, START_LIVES
 
@@ -100,10 +100,7 @@ class LiegeState:
         )
 
     def seat_of(self, player: str) -> Seat | None:
-        for seat in self.seats:
-            if seat.id == player:
-                return seat
-        return None
+        return find_seat(self.seats, player)
 
     @property
     def alive(self) -> list[Seat]:
@@ -137,9 +134,9 @@ def dump(state: LiegeState) -> str:
         entry: dict[str, Any] = {"type": p.type, "owner": p.owner}
         if p.facing is not None:
             entry["facing"] = p.facing
-        for flag in ("damaged", "fought", "new", "moved", "turned"):
-            if getattr(p, flag):
-                entry[flag] = True
+        for mark in ("damaged", "fought", "new", "moved", "turned"):
+            if getattr(p, mark):
+                entry[mark] = True
         pieces[name] = entry
     data: dict[str, Any] = {
         "format": FORMAT,
@@ -171,16 +168,6 @@ def dump(state: LiegeState) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def _int(value: Any, low: int, high: int, what: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise ValueError(f"{what} must be a whole number from {low} to {high}")
-    return value
-
-
-def _bool(value: Any, what: str) -> bool:
-    if not isinstance(value, bool):
-        raise ValueError(f"{what} must be true or false")
-    return value
 
 
 def _obj(value: Any, what: str) -> dict[str, Any] | None:
@@ -191,13 +178,7 @@ def _obj(value: Any, what: str) -> dict[str, Any] | None:
 
 def load(text: str) -> LiegeState:
     """Parse and check a position; any problem raises :class:`IllegalAction`."""
-    try:
-        return _load(text)
-    except IllegalAction:
-        raise
-    except (ValueError, TypeError, KeyError, AttributeError, IndexError,
-            RecursionError) as exc:
-        raise IllegalAction(f"Not a valid Liège position: {exc}") from None
+    return parse_position(text, "Liège", _load)
 
 
 def _load(text: str) -> LiegeState:
@@ -233,15 +214,15 @@ def _load(text: str) -> LiegeState:
         used_raw = p.get("used", {})
         if not isinstance(used_raw, dict) or set(used_raw) - set(USED_KEYS):
             raise ValueError(f"{pid}: used must be an object with {', '.join(USED_KEYS)}")
-        used = {k: _int(used_raw.get(k, 0), 0, LIMITS[k], f"{pid} used {k}") for k in USED_KEYS}
+        used = {k: whole(used_raw.get(k, 0), 0, LIMITS[k], f"{pid} used {k}") for k in USED_KEYS}
         seat = Seat(
             id=pid, side=side,
-            credits=_int(p.get("credits", START_CREDITS), 0, 10**9, "credits"),
-            lives=_int(p.get("lives", START_LIVES), 0, START_LIVES, "lives"),
-            out=_bool(p.get("out", False), "out"), general=general,
-            general_fought=_bool(p.get("general_fought", False), "general_fought"),
-            start_to_go=None if start is None else _int(start, 0, size - 1, "start_to_go"),
-            used=used, mortar_losses=_int(p.get("mortar_losses", 0), 0, 10**6, "mortar_losses"),
+            credits=whole(p.get("credits", START_CREDITS), 0, 10**9, "credits"),
+            lives=whole(p.get("lives", START_LIVES), 0, START_LIVES, "lives"),
+            out=flag(p.get("out", False), "out"), general=general,
+            general_fought=flag(p.get("general_fought", False), "general_fought"),
+            start_to_go=None if start is None else whole(start, 0, size - 1, "start_to_go"),
+            used=used, mortar_losses=whole(p.get("mortar_losses", 0), 0, 10**6, "mortar_losses"),
         )
         if seat.out and seat.general is not None:
             raise ValueError(f"{pid} is out and has no General")
@@ -281,8 +262,8 @@ def _load(text: str) -> LiegeState:
         elif facing is not None:
             raise ValueError(f"{name}: only Machine Guns and Mortars face a direction")
         piece = Piece(kind, owner, facing)
-        for flag in ("damaged", "fought", "new", "moved", "turned"):
-            setattr(piece, flag, _bool(entry.get(flag, False), f"{name} {flag}"))
+        for mark in ("damaged", "fought", "new", "moved", "turned"):
+            setattr(piece, mark, flag(entry.get(mark, False), f"{name} {mark}"))
         pieces[name] = piece
     for seat in seats:
         if seat.general and seat.general in pieces:
@@ -320,17 +301,17 @@ def _load(text: str) -> LiegeState:
             raise ValueError("pending needs a player and a list of squares")
         if phase != "fight":
             raise ValueError("a casualty can only be pending in the fight phase")
-        pending = Pending(who, list(choices), _bool(raw_pending.get("only_damage", False),
+        pending = Pending(who, list(choices), flag(raw_pending.get("only_damage", False),
                                                     "only_damage"))
     dice = Dice.from_json(data.get("dice", {"state": 0}))
     if any(not 1 <= v <= 6 for v in dice.forced):
         raise ValueError("forced dice must be 1-6")
     return LiegeState(
         size=size, forward_bonus=bonus, seats=seats, pieces=pieces, turn=turn,
-        round=_int(data.get("round", 1), 1, 10**9, "round"), phase=phase, dice=dice,
-        damage_tokens=_int(data.get("damage_tokens", DAMAGE_TOKENS), 0, DAMAGE_TOKENS,
+        round=whole(data.get("round", 1), 1, 10**9, "round"), phase=phase, dice=dice,
+        damage_tokens=whole(data.get("damage_tokens", DAMAGE_TOKENS), 0, DAMAGE_TOKENS,
                            "damage_tokens"),
-        blasted=_bool(data.get("blasted", False), "blasted"), pending=pending, winner=winner,
+        blasted=flag(data.get("blasted", False), "blasted"), pending=pending, winner=winner,
         out_order=list(out_order),
         last_fight=_obj(data.get("last_fight"), "last_fight"),
         blast=_obj(data.get("blast"), "blast"),
