@@ -29,5 +29,8 @@ test: lint typecheck unit
 bench: $(STAMP)
 	$(PY) -m tests.bench
 
+demo: $(STAMP)
+	$(PY) -m tests.demo
+
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
