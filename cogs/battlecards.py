@@ -429,6 +429,9 @@ class BattlecardsCog(commands.GroupCog, group_name="battlecards",
     """``/battlecards draw|emergency|deploy|done|scout|attack|decline|fire|support|play|
     pass|withdraw|stay|autofire|hand``."""
 
+    game_help = ("`/battlecards draw|deploy|attack|fire|withdraw|…` for Battlecards; `/hand` "
+                 "shows you your own cards (only you see them).")
+
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         super().__init__()

@@ -100,6 +100,9 @@ class ConquerorCog(commands.GroupCog, group_name="conqueror",
                    group_description="Conqueror actions (or use /play)"):
     """``/conqueror move|recruit|fort|raze|convert|end``."""
 
+    game_help = ("`/conqueror move|recruit|fort|raze|convert|end`: friendly forms of "
+                 "Conqueror moves.")
+
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         super().__init__()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -368,9 +368,7 @@ game's options (e.g. `size=8`; autocomplete lists them).
 
 **Play**
 `/play action:` any action by its notation; autocomplete lists what you may do now.
-`/conqueror move|recruit|fort|raze|convert|end` are friendly forms for Conqueror;
-`/liege general|buy|shift|turn|attack|casualty|end|…` for the Battle of Liège, with \
-`/liege shop` (prices, credits, limits) and `/liege range` (where a piece reaches).
+{game_lines}
 `/game resign` leaves a running game.
 
 **Look**
@@ -378,6 +376,12 @@ game's options (e.g. `size=8`; autocomplete lists them).
 `/game rules kind:`
 
 `/game abort` ends the game for everyone (host, or members with Manage Channels)."""
+
+
+def help_text(cogs: Iterable[object]) -> str:
+    """The /help text, with the line each game's cog offers in its ``game_help``."""
+    lines = sorted(str(line) for cog in cogs if (line := getattr(cog, "game_help", None)))
+    return HELP_TEXT.format(game_lines="\n".join(lines))
 
 
 # -- the cog ------------------------------------------------------------------------------
@@ -604,7 +608,7 @@ class GameCog(commands.Cog):
 
     @app_commands.command(name="help", description="How to play with Warhost")
     async def help_(self, interaction: discord.Interaction) -> None:
-        await send_ephemeral(interaction, HELP_TEXT)
+        await send_ephemeral(interaction, help_text(self.bot.cogs.values()))
 
 
 async def legal_for(interaction: discord.Interaction, kind: str | None = None) -> list[str]:

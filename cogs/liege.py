@@ -309,6 +309,10 @@ class LiegeCog(commands.GroupCog, group_name="liege",
     """``/liege general|buy|grenade|missile|gas|shift|turn|done|skip|attack|casualty|end``
     and ``/liege shop|range``."""
 
+    game_help = ("`/liege general|buy|shift|turn|attack|casualty|end|…` for the Battle of "
+                 "Liège, with `/liege shop` (prices, credits, limits) and `/liege range` "
+                 "(where a piece reaches).")
+
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         super().__init__()

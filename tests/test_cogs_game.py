@@ -300,6 +300,14 @@ def test_rules_reply_keeps_the_options_whole() -> None:
             assert all(line in reply for line in g.options_reference(game))
 
 
-def test_help_fits_and_names_the_game_commands() -> None:
-    assert len(g.HELP_TEXT) <= 1900
-    assert "/conqueror" in g.HELP_TEXT and "/liege" in g.HELP_TEXT
+def test_help_fits_and_names_every_game_cogs_commands() -> None:
+    from cogs.battlecards import BattlecardsCog
+    from cogs.conqueror import ConquerorCog
+    from cogs.liege import LiegeCog
+
+    game_cogs = [ConquerorCog, LiegeCog, BattlecardsCog]  # game_help is a class attribute
+    text = g.help_text([*game_cogs, object()])
+    assert len(text) <= 1900
+    for name in ("/conqueror", "/liege", "/battlecards", "/hand"):
+        assert name in text
+    assert "{game_lines}" not in text and "/conqueror" not in g.help_text([])
