@@ -443,7 +443,10 @@ async def submit(interaction: discord.Interaction, store: Store, game: int | Gam
         await reply_error(interaction, humanize_ids(str(exc), seats))
         return None
     if result.duplicate:
-        await reply_error(interaction, "That action was already applied.")
+        # The same interaction delivered twice (a gateway replay): the first delivery
+        # answers it, and Discord accepts only one answer per interaction, so stay quiet.
+        log.info("Interaction %s was delivered again; its move %s stands", interaction.id,
+                 result.seq)
         return result
     try:
         await announce(interaction, rules, player, action, result, before)
