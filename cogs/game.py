@@ -6,6 +6,7 @@ Lobby buttons are :class:`discord.ui.DynamicItem` s whose custom_id carries the 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections.abc import Iterable, Sequence
@@ -559,7 +560,7 @@ class GameCog(commands.Cog):
         path = DOCS / f"{game.kind}.md"
         shown = f"docs/games/{game.kind}.md"
         try:
-            text = path.read_text(encoding="utf-8")
+            text = await asyncio.to_thread(path.read_text, encoding="utf-8")
         except OSError:
             text = f"# {game.name}\n\n{game.summary or 'No rules document yet.'}"
         await send_ephemeral(interaction, rules_reply(game, text, shown))
