@@ -553,3 +553,25 @@ def pill(canvas: Canvas, x: float, top: float, label: str, fill: Colour, size: f
     canvas.text((x0 + w / 2, top + height / 2 + 0.5), label, size,
                 fill=text if text is not None else text_on(fill[:3]), bold=True, anchor="mm")
     return x0 if align == "right" else x0 + w
+
+
+def progress_bar(canvas: Canvas, box: Box, fraction: float, fill: Colour, track: Colour,
+                 ticks: int = 0, tick: Colour | None = None) -> float:
+    """A rounded bar ``fraction`` (clamped to 0..1) full, on a ``track``; returns the fill's
+    right edge. ``ticks`` > 1 marks the track in that many equal parts."""
+    x0, y0, x1, y1 = box
+    h = y1 - y0
+    canvas.rect(box, fill=track, radius=h / 2)
+    frac = 0.0 if not isinstance(fraction, int | float) or math.isnan(fraction) else fraction
+    frac = max(0.0, min(1.0, frac))
+    right = x0 + (x1 - x0) * frac
+    if frac > 0:
+        canvas.rect((x0, y0, max(right, x0 + h), y1), fill=fill, radius=h / 2)
+        canvas.rect((x0 + h * 0.35, y0 + h * 0.18, max(right, x0 + h) - h * 0.35,
+                     y0 + h * 0.36), fill=with_alpha(lighten(fill[:3], 0.35), 150),
+                    radius=h * 0.1)
+    if ticks > 1 and tick is not None:
+        for i in range(1, ticks):
+            tx = x0 + (x1 - x0) * i / ticks
+            canvas.line([(tx, y0 + h * 0.2), (tx, y1 - h * 0.2)], fill=tick, width=1)
+    return right
