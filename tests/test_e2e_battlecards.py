@@ -18,8 +18,6 @@ its audience: nothing public names a secret; nothing alice sees names one of bob
 
 from __future__ import annotations
 
-import importlib.util
-import io
 import json
 import re
 from collections.abc import Iterator
@@ -82,31 +80,8 @@ def seeded(monkeypatch: pytest.MonkeyPatch) -> Iterator[SimpleNamespace]:
 
 
 @pytest.fixture
-def board_images(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Until ``render/battlecards.py`` lands, boards of this kind are a plain placeholder
-    PNG drawn from nothing (so the test still checks everything else)."""
-    if importlib.util.find_spec("render.battlecards") is not None:
-        return
-    from PIL import Image
-
-    import render
-
-    real = render.render
-
-    def placeholder(kind: str, view: dict[str, Any], events: Any = None,
-                    names: Any = None) -> bytes:
-        if kind != "battlecards":
-            return real(kind, view, events, names)
-        out = io.BytesIO()
-        Image.new("RGB", (400, 300), "darkgreen").save(out, format="PNG")
-        return out.getvalue()
-
-    monkeypatch.setattr(render, "render", placeholder)
-
-
-@pytest.fixture
 async def world(discord_double: DiscordDouble, start_bot: Any, tmp_path: Path,
-                seeded: SimpleNamespace, board_images: None) -> World:
+                seeded: SimpleNamespace) -> World:
     dd = discord_double
     dd.quiet_period = 0.005
     for name in PEOPLE:
