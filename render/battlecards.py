@@ -66,6 +66,11 @@ HEADER_H = 78  # the card in play
 BAND_GAP = 8
 BAND_H = (MID_Y1 - MID_Y0 - HEADER_H - 2 * BAND_GAP) / 2
 CONFLICT_H = 150
+BAND_TAB = 26  # the side's label along a band's left edge
+#: The bands of revealed units: the top (German) player's, then the bottom one's.
+BANDS: tuple[Box, Box] = (
+    (RIGHT_X0, MID_Y0 + HEADER_H + BAND_GAP, RIGHT_X1, MID_Y0 + HEADER_H + BAND_GAP + BAND_H),
+    (RIGHT_X0, MID_Y1 - BAND_H, RIGHT_X1, MID_Y1))
 
 FORCES = ("ground", "air", "sea")
 FORCE_NAMES = {"ground": "Ground", "air": "Air", "sea": "Sea", "leader": "Leader"}
@@ -642,7 +647,7 @@ def _mat(c: Canvas, view: Mapping[str, Any], table: _Table, p: Mapping[str, Any]
            anchor="rm")
     c.text((ix1 - c.text_width(f" / {target}", 13, bold=True), vy + 1), str(vp), 19, fill=TEXT,
            bold=True, anchor="rm")
-    bar = (ix0, vy + 15, ix1, vy + 35)
+    bar = vp_bar_box(y0)
     progress_bar(c, bar, vp / target, style.bar, darken(style.mat, 0.45), ticks=target // 5,
                  tick=with_alpha(style.mat, 200))
     auto = p.get("autofire")
@@ -690,6 +695,11 @@ def _mat(c: Canvas, view: Mapping[str, Any], table: _Table, p: Mapping[str, Any]
     wx = dx + 66
     c.line([(wx - 10, y0 + 20), (wx - 10, y1 - 20)], fill=darken(style.mat, 0.3), width=1.5)
     _won_list(c, (wx, top, x1 - 14, y1 - 14), _maps(p.get("battlecards_won")), style, label)
+
+
+def vp_bar_box(mat_y: float) -> Box:
+    """The victory-point bar of the placemat whose top is at ``mat_y``."""
+    return (M + 16, mat_y + 79, M + 262, mat_y + 99)
 
 
 def _discard_pile(c: Canvas, box: Box, count: int) -> None:
@@ -947,48 +957,56 @@ def _band(c: Canvas, box: Box, p: Mapping[str, Any] | None, units: list[Mapping[
     """One side's revealed units, face up, with a side tab on the left."""
     x0, y0, x1, y1 = box
     c.rect(box, fill=darken(style.mat, 0.25), radius=10)
-    tab = 26
+    tab = BAND_TAB
     c.rect((x0, y0, x0 + tab, y1), fill=style.head, radius=10)
     c.rect((x0 + tab - 8, y0, x0 + tab, y1), fill=style.head)
     c.rect((x0 + tab, y0, x0 + tab + 2, y1), fill=style.head_line)
     _vertical_label(c, (x0 + tab / 2, (y0 + y1) / 2), f"{style.label.upper() or 'SIDE'} · {role}",
                     style.head_text)
-    ax0, ay0, ax1, ay1 = x0 + tab + 10, y0 + 8, x1 - 8, y1 - 8
     if p is None:
         return
     if not units:
-        c.text(((ax0 + ax1) / 2, (ay0 + ay1) / 2), c.fit(f"{name}: no units revealed", 15,
-                                                         ax1 - ax0), 15,
+        ax0, ax1 = x0 + BAND_TAB + 10, x1 - 8
+        c.text(((ax0 + ax1) / 2, (y0 + y1) / 2), c.fit(f"{name}: no units revealed", 15,
+                                                       ax1 - ax0), 15,
                fill=lighten(style.mat, 0.35), bold=True, anchor="mm")
         return
+    n = len(units)
+    level, boxes = card_boxes(box, n)
+    shown = units if n <= len(boxes) else units[: len(boxes) - 1]
+    for u, b in zip(shown, boxes, strict=False):
+        key = (u.get("owner"), _ref(u.get("ref")))
+        _unit_card(c, b, u, style, phase, level, shots.get(key))
+    if len(shown) < n:
+        bx0, by0, bx1, by1 = boxes[-1]
+        dashed_rect(c, boxes[-1], lighten(style.mat, 0.3), 1.5, 6, 4)
+        c.text(((bx0 + bx1) / 2, (by0 + by1) / 2), f"+{n - len(shown)} more", 13,
+               fill=lighten(style.mat, 0.5), bold=True, anchor="mm")
+
+
+def card_boxes(band: Box, n: int) -> tuple[int, list[Box]]:
+    """How ``n`` revealed units are laid out in a side's ``band``: the detail level (0 full,
+    1 compact, 2 tiny) and the card boxes, in order. When they cannot all fit, the boxes
+    fill the band and the last one holds "+N more"."""
+    x0, y0, x1, y1 = band
+    ax0, ay0, ax1, ay1 = x0 + BAND_TAB + 10, y0 + 8, x1 - 8, y1 - 8
     gap = 7.0
     aw, ah = ax1 - ax0, ay1 - ay0
-    n = len(units)
     level = 2
     for candidate in (0, 1):  # the largest cards that fit
         if n <= _columns(aw, gap, candidate) * CARD_ROWS[candidate]:
             level = candidate
             break
-    rows, max_w = CARD_ROWS[level], CARD_MAX_W[level]
-    cols = _columns(aw, gap, level)
-    cols = max(1, min(cols, math.ceil(n / rows)))
-    cw = min(max_w, (aw - gap * (cols - 1)) / cols)
+    rows = CARD_ROWS[level]
+    cols = max(1, min(_columns(aw, gap, level), math.ceil(max(1, n) / rows)))
+    cw = min(CARD_MAX_W[level], (aw - gap * (cols - 1)) / cols)
     ch = (ah - gap * (rows - 1)) / rows
-    capacity = cols * rows
-    shown = units if n <= capacity else units[: capacity - 1]
-    for i, u in enumerate(shown):
+    boxes: list[Box] = []
+    for i in range(min(n, cols * rows)):
         r, col = divmod(i, cols)
-        bx = ax0 + col * (cw + gap)
-        by = ay0 + r * (ch + gap)
-        key = (u.get("owner"), _ref(u.get("ref")))
-        _unit_card(c, (bx, by, bx + cw, by + ch), u, style, phase, level, shots.get(key))
-    if len(shown) < n:
-        r, col = divmod(len(shown), cols)
-        bx = ax0 + col * (cw + gap)
-        by = ay0 + r * (ch + gap)
-        dashed_rect(c, (bx, by, bx + cw, by + ch), lighten(style.mat, 0.3), 1.5, 6, 4)
-        c.text((bx + cw / 2, by + ch / 2), f"+{n - len(shown)} more", 13,
-               fill=lighten(style.mat, 0.5), bold=True, anchor="mm")
+        bx, by = ax0 + col * (cw + gap), ay0 + r * (ch + gap)
+        boxes.append((bx, by, bx + cw, by + ch))
+    return level, boxes
 
 
 def _columns(width: float, gap: float, level: int) -> int:
@@ -1187,11 +1205,11 @@ def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
                 shots.setdefault(key, "miss")
         phase = battle.get("phase")
         aggressor = battle.get("aggressor")
-        for p, top in ((table.top, body_y), (table.bottom, body_y + BAND_H + BAND_GAP)):
+        for p, band in zip((table.top, table.bottom), BANDS, strict=True):
             pid = p.get("id") if p is not None else None
             mine = [u for u in raw_units if pid is not None and u.get("owner") == pid]
             role = "ATTACKER" if pid == aggressor else "DEFENDER"
-            _band(c, (RIGHT_X0, top, RIGHT_X1, top + BAND_H), p, mine,
+            _band(c, band, p, mine,
                   _style(p.get("side")) if p is not None else OTHER, phase, shots,
                   table.name(pid), role)
     else:

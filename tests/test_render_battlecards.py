@@ -1,0 +1,674 @@
+"""render/battlecards.py: the Battlecards table image, from views built here by hand
+following docs/games/battlecards-interface.md (the engine is not imported)."""
+
+from __future__ import annotations
+
+import copy
+import io
+import itertools
+from typing import Any
+
+import pytest
+from PIL import Image
+
+import render
+from render import battlecards as bc
+
+G, B = "111", "222"  # the German and the British player
+NAMES = {G: "Gerda", B: "Basil"}
+
+
+# --- cards and views, by the interface spec -------------------------------------------------
+
+
+def unit(uid: str, name: str, side: str, type_: str, phases: list[int], attack: str,
+         defense: str, support: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A unit card; ``attack``/``defense`` as "ground/air/sea" with "-" for N/A."""
+    def values(text: str) -> dict[str, int | None]:
+        parts = text.split("/")
+        return {f: None if v == "-" else int(v) for f, v in zip(bc.FORCES, parts, strict=True)}
+
+    stack = type_ if type_ in bc.FORCES else "ground"
+    return {"id": uid, "name": name, "side": side, "type": type_, "stack": stack,
+            "phases": phases, "attack": values(attack), "defense": values(defense),
+            "support": support, "text": "A unit."}
+
+
+PANZER = unit("G01", "1st Panzer Division", "german", "ground", [1, 3], "7/3/-", "4/3/4")
+STUKA = unit("G20", "Sturzkampfgeschwader 77", "german", "air", [2], "8/2/6", "3/4/5")
+FALLSCHIRM = unit("G30", "1st Fallschirmjäger Division", "german", "ground", [2, 4],
+                  "6/2/-", "5/3/4")
+ROMMEL = unit("G45", "Erwin Rommel", "german", "leader", [2], "4/-/-", "5/4/5",
+              support={"bonus": 2, "to": ["ground"], "text": "+2 to a Ground unit."})
+GUARDS = unit("B03", "Guards Armoured Division", "british", "ground", [1, 3], "7/2/-",
+              "5/3/4")
+SPITFIRE = unit("B19", "No. 19 Squadron", "british", "air", [1, 2], "3/7/2", "4/5/5")
+ARTILLERY = unit("B13", "5th Army Group Royal Artillery", "british", "ground", [2, 4],
+                 "6/-/-", "3/3/4",
+                 support={"bonus": 1, "to": ["ground"], "text": "Fire plan: +1."})
+HOOD = unit("B32", "HMS Hood", "british", "sea", [1, 2, 3, 4], "6/4/8", "5/4/6")
+
+
+def battlecard(cid: str, name: str, aggressor: str, forces: list[str], vp: int,
+               an: int = 3, special: str | None = None) -> dict[str, Any]:
+    return {"id": cid, "name": name, "action_number": an, "kind": "battle",
+            "aggressor": aggressor, "forces": forces, "vp": vp, "prerequisites": [],
+            "special": special, "text": "A battle."}
+
+
+def conflict_card(cid: str, name: str, an: int, kind: str, text: str) -> dict[str, Any]:
+    return {"id": cid, "name": name, "action_number": an, "kind": kind, "text": text}
+
+
+FRANCE = battlecard("C01", "Battle of France", "german", ["ground", "air"], 6, 1)
+BRITAIN = battlecard("C03", "Battle of Britain", "german", ["air"], 6, 3)
+ATLANTIC = battlecard("C04", "Battle of the Atlantic", "german", ["sea", "air"], 6, 5)
+NORMANDY = battlecard("C12", "Normandy Landings", "british", ["ground", "air", "sea"], 8, 7)
+MARKET = battlecard("C14", "Operation Market Garden", "british", ["ground", "air"], 4, 9)
+INVASION = battlecard("C07", "Invasion of Britain", "german", ["ground", "air", "sea"], 8, 4,
+                      special="Total Victory")
+MOBILISATION = conflict_card("C17", "Total Mobilisation", 3, "arsenal",
+                             "Draw 3 arsenal cards into your reserve hand.")
+RADAR = conflict_card("C43", "Radar Warning", 9, "keep", "Keep this card.")
+
+ALL_BATTLES = [FRANCE, BRITAIN, ATLANTIC, NORMANDY, MARKET, INVASION,
+               battlecard("C02", "Dunkirk", "german", ["ground", "air", "sea"], 4, 2),
+               battlecard("C05", "Channel Dash", "german", ["sea", "air"], 3, 6),
+               battlecard("C06", "Battle of the Bulge", "german", ["ground", "air"], 5, 8),
+               battlecard("C08", "Sinking of the Bismarck", "british", ["sea", "air"], 4, 10),
+               battlecard("C09", "Dieppe Raid", "british", ["ground", "sea"], 3, 1),
+               battlecard("C10", "St Nazaire Raid", "british", ["sea"], 2, 2),
+               battlecard("C11", "Battle of the Ruhr", "british", ["air"], 5, 3),
+               battlecard("C13", "Battle of the Scheldt", "british", ["ground", "sea"], 3, 4),
+               battlecard("C15", "Crossing of the Rhine", "british", ["ground", "air"], 5, 5),
+               battlecard("C16", "Battle for Germany", "british", ["ground", "air"], 6, 6,
+                          special="Total Victory")]
+
+
+def player(pid: str, seat: int, side: str, **kw: Any) -> dict[str, Any]:
+    p: dict[str, Any] = {"id": pid, "seat": seat, "side": side, "vp": 0, "autofire": True,
+                         "hand_count": 3, "kept_count": 0, "arsenal_count": 41,
+                         "stacks": {"ground": 1, "air": 1, "sea": 1}, "discard": [],
+                         "battlecards_won": []}
+    p.update(kw)
+    return p
+
+
+def battle_list(status: dict[str, tuple[str, str | None]] | None = None) -> list[dict[str, Any]]:
+    status = status or {}
+    out = []
+    for card in ALL_BATTLES:
+        st, by = status.get(card["id"], ("in deck", None))
+        out.append({"name": card["name"], "vp": card["vp"], "aggressor": card["aggressor"],
+                    "forces": list(card["forces"]), "status": st, "won_by": by})
+    return out
+
+
+def setup_view() -> dict[str, Any]:
+    """Both players deploying their first three cards."""
+    return {"kind": "battlecards", "viewer": None, "round": 0, "turn": G, "to_act": [G, B],
+            "phase": "setup", "prompt": "Deploy 3 of your 6 cards onto your stacks",
+            "victory_target": 38,
+            "players": [player(G, 1, "german", hand_count=6, arsenal_count=41,
+                               stacks={"ground": 0, "air": 0, "sea": 0}),
+                        player(B, 2, "british", hand_count=4, arsenal_count=41,
+                               stacks={"ground": 1, "air": 1, "sea": 0})],
+            "conflict": {"deck_count": 50, "discard_count": 0, "discard_top": None},
+            "battle": None, "last_shots": [], "battlecard_list": battle_list(),
+            "current": None, "last_move": {"player": B, "action": "deploy 2"},
+            "outcome": None}
+
+
+def between_view() -> dict[str, Any]:
+    """Turn 9: a few battles fought, Britain to draw."""
+    view = setup_view()
+    pg, pb = view["players"]
+    pg.update(vp=12, hand_count=2, kept_count=1, arsenal_count=28,
+              stacks={"ground": 3, "air": 2, "sea": 1}, discard=[STUKA],
+              battlecards_won=[FRANCE, BRITAIN])
+    pb.update(vp=4, hand_count=5, kept_count=2, arsenal_count=26,
+              stacks={"ground": 2, "air": 4, "sea": 2}, discard=[GUARDS, SPITFIRE],
+              battlecards_won=[MARKET], autofire=False)
+    view.update(round=9, turn=B, to_act=[B], phase="draw",
+                prompt="Draw a conflict card or make an emergency deployment",
+                conflict={"deck_count": 31, "discard_count": 12, "discard_top": MOBILISATION},
+                battlecard_list=battle_list({"C01": ("won", G), "C03": ("won", G),
+                                             "C14": ("won", B), "C02": ("discarded", None)}),
+                last_move={"player": G, "action": "draw"})
+    return view
+
+
+def battle_units() -> list[dict[str, Any]]:
+    return [
+        {"ref": "g1", "owner": G, "card": PANZER, "status": "active", "bonus": 2},
+        {"ref": "g2", "owner": G, "card": FALLSCHIRM, "status": "destroyed", "bonus": 0},
+        {"ref": "g3", "owner": G, "card": ROMMEL, "status": "active", "bonus": 0},
+        {"ref": "a1", "owner": G, "card": STUKA, "status": "withdrawn", "bonus": 0},
+        {"ref": "g1", "owner": B, "card": GUARDS, "status": "active", "bonus": 1},
+        {"ref": "g2", "owner": B, "card": ARTILLERY, "status": "active", "bonus": 0},
+        {"ref": "a1", "owner": B, "card": SPITFIRE, "status": "destroyed", "bonus": 0},
+    ]
+
+
+def battle_view(phase: Any = 3) -> dict[str, Any]:
+    """Mid-battle over the Battle of the Atlantic's neighbour: France, round 2, phase 3."""
+    view = between_view()
+    view["players"][0].update(stacks={"ground": 0, "air": 0, "sea": 1})
+    view["players"][1].update(stacks={"ground": 0, "air": 2, "sea": 2})
+    view.update(turn=G, to_act=[G], phase="battle",
+                prompt=f"Fire your units in phase {phase}",
+                battle={"card": INVASION, "aggressor": G, "defender": B, "round": 2,
+                        "phase": phase, "units": battle_units()},
+                current=INVASION,
+                last_shots=[
+                    {"shooter": "g1", "shooter_owner": G, "target": "g2", "target_owner": B,
+                     "action_number": 7, "attack": 9, "defense": 3, "hit": False},
+                    {"shooter": "g1", "shooter_owner": B, "target": "g2", "target_owner": G,
+                     "action_number": 6, "attack": 8, "defense": 5, "hit": True},
+                    {"shooter": "g1", "shooter_owner": G, "target": "a1", "target_owner": B,
+                     "action_number": 3, "attack": 3, "defense": 5, "hit": True}],
+                battlecard_list=battle_list({"C01": ("won", G), "C03": ("won", G),
+                                             "C14": ("won", B), "C02": ("discarded", None),
+                                             "C07": ("in play", None)}),
+                last_move={"player": G, "action": "fire g1 a1"})
+    return view
+
+
+def decide_view() -> dict[str, Any]:
+    """Britain drew Normandy: the aggressor decides whether to attack."""
+    view = between_view()
+    view.update(phase="decide", prompt="Attack in Normandy Landings or decline",
+                current=NORMANDY, last_move={"player": B, "action": "draw"},
+                battlecard_list=battle_list({"C01": ("won", G), "C03": ("won", G),
+                                             "C14": ("won", B), "C02": ("discarded", None),
+                                             "C12": ("in play", None)}))
+    return view
+
+
+def resolve_view() -> dict[str, Any]:
+    """Britain drew a card that lets them deploy from the reserve."""
+    view = between_view()
+    view.update(phase="resolve", prompt="Deploy up to 2 cards from the reserve hand, then done",
+                current=conflict_card("C29", "Forward to the Front", 5, "deploy",
+                                      "Deploy up to 2 cards from your reserve hand."))
+    return view
+
+
+def withdraw_view() -> dict[str, Any]:
+    view = battle_view("withdraw")
+    view.update(phase="withdraw", prompt="Withdraw units, or stay", last_shots=[])
+    return view
+
+
+def over_view() -> dict[str, Any]:
+    view = between_view()
+    view["players"][0].update(vp=40, battlecards_won=[FRANCE, BRITAIN, ATLANTIC, INVASION,
+                                                      NORMANDY, MARKET])
+    view.update(turn=None, to_act=[], phase="over", prompt="The game is over",
+                outcome={"winners": [G], "standings": [G, B],
+                         "reason": "Standard Victory: 38 victory points reached."})
+    return view
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+def decode(png: bytes) -> Image.Image:
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    image = Image.open(io.BytesIO(png))
+    assert image.format == "PNG"
+    image.load()
+    return image.convert("RGB")
+
+
+def draw(view: dict[str, Any], names: dict[str, str] | None = NAMES) -> Image.Image:
+    return decode(render.render("battlecards", view, None, names))
+
+
+Pixel = tuple[int, int, int]
+
+
+def pixels(image: Image.Image, box: tuple[float, float, float, float]) -> list[Pixel]:
+    x0, y0, x1, y1 = (round(v) for v in box)
+    raw = image.crop((x0, y0, x1, y1)).tobytes()
+    return [(raw[i], raw[i + 1], raw[i + 2]) for i in range(0, len(raw), 3)]
+
+
+def count(px: list[Pixel], test: Any) -> int:
+    return sum(1 for p in px if test(p))
+
+
+def near(colour: Pixel, tolerance: int = 24) -> Any:
+    def test(p: Pixel) -> bool:
+        return all(abs(a - b) <= tolerance for a, b in zip(p, colour, strict=True))
+    return test
+
+
+def mean(px: list[Pixel]) -> tuple[float, float, float]:
+    n = len(px)
+    return (sum(p[0] for p in px) / n, sum(p[1] for p in px) / n, sum(p[2] for p in px) / n)
+
+
+def is_gold(p: Pixel) -> bool:  # the phase highlight and the ACTS NOW / WINNER pills
+    return p[0] > 215 and 150 < p[1] < 225 and p[2] < 90
+
+
+def is_red(p: Pixel) -> bool:
+    return p[0] > 170 and p[1] < 90 and p[2] < 90
+
+
+def gold_x(image: Image.Image, box: tuple[float, float, float, float]) -> float:
+    """The mean x of the gold pixels in ``box`` (in image coordinates)."""
+    x0, y0, x1, y1 = (round(v) for v in box)
+    raw = image.crop((x0, y0, x1, y1)).tobytes()
+    w = x1 - x0
+    xs = [x0 + (i // 3) % w for i in range(0, len(raw), 3)
+          if is_gold((raw[i], raw[i + 1], raw[i + 2]))]
+    assert xs, "no gold in the box"
+    return sum(xs) / len(xs)
+
+
+def top_mat(image: Image.Image) -> list[Pixel]:
+    return pixels(image, (bc.M, bc.TOP_MAT_Y, bc.WIDTH - bc.M, bc.TOP_MAT_Y + bc.MAT_H))
+
+
+def bottom_mat(image: Image.Image) -> list[Pixel]:
+    return pixels(image, (bc.M, bc.BOTTOM_MAT_Y, bc.WIDTH - bc.M, bc.BOTTOM_MAT_Y + bc.MAT_H))
+
+
+def unit_box(view: dict[str, Any], owner: str, ref: str) -> tuple[float, float, float, float]:
+    """Where a revealed unit's card is drawn (German units in the top band)."""
+    units = view["battle"]["units"]
+    band = bc.BANDS[0] if owner == G else bc.BANDS[1]
+    mine = [u for u in units if u["owner"] == owner]
+    _, boxes = bc.card_boxes(band, len(mine))
+    index = next(i for i, u in enumerate(mine) if u["ref"] == ref)
+    return boxes[index]
+
+
+ALL_VIEWS = [setup_view, between_view, decide_view, resolve_view, battle_view, withdraw_view,
+             over_view]
+
+
+# --- contract ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("make", ALL_VIEWS)
+def test_every_phase_renders_a_png_of_the_expected_size(make: Any) -> None:
+    png = render.render("battlecards", make(), None, NAMES)
+    image = decode(png)
+    assert image.size == (bc.WIDTH, bc.HEIGHT)
+    assert 1000 <= image.size[0] <= 1100
+    assert len(png) < 250_000
+
+
+def test_dispatch_goes_through_the_kind_module() -> None:
+    view = battle_view()
+    assert render.render("battlecards", view, [], NAMES) == bc.render(view, None, NAMES)
+
+
+@pytest.mark.parametrize("make", ALL_VIEWS)
+def test_render_never_mutates_the_view_events_or_names(make: Any) -> None:
+    view = make()
+    events = [{"type": "shot", "shooter": "g1", "target": "a1", "action_number": 3}]
+    names = dict(NAMES)
+    before = copy.deepcopy((view, events, names))
+    render.render("battlecards", view, events, names)
+    assert (view, events, names) == before
+
+
+HOSTILE = ["🔥🐉👑" * 5, "x" * 500, "שלום עליכם", "مرحبا بالعالم", "", "   ", "\n\t\r",
+           "a\u0301\u0301\u0301\u0301" * 40, "\u202eevil\u202c", "W" * 60, "\x00\x07bell",
+           "中文名字很长很长很长很长很长很长很长很长"]
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_hostile_names_do_not_crash(name: str) -> None:
+    for view in (setup_view(), battle_view(), over_view()):
+        assert draw(view, {G: name, B: name}).size == (bc.WIDTH, bc.HEIGHT)
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_hostile_card_names_and_texts_do_not_crash(name: str) -> None:
+    view = battle_view()
+    for u in view["battle"]["units"]:
+        u["card"] = dict(u["card"], name=name, text=name)
+        u["ref"] = name[:3]
+    view["battle"]["card"] = dict(INVASION, name=name, special=name)
+    view["conflict"]["discard_top"] = dict(MOBILISATION, name=name, text=name, kind=name)
+    view["players"][0]["battlecards_won"] = [dict(FRANCE, name=name)]
+    view["battlecard_list"][0]["name"] = name
+    view["prompt"] = name
+    assert draw(view).size == (bc.WIDTH, bc.HEIGHT)
+    view.update(battle=None, current=dict(MOBILISATION, name=name, text=name))
+    assert draw(view).size == (bc.WIDTH, bc.HEIGHT)
+
+
+def test_long_names_stay_inside_the_name_area() -> None:
+    long, short = draw(between_view(), {G: "W" * 80, B: "W" * 80}), draw(between_view(),
+                                                                         {G: "W", B: "W"})
+    # from the deployed stacks rightwards, both placemats are unchanged
+    for y in (bc.TOP_MAT_Y, bc.BOTTOM_MAT_Y):
+        box = (bc.M + 280, y, bc.WIDTH, y + bc.MAT_H)
+        assert pixels(long, box) == pixels(short, box)
+
+
+def test_odd_views_still_render() -> None:
+    for view in ({}, {"kind": "battlecards"},
+                 {"players": "x", "battle": 7, "conflict": [], "last_shots": {}, "outcome": 3},
+                 {"players": [None, 5, {"id": 9, "stacks": "lots", "vp": "many"}],
+                  "battle": {"units": [None, {"card": 4}, {"ref": 5, "owner": None}]},
+                  "battlecard_list": [None, {"status": 5}], "victory_target": 0}):
+        draw(view)
+    view = battle_view()
+    view["battle"]["units"].append({"ref": "g9", "owner": "ghost", "card": None,
+                                    "status": "exploded", "bonus": "lots"})
+    view["battle"]["units"][0]["card"] = dict(PANZER, phases="all", attack=None,
+                                              defense={"ground": "x", "air": True},
+                                              support={"bonus": None, "to": "everything"},
+                                              type="submarine")
+    view["battle"].update(phase=9, round=None, aggressor="nobody")
+    view["last_shots"].append({"shooter": None, "target": 3, "action_number": "seven",
+                               "attack": None, "hit": "yes"})
+    view["players"][0].update(vp=-5, hand_count=-2, kept_count=10**9, arsenal_count=None,
+                              stacks={"ground": 10**6, "air": -1, "sea": "x"},
+                              battlecards_won=[None, {"vp": None}] * 20)
+    view["players"].append({"id": "333", "seat": 3, "side": "french"})
+    view.update(round="x", phase=None, turn=5, to_act="all", victory_target=-1,
+                conflict={"deck_count": "many", "discard_top": {"name": None}})
+    draw(view)
+
+
+def test_three_or_one_players_and_unknown_sides_render() -> None:
+    view = between_view()
+    view["players"] = view["players"][:1]
+    draw(view)
+    view = battle_view()
+    for p in view["players"]:
+        p["side"] = "martian"
+    draw(view)
+
+
+# --- privacy: the board image is public --------------------------------------------------------
+
+
+SECRET = unit("G99", "Wunderwaffe ZZZ Secret Prototype", "german", "air", [1, 2, 3, 4],
+              "10/10/10", "10/10/10")
+SECRET_KEPT = conflict_card("C99", "Top Secret Dispatch XYZ", 10, "keep", "Keep this card.")
+
+
+def with_private_cards(view: dict[str, Any], pid: str, card: dict[str, Any],
+                       kept: dict[str, Any]) -> dict[str, Any]:
+    """``view`` as ``pid`` receives it: their own hand, kept cards and stack contents added
+    (as many as their public counts say)."""
+    view = copy.deepcopy(view)
+    view["viewer"] = pid
+    p = next(p for p in view["players"] if p["id"] == pid)
+    p["hand"] = [dict(card, id=f"H{i}") for i in range(p["hand_count"])]
+    p["kept"] = [dict(kept, id=f"K{i}") for i in range(p["kept_count"])]
+    p["stack_cards"] = {f: [dict(card, id=f"S{f}{i}") for i in range(n)]
+                        for f, n in p["stacks"].items()}
+    return view
+
+
+@pytest.mark.parametrize("make", [setup_view, between_view, battle_view, over_view])
+def test_the_public_view_has_no_private_keys_and_renders(make: Any) -> None:
+    view = make()
+    assert view["viewer"] is None
+    for p in view["players"]:
+        assert not {"hand", "kept", "stack_cards"} & set(p)
+    assert draw(view).size == (bc.WIDTH, bc.HEIGHT)
+
+
+@pytest.mark.parametrize("make", [setup_view, between_view, battle_view, over_view])
+@pytest.mark.parametrize("pid", [G, B])
+def test_a_players_own_cards_never_reach_the_image(make: Any, pid: str) -> None:
+    """A view for a player carries their hand: the image is pixel for pixel the one drawn
+    without it, whatever the hidden cards are (so no card name can be on it)."""
+    public = make()
+    own = with_private_cards(public, pid, SECRET, SECRET_KEPT)
+    assert any(p.get("hand") for p in own["players"])
+    stripped = copy.deepcopy(own)
+    for p in stripped["players"]:
+        for key in ("hand", "kept", "stack_cards"):
+            p.pop(key, None)
+    other = with_private_cards(public, pid, PANZER, RADAR)
+    image = draw(own).tobytes()
+    assert image == draw(stripped).tobytes()
+    assert image == draw(other).tobytes()
+    assert image == draw(public).tobytes()  # the viewer field changes nothing either
+
+
+class Tripwire(dict):  # type: ignore[type-arg]
+    """A player entry that fails the test if anything reads a private key."""
+
+    PRIVATE = frozenset({"hand", "kept", "stack_cards"})
+
+    def __getitem__(self, key: Any) -> Any:
+        assert key not in self.PRIVATE, f"the renderer read {key!r}"
+        return super().__getitem__(key)
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        assert key not in self.PRIVATE, f"the renderer read {key!r}"
+        return super().get(key, default)
+
+
+@pytest.mark.parametrize("make", [setup_view, between_view, battle_view, over_view])
+def test_the_renderer_never_reads_private_keys(make: Any) -> None:
+    view = with_private_cards(make(), G, SECRET, SECRET_KEPT)
+    view["players"] = [Tripwire(p) for p in view["players"]]
+    draw(view)
+
+
+# --- what is drawn ---------------------------------------------------------------------------
+
+
+def test_vp_bar_grows_with_victory_points() -> None:
+    def bar_fill(vp: int, index: int) -> int:
+        view = between_view()
+        view["players"][index]["vp"] = vp
+        image = draw(view)
+        box = bc.vp_bar_box(bc.TOP_MAT_Y if index == 0 else bc.BOTTOM_MAT_Y)
+        colour = bc.GERMAN.bar if index == 0 else bc.BRITISH.bar
+        return count(pixels(image, box), near(colour, 30))
+
+    for index in (0, 1):
+        fills = [bar_fill(vp, index) for vp in (0, 5, 19, 38)]
+        assert fills[0] == 0
+        assert fills[0] < fills[1] < fills[2] < fills[3]
+        assert fills[2] * 1.6 < fills[3] < fills[2] * 2.4  # half-way is about half
+        assert bar_fill(60, index) == fills[3]  # past the target the bar stays full
+
+
+def test_destroyed_and_withdrawn_units_look_different_from_active_ones() -> None:
+    def card(status: str) -> list[Pixel]:
+        view = battle_view()
+        view["battle"]["units"][0]["status"] = status
+        return pixels(draw(view), unit_box(view, G, "g1"))
+
+    active, destroyed, withdrawn = card("active"), card("destroyed"), card("withdrawn")
+    parchment = near(bc.FACE, 12)
+    assert count(active, parchment) > len(active) // 3
+    assert count(destroyed, parchment) < count(active, parchment) // 10  # greyed out
+    assert count(destroyed, is_red) > count(active, is_red) + 150  # crossed out and stamped
+    assert count(withdrawn, parchment) < count(active, parchment) // 10  # dimmed
+    assert mean(withdrawn) != mean(destroyed)
+    assert count(withdrawn, is_red) < count(destroyed, is_red) // 2
+
+
+def test_current_phase_highlight_moves_with_the_phase() -> None:
+    header = (bc.RIGHT_X1 - 300, bc.MID_Y0 + 30, bc.RIGHT_X1, bc.MID_Y0 + bc.HEADER_H)
+    xs, card_xs = [], []
+    for phase in (1, 2, 3, 4, "withdraw"):
+        view = battle_view(phase)
+        for u in view["battle"]["units"]:  # every unit fires in every phase, none destroyed
+            u.update(status="active", bonus=0)
+            u["card"] = dict(u["card"], phases=[1, 2, 3, 4])
+        image = draw(view)
+        xs.append(gold_x(image, header))
+        if phase != "withdraw":
+            x0, y0, x1, _ = unit_box(view, B, "g2")
+            card_xs.append(gold_x(image, (x0, y0 + 30, x1, y0 + 90)))
+    assert xs == sorted(xs) and len(set(xs)) == 5
+    assert card_xs == sorted(card_xs) and len(set(card_xs)) == 4
+
+
+def test_phases_a_unit_fires_in_are_marked() -> None:
+    view = battle_view(3)
+    box = unit_box(view, B, "g2")
+    firing = copy.deepcopy(view)
+    firing["battle"]["units"][5]["card"] = dict(ARTILLERY, phases=[3])
+    idle = copy.deepcopy(view)
+    idle["battle"]["units"][5]["card"] = dict(ARTILLERY, phases=[1])
+    a, b = pixels(draw(firing), box), pixels(draw(idle), box)
+    assert count(a, is_gold) > count(b, is_gold) + 40  # fires now: a gold box
+
+
+def test_unit_values_are_drawn() -> None:
+    view = battle_view()
+    box = unit_box(view, B, "g1")
+    stronger = copy.deepcopy(view)
+    stronger["battle"]["units"][4]["card"] = dict(GUARDS, attack={"ground": 9, "air": 2,
+                                                                  "sea": None})
+    na = copy.deepcopy(view)
+    na["battle"]["units"][4]["card"] = dict(GUARDS, attack={"ground": 7, "air": 2, "sea": 4})
+    base = pixels(draw(view), box)
+    assert pixels(draw(stronger), box) != base
+    assert pixels(draw(na), box) != base  # "–" for N/A differs from a number
+    bonus = copy.deepcopy(view)
+    bonus["battle"]["units"][4]["bonus"] = 0
+    assert count(pixels(draw(bonus), box), is_gold) < count(base, is_gold) - 30
+
+
+def test_last_shots_show_hits_misses_and_action_numbers() -> None:
+    def panel(view: dict[str, Any]) -> list[Pixel]:
+        return pixels(draw(view), (bc.LEFT_X0, bc.MID_Y0 + bc.CONFLICT_H + 8, bc.LEFT_X1,
+                                   bc.MID_Y1))
+
+    view = battle_view()
+    base = panel(view)
+    none = copy.deepcopy(view)
+    none["last_shots"] = []
+    assert count(panel(none), is_red) + 100 < count(base, is_red)
+    misses = copy.deepcopy(view)
+    for s in misses["last_shots"]:
+        s["hit"] = False
+    assert count(panel(misses), near(bc.HIT, 20)) + 100 < count(base, near(bc.HIT, 20))
+    other = copy.deepcopy(view)
+    other["last_shots"][0]["action_number"] = 2
+    assert panel(other) != base
+    many = copy.deepcopy(view)
+    many["last_shots"] = view["last_shots"] * 20
+    draw(many)
+
+
+def test_a_unit_hit_by_the_last_shot_carries_a_burst() -> None:
+    view = battle_view()
+    view["battle"]["units"][5]["status"] = "active"  # B's g2, missed by G's g1
+    box = unit_box(view, B, "g2")
+    hit = copy.deepcopy(view)
+    hit["last_shots"][0]["hit"] = True
+    assert count(pixels(draw(hit), box), is_red) > count(pixels(draw(view), box), is_red) + 30
+
+
+def test_counts_on_the_placemats_are_drawn() -> None:
+    view = between_view()
+    base = draw(view)
+    for change in ({"hand_count": 6}, {"kept_count": 3}, {"arsenal_count": 3},
+                   {"stacks": {"ground": 0, "air": 2, "sea": 1}}, {"discard": []},
+                   {"battlecards_won": [FRANCE]}, {"autofire": False}):
+        other = copy.deepcopy(view)
+        other["players"][0].update(change)
+        image = draw(other)
+        assert top_mat(image) != top_mat(base), change
+        assert bottom_mat(image) == bottom_mat(base), change
+
+
+def test_more_cards_in_hand_means_more_card_backs() -> None:
+    def backs(n: int) -> int:
+        view = between_view()
+        view["players"][1]["hand_count"] = n
+        return count(bottom_mat(draw(view)), near(bc.BRITISH.back, 10))
+
+    assert backs(0) < backs(1) < backs(3) < backs(6)
+    assert backs(20) == backs(7)  # at most seven drawn; the count says the rest
+
+
+def test_the_german_mat_is_on_top_whatever_the_seat_order() -> None:
+    view = between_view()
+    swapped = copy.deepcopy(view)
+    swapped["players"].reverse()
+    a, b = draw(view), draw(swapped)
+    assert top_mat(a) == top_mat(b)
+    grey, khaki = mean(top_mat(a)), mean(bottom_mat(a))
+    assert khaki[0] - khaki[2] > grey[0] - grey[2] + 15  # khaki is warmer than field grey
+
+
+def test_who_must_act_is_marked_on_their_mat() -> None:
+    accent = near(bc.ACCENT, 20)  # the ACTS NOW pill and the mat's frame
+    view = between_view()  # Basil (British) to act
+    image = draw(view)
+    assert count(bottom_mat(image), accent) > count(top_mat(image), accent) + 300
+    view.update(turn=G, to_act=[G])
+    image = draw(view)
+    assert count(top_mat(image), accent) > count(bottom_mat(image), accent) + 300
+
+
+def test_over_marks_the_winner_and_the_outcome() -> None:
+    running, over = draw(between_view()), draw(over_view())
+    header = (bc.RIGHT_X0, bc.MID_Y0, bc.RIGHT_X1, bc.MID_Y0 + bc.HEADER_H)
+    assert pixels(over, header) != pixels(running, header)
+    assert count(pixels(over, header), near(bc.ACCENT, 20)) > 500  # the GAME OVER frame
+    assert count(top_mat(over), near(bc.ACCENT, 20)) > count(bottom_mat(over),
+                                                            near(bc.ACCENT, 20)) + 300
+    draw_view = over_view()
+    draw_view["outcome"]["winners"] = []
+    draw(draw_view)
+
+
+def test_battlecard_in_play_shows_its_forces() -> None:
+    header = (bc.RIGHT_X0, bc.MID_Y0, bc.RIGHT_X1, bc.MID_Y0 + bc.HEADER_H)
+    view = battle_view()
+    air = copy.deepcopy(view)
+    air["battle"]["card"] = dict(INVASION, forces=["air"])
+    assert pixels(draw(air), header) != pixels(draw(view), header)
+    vp = copy.deepcopy(view)
+    vp["battle"]["card"] = dict(INVASION, vp=2)
+    assert pixels(draw(vp), header) != pixels(draw(view), header)
+
+
+def test_between_battles_the_battlecard_list_is_shown() -> None:
+    body = (bc.RIGHT_X0, bc.BANDS[0][1], bc.RIGHT_X1, bc.MID_Y1)
+    view = between_view()
+    changed = copy.deepcopy(view)
+    changed["battlecard_list"][5].update(status="won", won_by=B)
+    assert pixels(draw(changed), body) != pixels(draw(view), body)
+    # the winner's colour outlines a battle they won
+    blue = near(bc.BRITISH.bar, 25)
+    assert count(pixels(draw(changed), body), blue) > count(pixels(draw(view), body), blue) + 50
+
+
+def test_many_revealed_units_fit_the_band() -> None:
+    for n in (1, 5, 6, 7, 12, 16, 24, 40):
+        level, boxes = bc.card_boxes(bc.BANDS[0], n)
+        assert len(boxes) <= n and (len(boxes) == n or level == 2)
+        for x0, y0, x1, y1 in boxes:
+            assert bc.BANDS[0][0] < x0 < x1 <= bc.BANDS[0][2]
+            assert bc.BANDS[0][1] < y0 < y1 <= bc.BANDS[0][3]
+        for a, b in itertools.pairwise(boxes):  # no overlap, reading order
+            assert a[2] <= b[0] or a[3] <= b[1]
+    view = battle_view()
+    view["battle"]["units"] = [dict(u, ref=f"g{i}") for i, u in
+                               enumerate(battle_units()[:4] * 10)]
+    assert draw(view).size == (bc.WIDTH, bc.HEIGHT)
+
+
+def test_the_card_being_resolved_and_the_discard_top_are_drawn() -> None:
+    header = (bc.RIGHT_X0, bc.MID_Y0, bc.RIGHT_X1, bc.MID_Y0 + bc.HEADER_H)
+    between, resolving, deciding = draw(between_view()), draw(resolve_view()), draw(decide_view())
+    assert pixels(resolving, header) != pixels(between, header)
+    assert pixels(deciding, header) != pixels(resolving, header)
+    conflict = (bc.LEFT_X0, bc.MID_Y0, bc.LEFT_X1, bc.MID_Y0 + bc.CONFLICT_H)
+    empty = between_view()
+    empty["conflict"]["discard_top"] = None
+    assert pixels(draw(empty), conflict) != pixels(between, conflict)
