@@ -38,6 +38,7 @@ from render.common import (
     Colour,
     Players,
     Point,
+    Run,
     as_int,
     burst,
     clean_text,
@@ -47,6 +48,7 @@ from render.common import (
     pill,
     progress_bar,
     star_points,
+    text_runs,
     with_alpha,
 )
 
@@ -856,6 +858,7 @@ def _is_battlecard(card: Mapping[str, Any]) -> bool:
 def _header(c: Canvas, view: Mapping[str, Any], table: _Table, battle: Mapping[str, Any],
             outcome: Mapping[str, Any] | None) -> None:
     """The card in play across the top of the battle area (or the outcome)."""
+    runs: list[Run]
     x0, y0, x1 = RIGHT_X0, MID_Y0, RIGHT_X1
     y1 = y0 + HEADER_H
     current = _mapping(view.get("current"))
@@ -863,15 +866,15 @@ def _header(c: Canvas, view: Mapping[str, Any], table: _Table, battle: Mapping[s
     if outcome is not None:
         c.rect((x0, y0, x1, y1), fill=(54, 48, 30), outline=ACCENT, width=2, radius=10)
         winners = [w for w in outcome.get("winners") or [] if isinstance(w, str)][:2]
-        if winners:
-            names = ", ".join(f"{table.name(w)} ({table.style(w).label or 'side?'})"
-                              for w in winners)
-            title = f"{names} win{'s' if len(winners) == 1 else ''}"
-        else:
-            title = "A draw"
+        runs = []
+        for i, winner in enumerate(winners):
+            label = table.style(winner).label
+            runs += [("" if not i else " and ", TEXT, None), (table.name(winner), TEXT, 340.0),
+                     (f" ({label})" if label else "", TEXT, None)]
+        runs.append((" win" + ("s" if len(winners) == 1 else "") if winners else "A draw",
+                     TEXT, None))
         c.text((x0 + 18, y0 + 16), "GAME OVER", 11, fill=ACCENT, bold=True, anchor="lm")
-        c.text((x0 + 18, y0 + 40), c.fit(title, 22, x1 - x0 - 36, bold=True), 22, fill=TEXT,
-               bold=True, anchor="lm")
+        text_runs(c, x0 + 18, y0 + 40, runs, 22, x1 - 18, bold=True)
         reason = clean_text(outcome.get("reason"), limit=160)
         c.text((x0 + 18, y0 + 63), c.fit(reason, 13, x1 - x0 - 36), 13, fill=MUTED, anchor="lm")
         return
@@ -883,9 +886,9 @@ def _header(c: Canvas, view: Mapping[str, Any], table: _Table, battle: Mapping[s
         last = _mapping(view.get("last_move"))
         action = clean_text(last.get("action"), limit=40)
         if action:
-            text = f"Last move: {table.name(last.get('player'))} · {action}"
-            c.text((x0 + 18, y0 + 64), c.fit(text, 13, x1 - x0 - 36), 13, fill=MUTED,
-                   anchor="lm")
+            text_runs(c, x0 + 18, y0 + 64, [("Last move: ", MUTED, None),
+                                            (table.name(last.get("player")), MUTED, 300.0),
+                                            (f" · {action}", MUTED, None)], 13, x1 - 18)
         return
     if not _is_battlecard(card):  # a conflict card being resolved
         c.rect((x0, y0, x1, y1), fill=PANEL, radius=10)
@@ -927,28 +930,30 @@ def _header(c: Canvas, view: Mapping[str, Any], table: _Table, battle: Mapping[s
     c.text((tx, y0 + 16), c.fit(state + (f" · {special}" if special else ""), 11, room,
                                 bold=True), 11, fill=ACCENT if special else MUTED, bold=True,
            anchor="lm")
-    name = clean_text(card.get("name"), limit=60) or "Battle"
-    c.text((tx, y0 + 38), c.fit(name, 21, room, bold=True), 21, fill=TEXT, bold=True, anchor="lm")
-    # aggressor and forces
-    agg = battle.get("aggressor") if in_battle else None
-    dfd = battle.get("defender") if in_battle else None
-    y = y0 + 62
-    side_label = style.label or "?"
-    if agg is not None:
-        who = f"{table.name(agg)} ({side_label}) attacks {table.name(dfd)}"
-    else:
-        who = f"{side_label} aggressor"
+    # the name, then the forces that may fight
     forces = _forces(card.get("forces"))
-    forces_w = sum(22 + c.text_width(FORCE_NAMES[f], 12, bold=True) for f in forces)
-    who = c.fit(who, 13, max(40.0, room - forces_w - 10), bold=True)
-    c.text((tx, y), who, 13, fill=lighten(style.bar, 0.2), bold=True, anchor="lm")
-    x = tx + c.text_width(who, 13, bold=True) + 14
+    forces_w = sum(24 + c.text_width(FORCE_NAMES[f], 12, bold=True) for f in forces)
+    name = clean_text(card.get("name"), limit=60) or "Battle"
+    name = c.fit(name, 21, max(60.0, room - forces_w - 10), bold=True)
+    y = y0 + 38
+    c.text((tx, y), name, 21, fill=TEXT, bold=True, anchor="lm")
+    x = tx + c.text_width(name, 21, bold=True) + 12
     for f in forces:
         w = 20 + c.text_width(FORCE_NAMES[f], 12, bold=True)
         c.rect((x, y - 10, x + w, y + 10), fill=(70, 68, 58), radius=10)
         force_icon(c, f, (x + 11, y), 6.5, TEXT)
         c.text((x + 20, y + 0.5), FORCE_NAMES[f], 12, fill=TEXT, bold=True, anchor="lm")
         x += w + 4
+    # who attacks whom
+    agg = battle.get("aggressor") if in_battle else None
+    dfd = battle.get("defender") if in_battle else None
+    side_label = style.label or "?"
+    fg = lighten(style.bar, 0.2)
+    runs = [(f"{side_label} aggressor", fg, None)]
+    if agg is not None:
+        runs = [(table.name(agg), fg, room * 0.36), (f" ({side_label}) attacks ", fg, None),
+                (table.name(dfd), fg, room * 0.36)]
+    text_runs(c, tx, y0 + 62, runs, 13, tx + room, bold=True)
 
 
 def _band(c: Canvas, box: Box, p: Mapping[str, Any] | None, units: list[Mapping[str, Any]],
@@ -967,8 +972,7 @@ def _band(c: Canvas, box: Box, p: Mapping[str, Any] | None, units: list[Mapping[
         return
     if not units:
         ax0, ax1 = x0 + BAND_TAB + 10, x1 - 8
-        c.text(((ax0 + ax1) / 2, (y0 + y1) / 2), c.fit(f"{name}: no units revealed", 15,
-                                                       ax1 - ax0), 15,
+        c.text(((ax0 + ax1) / 2, (y0 + y1) / 2), "No units revealed", 15,
                fill=lighten(style.mat, 0.35), bold=True, anchor="mm")
         return
     n = len(units)
@@ -1090,8 +1094,13 @@ def _battle_tile(c: Canvas, box: Box, e: Mapping[str, Any], table: _Table) -> No
         status if isinstance(status, str) else "", "")
     colour: Colour = MUTED
     if status == "won":
-        label = f"won · {table.name(won_by)}" if won_by is not None else "won"
         colour = lighten(table.style(won_by).bar, 0.15)
+        label = "won"
+        if won_by is not None:  # the name right-aligned on its own (it may be right-to-left)
+            who = c.fit(table.name(won_by), 11, max(10.0, x1 - x - 50), bold=True)
+            c.text((x1 - 7, sy), who, 11, fill=colour, bold=True, anchor="rm")
+            label = "won · "
+            x1 -= c.text_width(who, 11, bold=True)
     elif status == "in play":
         colour = ACCENT
     elif status == "discarded":
@@ -1142,19 +1151,18 @@ def _status(c: Canvas, view: Mapping[str, Any], table: _Table, over: bool) -> No
         style = table.style(a)
         c.circle((x + 7, cy), 7, fill=style.bar, outline=(240, 238, 230), width=1.5)
         x += 18
-    who = " and ".join(table.name(a) for a in actors) or "Waiting"
-    if actors:
-        who += " must act"
-    text = f"{who}: {prompt}" if prompt else who
-    tail = ""
-    if isinstance(turn, str) and turn not in actors:
-        tail = f"{table.name(turn)}'s turn"
-    tail_w = c.text_width(tail, 13, bold=True) + 20 if tail else 0
-    c.text((x, cy), c.fit(text, 16, x1 - x - 14 - tail_w, bold=True), 16, fill=TEXT, bold=True,
-           anchor="lm")
-    if tail:
-        c.text((x1 - 14, cy), c.fit(tail, 13, tail_w, bold=True), 13, fill=MUTED, bold=True,
-               anchor="rm")
+    runs: list[Run] = []
+    for i, a in enumerate(actors):
+        runs += [(" and " if i else "", TEXT, None), (table.name(a), TEXT, 220.0)]
+    runs.append((" must act" + (f": {prompt}" if prompt else "") if actors else
+                 prompt or "Waiting", TEXT, None))
+    tail_w = 0.0
+    if isinstance(turn, str) and turn not in actors:  # whose turn it is, if someone else acts
+        name = c.fit(table.name(turn), 13, 160, bold=True)
+        tail_w = c.text_width(name + "'s turn", 13, bold=True) + 20
+        text_runs(c, x1 - tail_w + 6, cy, [(name, MUTED, None), ("'s turn", MUTED, None)], 13,
+                  x1 - 14, bold=True)
+    text_runs(c, x, cy, runs, 16, x1 - 14 - tail_w, bold=True)
 
 
 # --- the whole image --------------------------------------------------------------------------

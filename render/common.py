@@ -575,3 +575,29 @@ def progress_bar(canvas: Canvas, box: Box, fraction: float, fill: Colour, track:
             tx = x0 + (x1 - x0) * i / ticks
             canvas.line([(tx, y0 + h * 0.2), (tx, y1 - h * 0.2)], fill=tick, width=1)
     return right
+
+
+#: One piece of a :func:`text_runs` line: its text, colour, and the most width it may take
+#: (None: whatever is left).
+Run = tuple[str, Colour, float | None]
+
+
+def text_runs(canvas: Canvas, x: float, y: float, runs: Sequence[Run], size: float,
+              max_x: float, bold: bool = False) -> float:
+    """Pieces of one line drawn one after another from ``x`` (vertically centred on ``y``),
+    each cut to fit; returns where the line ends.
+
+    Drawing a display name as its own run keeps the font's bidirectional layout inside
+    it: a right-to-left name beside English words stays in one piece instead of
+    reordering the whole line."""
+    for text, colour, cap in runs:
+        left = max_x - x
+        room = left if cap is None else min(left, cap)
+        if room <= 0:
+            break
+        fitted = canvas.fit(text, size, room, bold)
+        canvas.text((x, y), fitted, size, fill=colour, bold=bold, anchor="lm")
+        x += canvas.text_width(fitted, size, bold)
+        if fitted != text and room == left:  # the line is full (not just this run's cap)
+            break
+    return x

@@ -166,7 +166,7 @@ def battle_view(phase: Any = 3) -> dict[str, Any]:
                     {"shooter": "g1", "shooter_owner": B, "target": "g2", "target_owner": G,
                      "action_number": 6, "attack": 8, "defense": 5, "hit": True},
                     {"shooter": "g1", "shooter_owner": G, "target": "a1", "target_owner": B,
-                     "action_number": 3, "attack": 3, "defense": 5, "hit": True}],
+                     "action_number": 3, "attack": 8, "defense": 2, "hit": True}],
                 battlecard_list=battle_list({"C01": ("won", G), "C03": ("won", G),
                                              "C14": ("won", B), "C02": ("discarded", None),
                                              "C07": ("in play", None)}),
