@@ -1048,7 +1048,7 @@ def _battle_list(c: Canvas, view: Mapping[str, Any], table: _Table, box: Box) ->
     gap = 6.0
     gx0, gy0, gx1, gy1 = x0 + 10, y0 + 30, x1 - 10, y1 - 10
     tw = (gx1 - gx0 - gap * (cols - 1)) / cols
-    th = min(64.0, (gy1 - gy0 - gap * (rows - 1)) / rows)
+    th = min(76.0, (gy1 - gy0 - gap * (rows - 1)) / rows)
     for i, e in enumerate(entries):
         r, col = divmod(i, cols)
         bx, by = gx0 + col * (tw + gap), gy0 + r * (th + gap)
@@ -1143,15 +1143,20 @@ def _status(c: Canvas, view: Mapping[str, Any], table: _Table, over: bool) -> No
     actors = [a for a in to_act[:2] if isinstance(a, str)] if isinstance(to_act, list) else []
     turn = view.get("turn")
     x = x0 + 14
-    if over:
-        c.text((x, cy), c.fit(prompt or "The game is over", 16, x1 - x0 - 28, bold=True), 16,
-               fill=ACCENT, bold=True, anchor="lm")
+    if over:  # the final score
+        runs: list[Run] = [("Final score: ", ACCENT, None)]
+        for i, p in enumerate(p for p in (table.top, table.bottom) if p is not None):
+            runs += [(" · " if i else "", MUTED, None), (table.name(p.get("id")), TEXT, 300.0),
+                     (f" {as_int(p.get('vp'))} VP", TEXT, None)]
+        if len(runs) == 1:
+            runs = [(prompt or "The game is over", ACCENT, None)]
+        text_runs(c, x, cy, runs, 16, x1 - 14, bold=True)
         return
     for a in actors:
         style = table.style(a)
         c.circle((x + 7, cy), 7, fill=style.bar, outline=(240, 238, 230), width=1.5)
         x += 18
-    runs: list[Run] = []
+    runs = []
     for i, a in enumerate(actors):
         runs += [(" and " if i else "", TEXT, None), (table.name(a), TEXT, 220.0)]
     runs.append((" must act" + (f": {prompt}" if prompt else "") if actors else
