@@ -30,8 +30,6 @@ import engine
 from cogs import common
 from cogs.common import reply_error, send_ephemeral, store_of
 from cogs.game import legal_for
-from db import GameRecord
-from engine import Game
 
 log = logging.getLogger("warhost.cogs.battlecards")
 
@@ -51,21 +49,16 @@ DRAW, EMERGENCY, DONE, ATTACK, DECLINE, PASS, STAY = (
 # -- notation (pure) --------------------------------------------------------------------
 
 
-def _word(text: str) -> str:
-    """One lower-case token; inner spaces are kept so the engine refuses them clearly."""
-    return " ".join((text or "").lower().split())
-
-
 def slot_of(text: str) -> str:
     """A hand or kept slot: ``"2"``, or a choice's label typed out (``"2 · Spitfire …"``)."""
-    word = _word(text)
+    word = common.normal_word(text)
     match = re.match(r"#?(\d{1,3})\b", word)
     return match[1] if match else word
 
 
 def ref_of(text: str) -> str:
     """A unit ref: ``"g1"``, or a choice's label typed out (``"g1 · Panzer IV"``)."""
-    word = _word(text)
+    word = common.normal_word(text)
     match = re.match(r"([gas]\d{1,2})\b", word)
     return match[1] if match else word
 
@@ -75,7 +68,7 @@ def deploy_notation(slot: str) -> str:
 
 
 def scout_notation(stack: str) -> str:
-    return f"scout {_word(stack)}"
+    return f"scout {common.normal_word(stack)}"
 
 
 def fire_notation(unit: str, target: str) -> str:
@@ -95,7 +88,7 @@ def withdraw_notation(unit: str) -> str:
 
 
 def autofire_notation(setting: str) -> str:
-    word = _word(setting)
+    word = common.normal_word(setting)
     if word in ("true", "yes", "1"):
         word = "on"
     elif word in ("false", "no", "0"):
@@ -106,25 +99,20 @@ def autofire_notation(setting: str) -> str:
 # -- choices from legal actions (pure) ----------------------------------------------------
 
 
-def _args(actions: Iterable[str], verb: str) -> list[list[str]]:
-    return [words[1:] for words in (a.split() for a in actions) if words and words[0] == verb]
-
-
 def firsts(actions: Iterable[str], verb: str) -> list[str]:
     """The first argument of every legal ``verb`` action, in order of first appearance."""
-    return list(dict.fromkeys(args[0] for args in _args(actions, verb) if args))
+    return common.first_args(actions, verb)
 
 
 def seconds(actions: Iterable[str], verb: str, first: str | None) -> list[str]:
     """The second argument of legal ``verb`` actions whose first is ``first`` (any first
     when it is empty)."""
-    wanted = _word(first or "")
+    wanted = common.normal_word(first)
     if verb in ("fire", "support"):
         wanted = ref_of(wanted) if wanted else ""
     elif verb == "play":
         wanted = slot_of(wanted) if wanted else ""
-    return list(dict.fromkeys(args[1] for args in _args(actions, verb)
-                              if len(args) >= 2 and (not wanted or args[0] == wanted)))
+    return common.second_args(actions, verb, wanted)
 
 
 # -- what a view says (pure) --------------------------------------------------------------
@@ -345,40 +333,9 @@ for _phase in ("setup", "resolve", "decide", "battle", "withdraw"):
 # -- the cogs ---------------------------------------------------------------------------------
 
 
-def _choices(pairs: Iterable[tuple[str, str]], typed: str) -> list[app_commands.Choice[str]]:
-    """Autocomplete choices from ``(label, value)`` pairs whose label contains ``typed``."""
-    needle = _word(typed or "")
-    picked: list[app_commands.Choice[str]] = []
-    for label, value in pairs:
-        if needle in label.lower() and all(c.value != value for c in picked):
-            picked.append(app_commands.Choice(name=label[:100], value=value[:100]))
-            if len(picked) >= 25:
-                break
-    return picked
-
-
-def _namespace(interaction: discord.Interaction, name: str) -> str | None:
-    value = getattr(interaction.namespace, name, None)
-    return value if isinstance(value, str) else None
-
-
-async def _context(interaction: discord.Interaction
-                   ) -> tuple[Game[Any], Any, GameRecord] | None:
-    """This channel's running Battlecards game and its state, or None (never raises)."""
-    try:
-        record = await common.channel_game(interaction)
-        if (record is None or record.kind != KIND or record.status != "active"
-                or record.state is None):
-            return None
-        return engine.get_game(KIND), store_of(interaction.client).load_state(record), record
-    except Exception:
-        log.exception("Reading the Battlecards game failed")
-        return None
-
-
 async def _view(interaction: discord.Interaction, *, own: bool) -> dict[str, Any] | None:
     """The caller's own view (``own``) or the public view; None without a game."""
-    found = await _context(interaction)
+    found = await common.running_game(interaction, KIND)
     if found is None:
         return None
     game, state, _ = found
@@ -454,13 +411,13 @@ class BattlecardsCog(commands.GroupCog, group_name="battlecards",
         try:
             legal = await legal_for(interaction, KIND)
             refs = (firsts(legal, verb) if second is None
-                    else seconds(legal, verb, _namespace(interaction, second)))
+                    else seconds(legal, verb, common.namespace_text(interaction, second)))
             if not refs:
                 return []
             view = await _view(interaction, own=False)
             me = str(interaction.user.id)
             owner = opponent_of(view, me) if enemy and view else me
-            return _choices(unit_labels(refs, view, owner), current)
+            return common.labelled_choices(unit_labels(refs, view, owner), current)
         except Exception:
             log.exception("Battlecards autocomplete failed")
             return []
@@ -475,7 +432,7 @@ class BattlecardsCog(commands.GroupCog, group_name="battlecards",
                 return []
             view = await _view(interaction, own=True)
             me = str(interaction.user.id)
-            return _choices(label(legal, view or {}, me), current)
+            return common.labelled_choices(label(legal, view or {}, me), current)
         except Exception:
             log.exception("Battlecards autocomplete failed")
             return []

@@ -509,3 +509,60 @@ async def send_private(interaction: discord.Interaction, rules: Game[Any], recip
             await user.send(chunk)
     except (discord.HTTPException, ValueError):
         log.warning("Could not deliver private events to %s", recipient)
+
+
+# -- helpers for a game cog's friendly commands ------------------------------------------
+
+
+def normal_word(text: str | None) -> str:
+    """Lower-case with spaces squeezed (inner spaces kept, so the engine refuses them)."""
+    return " ".join((text or "").lower().split())
+
+
+def action_args(actions: Iterable[str], verb: str) -> list[list[str]]:
+    """The arguments of every action starting with ``verb`` (``attack c3 d5`` -> c3, d5)."""
+    return [words[1:] for words in (a.split() for a in actions) if words and words[0] == verb]
+
+
+def first_args(actions: Iterable[str], verb: str) -> list[str]:
+    """The first argument of every ``verb`` action, in order of first appearance."""
+    return list(dict.fromkeys(args[0] for args in action_args(actions, verb) if args))
+
+
+def second_args(actions: Iterable[str], verb: str, first: str) -> list[str]:
+    """The second argument of ``verb`` actions whose first is ``first`` (any if empty)."""
+    return list(dict.fromkeys(args[1] for args in action_args(actions, verb)
+                              if len(args) >= 2 and (not first or args[0] == first)))
+
+
+def labelled_choices(pairs: Iterable[tuple[str, str]],
+                     typed: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete choices from ``(label, value)`` pairs whose label contains ``typed``."""
+    needle = normal_word(typed)
+    picked: list[app_commands.Choice[str]] = []
+    for label, value in pairs:
+        if needle in label.lower() and all(c.value != value for c in picked):
+            picked.append(app_commands.Choice(name=label[:100], value=value[:100]))
+            if len(picked) >= 25:
+                break
+    return picked
+
+
+def namespace_text(interaction: discord.Interaction, name: str) -> str | None:
+    """What the user has typed so far into another option of the same command."""
+    value = getattr(interaction.namespace, name, None)
+    return value if isinstance(value, str) else None
+
+
+async def running_game(interaction: discord.Interaction,
+                       kind: str) -> tuple[Game[Any], Any, GameRecord] | None:
+    """This channel's running game of ``kind`` and its state, or None (never raises)."""
+    try:
+        record = await channel_game(interaction)
+        if (record is None or record.kind != kind or record.status != "active"
+                or record.state is None):
+            return None
+        return engine.get_game(kind), store_of(interaction.client).load_state(record), record
+    except Exception:
+        log.exception("Reading the %s game failed", kind)
+        return None

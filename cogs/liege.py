@@ -24,8 +24,7 @@ import render
 from cogs import common
 from cogs.common import reply_error, send_ephemeral, store_of
 from cogs.game import legal_for
-from db import GameRecord
-from engine import Game, IllegalAction
+from engine import IllegalAction
 from engine.liege.pieces import BASE_PRICES  # before any Mortar penalty: explains a rise
 
 log = logging.getLogger("warhost.cogs.liege")
@@ -65,73 +64,57 @@ common.register_decision(KIND, "setup", "place your General on one of your highl
 # -- notation (pure) --------------------------------------------------------------------
 
 
-def _word(text: str) -> str:
-    """One lower-case token; inner spaces are kept so the engine refuses them clearly."""
-    return " ".join(text.lower().split())
-
-
 def canonical(text: str) -> str:
     """A piece, weapon or facing as the notation spells it (``Machine Gun`` -> ``mg``;
     a choice's label typed out, ``Rifle — 20 credits``, -> ``rifle``)."""
-    word = _word(text)
+    word = common.normal_word(text)
     if word in _ALIASES:
         return _ALIASES[word]
-    head = _word(re.split(r"[—(:]", word)[0])
+    head = common.normal_word(re.split(r"[—(:]", word)[0])
     return _ALIASES.get(head, head) if head in _KNOWN else word
 
 
 def general_notation(square: str) -> str:
-    return f"general {_word(square)}"
+    return f"general {common.normal_word(square)}"
 
 
 def buy_notation(piece: str, square: str) -> str:
-    return f"buy {canonical(piece)} {_word(square)}"
+    return f"buy {canonical(piece)} {common.normal_word(square)}"
 
 
 def weapon_notation(weapon: str, src: str, target: str) -> str:
-    return f"{canonical(weapon)} {_word(src)} {_word(target)}"
+    return f"{canonical(weapon)} {common.normal_word(src)} {common.normal_word(target)}"
 
 
 def shift_notation(src: str, dst: str) -> str:
-    return f"shift {_word(src)} {_word(dst)}"
+    return f"shift {common.normal_word(src)} {common.normal_word(dst)}"
 
 
 def turn_notation(square: str, facing: str) -> str:
-    return f"turn {_word(square)} {canonical(facing)}"
+    return f"turn {common.normal_word(square)} {canonical(facing)}"
 
 
 def attack_notation(src: str, target: str) -> str:
-    return f"attack {_word(src)} {_word(target)}"
+    return f"attack {common.normal_word(src)} {common.normal_word(target)}"
 
 
 def casualty_notation(square: str) -> str:
-    return f"casualty {_word(square)}"
+    return f"casualty {common.normal_word(square)}"
 
 
 # -- choices from legal actions (pure) ----------------------------------------------------
 
 
-def _args(actions: Iterable[str], verb: str) -> list[list[str]]:
-    return [words[1:] for words in (a.split() for a in actions) if words and words[0] == verb]
-
-
-def _unique(values: Iterable[str]) -> list[str]:
-    return list(dict.fromkeys(values))
-
-
 def firsts(actions: Iterable[str], verb: str) -> list[str]:
-    """The first argument of every legal ``verb`` action (``attack c3 d5`` -> ``c3``),
-    in order of first appearance."""
-    return _unique(args[0] for args in _args(actions, verb) if args)
+    """The first argument of every legal ``verb`` action (``attack c3 d5`` -> ``c3``)."""
+    return common.first_args(actions, verb)
 
 
 def seconds(actions: Iterable[str], verb: str, first: str | None) -> list[str]:
     """The second argument of legal ``verb`` actions whose first is ``first`` (any first
     when it is empty): the targets of an attack from a square, the squares a piece can
     be bought on, a Mortar's facings."""
-    wanted = canonical(first or "")
-    return _unique(args[1] for args in _args(actions, verb)
-                   if len(args) >= 2 and (not wanted or args[0] == wanted))
+    return common.second_args(actions, verb, canonical(first or ""))
 
 
 def weapon_sources(actions: Iterable[str], weapon: str) -> list[str]:
@@ -200,7 +183,7 @@ def piece_choices(entry: Mapping[str, Any] | None, actions: Sequence[str],
     if not buyable:
         return []
     credits = entry.get("credits") if entry else None
-    needle = _word(typed)
+    needle = common.normal_word(typed)
     found = []
     for piece, name in PIECES.items():
         if needle and needle not in piece and needle not in name.lower():
@@ -262,39 +245,8 @@ def shop_lines(view: Mapping[str, Any], player: str | None) -> list[str]:
 # -- the cog ------------------------------------------------------------------------------
 
 
-def _choices(pairs: Iterable[tuple[str, str]], typed: str) -> list[app_commands.Choice[str]]:
-    """Autocomplete choices from ``(label, value)`` pairs whose label contains ``typed``."""
-    needle = _word(typed or "")
-    picked: list[app_commands.Choice[str]] = []
-    for label, value in pairs:
-        if needle in label.lower() and all(c.value != value for c in picked):
-            picked.append(app_commands.Choice(name=label[:100], value=value[:100]))
-            if len(picked) >= 25:
-                break
-    return picked
-
-
-def _namespace(interaction: discord.Interaction, name: str) -> str | None:
-    value = getattr(interaction.namespace, name, None)
-    return value if isinstance(value, str) else None
-
-
-async def _context(interaction: discord.Interaction
-                   ) -> tuple[Game[Any], Any, GameRecord] | None:
-    """This channel's running Liège game and its state, or None (never raises)."""
-    try:
-        record = await common.channel_game(interaction)
-        if (record is None or record.kind != KIND or record.status != "active"
-                or record.state is None):
-            return None
-        return engine.get_game(KIND), store_of(interaction.client).load_state(record), record
-    except Exception:
-        log.exception("Reading the Liège game failed")
-        return None
-
-
 async def _public_view(interaction: discord.Interaction) -> dict[str, Any] | None:
-    found = await _context(interaction)
+    found = await common.running_game(interaction, KIND)
     if found is None:
         return None
     try:
@@ -330,7 +282,7 @@ class LiegeCog(commands.GroupCog, group_name="liege",
     async def _squares(self, interaction: discord.Interaction, squares: list[str],
                        current: str) -> list[app_commands.Choice[str]]:
         view = await _public_view(interaction) if squares else None
-        return _choices(square_labels(squares, view), current)
+        return common.labelled_choices(square_labels(squares, view), current)
 
     async def _firsts(self, interaction: discord.Interaction, verb: str,
                       current: str) -> list[app_commands.Choice[str]]:
@@ -341,7 +293,7 @@ class LiegeCog(commands.GroupCog, group_name="liege",
                        current: str) -> list[app_commands.Choice[str]]:
         legal = await legal_for(interaction, KIND)
         return await self._squares(
-            interaction, seconds(legal, verb, _namespace(interaction, first)), current)
+            interaction, seconds(legal, verb, common.namespace_text(interaction, first)), current)
 
     # deployment ---------------------------------------------------------------------------
 
@@ -370,7 +322,7 @@ class LiegeCog(commands.GroupCog, group_name="liege",
         legal = await legal_for(interaction, KIND)
         if not legal:
             return []
-        found = await _context(interaction)
+        found = await common.running_game(interaction, KIND)
         entry = None
         if found is not None:
             try:
@@ -378,7 +330,7 @@ class LiegeCog(commands.GroupCog, group_name="liege",
                                      str(interaction.user.id))
             except Exception:
                 log.exception("The Liège view failed")
-        return _choices(piece_choices(entry, legal), current)
+        return common.labelled_choices(piece_choices(entry, legal), current)
 
     @buy.autocomplete("square")
     async def buy_square_autocomplete(self, interaction: discord.Interaction,
@@ -550,7 +502,7 @@ class LiegeCog(commands.GroupCog, group_name="liege",
             return
         game = engine.get_game(KIND)
         state = store_of(interaction.client).load_state(record)
-        sq = _word(square)
+        sq = common.normal_word(square)
         view = game.view(state, None)
         if sq not in occupants(view):
             await reply_error(interaction, f"There is no piece on `{common.clip(sq, 20)}`.")
@@ -580,8 +532,8 @@ class LiegeCog(commands.GroupCog, group_name="liege",
         view = await _public_view(interaction)
         if view is None:
             return []
-        return _choices(square_labels(sorted(occupants(view), key=_square_order), view),
-                        current)
+        squares = sorted(occupants(view), key=_square_order)
+        return common.labelled_choices(square_labels(squares, view), current)
 
 
 def _square_order(square: str) -> tuple[int, str]:

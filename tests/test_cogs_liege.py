@@ -218,7 +218,7 @@ def test_the_casualty_decision_is_explained() -> None:
 @pytest.mark.parametrize("typed", ["", "c", "RIFLE", "💥" * 40])
 def test_choices_never_exceed_discord_limits(typed: str) -> None:
     pairs = [(f"{c}{r} · " + "x" * 120, f"{c}{r}") for c in "abcdefghij" for r in range(1, 11)]
-    picked = lg._choices(pairs, typed)
+    picked = common.labelled_choices(pairs, typed)
     assert len(picked) <= 25
     assert all(len(c.name) <= 100 and len(c.value) <= 100 for c in picked)
 
