@@ -44,6 +44,7 @@ from render.common import (
     clean_text,
     darken,
     dashed_rect,
+    encode_png,
     lighten,
     pill,
     progress_bar,
@@ -81,6 +82,7 @@ PHASES = (("setup", "Setup"), ("draw", "Draw"), ("resolve", "Resolve"), ("decide
 FIRING_PHASES = (1, 2, 3, 4)
 DEFAULT_TARGET = 38
 MAX_SHOTS = 6  # rows of the last-shots list
+PNG_BUDGET = 240_000  # bytes; a larger image is re-encoded in 256 colours
 # Revealed units per detail level (0 full, 1 compact, 2 tiny): rows in a side's band and
 # the narrowest and widest card.
 CARD_ROWS = (1, 2, 3)
@@ -310,7 +312,7 @@ def _draw_back(c: Canvas, box: Box, style: Style | None) -> None:
                    (cx - w * 0.07, cy)], fill=ring)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=128)
 def _back_sprite(side: str, w: int, h: int, angle: int = 0) -> Image.Image:
     """A card back with a soft shadow, rotated ``angle`` degrees clockwise (RGBA, scaled).
 
@@ -358,15 +360,17 @@ def _pile(c: Canvas, box: Box, count: int, side: str, badge: bool = True) -> Non
         _badge(c, (x1 - 6, y1 - 8), count)
 
 
-def _fan(c: Canvas, centre: Point, w: int, h: int, count: int, side: str) -> None:
-    """``count`` face-down cards fanned like a hand (at most 7 drawn)."""
+def _fan(c: Canvas, centre: Point, w: int, h: int, count: int, side: str, most: int = 7,
+         span: float = 28.0) -> None:
+    """``count`` face-down cards fanned like a hand: at most ``most`` drawn, the outer two
+    ``span`` degrees apart."""
     cx, cy = centre
     if count <= 0:
         dashed_rect(c, (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2), (120, 122, 130, 150),
                     1.5, 6, 4)
         return
-    n = min(count, 7)
-    spread = min(11.0, 40.0 / max(1, n - 1)) if n > 1 else 0.0
+    n = min(count, most)
+    spread = min(9.0, span / (n - 1)) if n > 1 else 0.0
     pivot = cy + h * 1.6
     radius = h * 1.6
     for i in range(n):
@@ -634,9 +638,6 @@ def _mat(c: Canvas, view: Mapping[str, Any], table: _Table, p: Mapping[str, Any]
     right: float = ix1
     if state is not None:
         right = pill(c, right, ty - 11, state[0], state[1], size=11.5, text=state[2]) - 5
-    if style.label:
-        right = pill(c, right, ty - 11, style.label.upper(), darken(style.mat, 0.35), size=10.5,
-                     text=lighten(style.stripe[1], 0.1)) - 6
     c.text((ix0, ty), c.fit(table.name(pid), 20, right - ix0 - 4, bold=True), 20, fill=TEXT,
            bold=True, anchor="lm")
     target = as_int(view.get("victory_target"), DEFAULT_TARGET)
@@ -651,13 +652,17 @@ def _mat(c: Canvas, view: Mapping[str, Any], table: _Table, p: Mapping[str, Any]
            bold=True, anchor="rm")
     bar = vp_bar_box(y0)
     progress_bar(c, bar, vp / target, style.bar, darken(style.mat, 0.45), ticks=target // 5,
-                 tick=with_alpha(style.mat, 200))
+                 tick=with_alpha(lighten(style.mat, 0.12), 220))
     auto = p.get("autofire")
     won = len(_maps(p.get("battlecards_won")))
     info = f"{won} battle{'s' if won != 1 else ''} won"
     if isinstance(auto, bool):
         info += " · auto-fire " + ("on" if auto else "off")
-    c.text((ix0, y1 - 24), c.fit(info, 12.5, ix1 - ix0), 12.5, fill=lighten(style.mat, 0.6),
+    ix: float = ix0
+    if style.label:
+        ix = pill(c, ix0, y1 - 34, style.label.upper(), darken(style.mat, 0.35), size=10.5,
+                  height=20, align="left", text=lighten(style.stripe[1], 0.1)) + 8
+    c.text((ix, y1 - 24), c.fit(info, 12.5, ix1 - ix), 12.5, fill=lighten(style.mat, 0.6),
            anchor="lm")
     c.line([(ix1 + 13, y0 + 20), (ix1 + 13, y1 - 20)], fill=darken(style.mat, 0.3), width=1.5)
 
@@ -682,7 +687,7 @@ def _mat(c: Canvas, view: Mapping[str, Any], table: _Table, p: Mapping[str, Any]
     kx = hx + 128
     c.text((kx, top), "KEPT", 10.5, fill=label, bold=True, anchor="lm")
     kept = _count(p.get("kept_count"))
-    _fan(c, (kx + 40, top + 62), 46, 64, kept, "conflict")
+    _fan(c, (kx + 40, top + 62), 46, 64, kept, "conflict", most=5, span=18.0)
     c.text((kx + 40, top + ph + 36), f"{kept} kept", 12, fill=TEXT, bold=True, anchor="mm")
     # the arsenal deck and its discard pile (destroyed units)
     ax = kx + 94
@@ -1227,4 +1232,8 @@ def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
                   table.name(pid), role)
     else:
         _battle_list(c, view, table, (RIGHT_X0, body_y, RIGHT_X1, MID_Y1))
-    return c.png()
+    image = c.finish()
+    png = encode_png(image)
+    if len(png) > PNG_BUDGET:  # a crowded table: 256 colours look the same at a third the size
+        png = encode_png(image, colours=256)
+    return png

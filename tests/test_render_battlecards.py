@@ -672,3 +672,22 @@ def test_the_card_being_resolved_and_the_discard_top_are_drawn() -> None:
     empty = between_view()
     empty["conflict"]["discard_top"] = None
     assert pixels(draw(empty), conflict) != pixels(between, conflict)
+
+
+def crowded_view() -> dict[str, Any]:
+    """Everything at once: 48 units a side in battle, full hands, tall stacks, many shots."""
+    view = battle_view()
+    view["battle"]["units"] = [dict(u, ref=f"{u['ref'][0]}{i}")
+                               for i, u in enumerate(battle_units() * 14)]
+    for p in view["players"]:
+        p.update(hand_count=9, kept_count=5, stacks={"ground": 20, "air": 20, "sea": 20},
+                 battlecards_won=ALL_BATTLES[:8], discard=[PANZER] * 10)
+    view["last_shots"] = view["last_shots"] * 5
+    return view
+
+
+def test_a_crowded_table_still_fits_the_size_budget() -> None:
+    png = render.render("battlecards", crowded_view(), None,
+                        {G: "Gerda the very long-named commander", B: "Basil"})
+    assert decode(png).size == (bc.WIDTH, bc.HEIGHT)
+    assert len(png) < 250_000
