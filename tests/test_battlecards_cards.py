@@ -78,4 +78,4 @@ def test_the_doc_tables_match_the_generator():
     embedded = text.split(start, 1)[1].split(end, 1)[0]
     assert embedded == c.markdown(), (
         "docs/games/battlecards.md is out of date: paste the output of "
-        "`python -m engine.battlecards.cards --markdown` between the markers")
+        "`python -m engine.battlecards.cardlist` between the markers")

@@ -2,13 +2,12 @@
 
 The data (``engine/battlecards/data/*.toml``) is read once, at import time, with the
 standard library's :mod:`tomllib`; it is constant, so the engine stays deterministic.
-``python -m engine.battlecards.cards --markdown`` prints the card tables used in
+``python -m engine.battlecards.cardlist`` prints the card tables used in
 docs/games/battlecards.md.
 """
 
 from __future__ import annotations
 
-import sys
 import tomllib
 from collections import Counter
 from dataclasses import dataclass
@@ -299,10 +298,3 @@ def markdown() -> str:
                 f"{'/'.join(str(u.defense[f]) for f in FORCES)} | {support} |")
     return "\n".join(lines) + "\n"
 
-
-if __name__ == "__main__":  # pragma: no cover
-    if sys.argv[1:] == ["--markdown"]:
-        sys.stdout.write(markdown())
-    else:
-        sys.stderr.write("usage: python -m engine.battlecards.cards --markdown\n")
-        sys.exit(2)
