@@ -20,17 +20,16 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from discord_double import DiscordDouble, Message, Reply, Table
+from e2e_world import World, deal_seeds, start_world
 
-import bot as warhost
 from cogs import battlecards as bc
-from db import GameRecord, Store
+from db import GameRecord
 from engine import public_events
 from engine.battlecards import GAME
 from engine.battlecards.ai import choose_action
@@ -50,47 +49,15 @@ WANTED = {"dm", "scout_report", "kept_played", "withdraw", "fire"}
 # -- the world ----------------------------------------------------------------------------------
 
 
-class World:
-    def __init__(self, dd: DiscordDouble, running: Any, dealer: SimpleNamespace) -> None:
-        self.dd = dd
-        self.running = running
-        self.dealer = dealer
-
-    @property
-    def store(self) -> Store:
-        store = self.running.bot.store
-        assert isinstance(store, Store)
-        return store
-
-    def uid(self, name: str) -> str:
-        return self.dd.resolve_user(name).id
-
-    def name(self, user_id: str) -> str:
-        return self.dd.users[user_id].name
-
-
 @pytest.fixture
-def seeded(monkeypatch: pytest.MonkeyPatch) -> Iterator[SimpleNamespace]:
-    import db.store
-
-    dealer = SimpleNamespace(seed=SEED)
-    monkeypatch.setattr(db.store, "secrets",
-                        SimpleNamespace(randbits=lambda bits: dealer.seed))
-    yield dealer
+def seeded(monkeypatch: pytest.MonkeyPatch) -> SimpleNamespace:
+    return deal_seeds(monkeypatch, SEED)
 
 
 @pytest.fixture
 async def world(discord_double: DiscordDouble, start_bot: Any, tmp_path: Path,
                 seeded: SimpleNamespace) -> World:
-    dd = discord_double
-    dd.quiet_period = 0.005
-    for name in PEOPLE:
-        dd.add_user(name)
-    config = warhost.Config.from_env({
-        "DISCORD_TOKEN": dd.token, "DISCORD_API_BASE": dd.api_base,
-        "DATABASE_PATH": str(tmp_path / "warhost.db"), "DEV_GUILD_ID": dd.guild.id,
-    }, None)
-    return World(dd, await start_bot(warhost.create_bot(config), commands=COMMANDS), seeded)
+    return await start_world(discord_double, start_bot, tmp_path, PEOPLE, COMMANDS, seeded)
 
 
 # -- choosing the game --------------------------------------------------------------------------
