@@ -30,8 +30,10 @@ from discord.ext import commands
 from dotenv import dotenv_values
 
 import cogs
+from cogs.common import SentClock
 
 if TYPE_CHECKING:
+    from cogs.announcements import Announcer
     from db import Store
 
 log = logging.getLogger("warhost")
@@ -159,8 +161,30 @@ def setup_logging(config: Config) -> None:
     discord.utils.setup_logging(handler=handler, level=getattr(logging, config.log_level))
 
 
+#: Commands that work in direct messages too; every other one is for a server's channels.
+DM_COMMANDS = frozenset({"help"})
+
+
 class WarhostTree(app_commands.CommandTree):
-    """The command tree: one error handler for every app command of every cog."""
+    """The command tree: one error handler for every app command of every cog, and the
+    run-time check that server-only commands are used in a server."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.guild_id is not None or interaction.type not in (
+                discord.InteractionType.application_command,
+                discord.InteractionType.autocomplete):
+            return True
+        command = interaction.command
+        root = getattr(command, "root_parent", None) or command
+        if root is not None and root.name in DM_COMMANDS:
+            return True
+        from cogs.common import SERVER_ONLY
+
+        if interaction.type == discord.InteractionType.autocomplete:
+            await interaction.response.autocomplete([])
+        else:
+            await interaction.response.send_message(SERVER_ONLY, ephemeral=True)
+        return False
 
     async def on_error(self, interaction: discord.Interaction,
                        error: app_commands.AppCommandError) -> None:
@@ -173,11 +197,14 @@ class WarhostBot(commands.Bot):
     """The bot: owns the :class:`db.Store`; cogs reach it as ``bot.store``."""
 
     def __init__(self, config: Config) -> None:
-        super().__init__(command_prefix=commands.when_mentioned,
+        # No text commands: a mention is answered with help (see on_message).
+        super().__init__(command_prefix=_no_prefix,
                          intents=discord.Intents.default(), tree_cls=WarhostTree,
                          allowed_mentions=discord.AllowedMentions.none(), help_command=None)
         self.config = config
         self.store: Store | None = None
+        self.announcer: Announcer | None = None
+        self.sent_clock = SentClock()
 
     async def setup_hook(self) -> None:
         if self.config.api_base is not None and self.config.gateway_url is None:
@@ -189,6 +216,10 @@ class WarhostBot(commands.Bot):
 
         self.store = await Store.open(self.config.database_path)
         log.info("Database open at %s", self.config.database_path)
+        from cogs.announcements import Announcer
+
+        self.announcer = Announcer(self, self.store)
+        self.announcer.start()      # delivers what a crash left undelivered, then retries
         for name in discover_cogs():
             await self.load_extension(name)
             module = sys.modules[name]
@@ -211,14 +242,35 @@ class WarhostBot(commands.Bot):
     async def on_ready(self) -> None:
         log.info("Logged in as %s (id %s)", self.user, self.user.id if self.user else "?")
 
+    async def on_message(self, message: discord.Message) -> None:
+        """A mention of the bot (``@Warhost help``, or just ``@Warhost``) gets the help."""
+        if message.author.bot or self.user is None:
+            return
+        if not any(user.id == self.user.id for user in message.mentions):
+            return
+        from cogs.common import MENTION_HELP
+
+        try:
+            await message.reply(MENTION_HELP, mention_author=False,
+                                allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            log.info("Could not answer a mention in channel %s (%s)", message.channel.id,
+                     exc)
+
     async def close(self) -> None:
         try:
+            if self.announcer is not None:
+                await self.announcer.close()
             await super().close()
         finally:
             if self.store is not None:
                 store, self.store = self.store, None
                 await store.close()
                 log.info("Database closed")
+
+
+def _no_prefix(bot: commands.Bot, message: discord.Message) -> list[str]:
+    return []
 
 
 def discover_cogs() -> list[str]:

@@ -381,6 +381,7 @@ class HandCog(commands.Cog):
         await show_hand(interaction)
 
 
+@app_commands.guild_only()
 class BattlecardsCog(commands.GroupCog, group_name="battlecards",
                      group_description="Battlecards actions and your hand (or use /play)"):
     """``/battlecards draw|emergency|deploy|done|scout|attack|decline|fire|support|play|

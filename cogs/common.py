@@ -1,9 +1,10 @@
 """Helpers the game cogs share (this module is not a cog: it has no ``setup``).
 
 The centre of it is :func:`submit`, the one adapter from a Discord interaction to
-``Store.apply_action``: errors go back ephemerally, accepted actions get a short public
-narration, and when the turn passes (or the game ends) the channel gets the board PNG
-and a mention of whoever must act next.
+``Store.apply_action``: the interaction is deferred privately, errors go back to the
+user alone, and an accepted action's announcements (saved with it by the store) are
+delivered by :mod:`cogs.announcements`: the mover's private confirmation and, when the
+turn passes, the channel's turn digest with the board.
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ import asyncio
 import io
 import logging
 import re
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -32,6 +33,12 @@ GENERIC_ERROR = "Something went wrong; the game is unchanged."
 MESSAGE_LIMIT = 1900
 NO_GAME = "There is no game in this channel. Open one with `/game new`."
 NO_MENTIONS = discord.AllowedMentions.none()
+SERVER_ONLY = ("Warhost's games are played in a server's channels, so that command only "
+               "works there. Open a game with `/game new` in a channel of a server Warhost "
+               "is in; `/help` works anywhere.")
+MENTION_HELP = ("Hello! I host war and conquest board games here. Open one with "
+                "`/game new`, play with `/play`, and see every command with `/help` (only "
+                "you will see the answer).")
 
 
 # -- reaching the store and the channel's game ----------------------------------------
@@ -218,21 +225,18 @@ def fallback_name(user_id: str) -> str:
     return f"player {user_id[-4:]}" if user_id.isdigit() else user_id
 
 
-async def display_name(interaction: discord.Interaction, user_id: str) -> str:
-    """A player's display name: the caller, the member cache, names seen, then one fetch."""
+async def name_of(client: discord.Client, guild: discord.Guild | None, user_id: str) -> str:
+    """A player's display name: the member cache, names seen, the user cache, one fetch."""
     if not user_id.isdigit():
         return user_id
-    if str(interaction.user.id) == user_id:
-        return interaction.user.display_name
-    guild = interaction.guild
-    key = _name_key(interaction.guild_id, user_id)
+    key = _name_key(guild.id if guild is not None else None, user_id)
     member = guild.get_member(int(user_id)) if guild is not None else None
     if member is not None:
         return member.display_name
     if key in _NAMES:
         return _NAMES[key]
     name: str | None = None
-    user = interaction.client.get_user(int(user_id))
+    user = client.get_user(int(user_id))
     if user is not None:
         name = user.display_name
     elif guild is not None:
@@ -246,87 +250,19 @@ async def display_name(interaction: discord.Interaction, user_id: str) -> str:
     return name
 
 
+async def display_name(interaction: discord.Interaction, user_id: str) -> str:
+    """A player's display name, as seen from ``interaction`` (the caller's own first)."""
+    if str(interaction.user.id) == user_id:
+        return interaction.user.display_name
+    return await name_of(interaction.client, interaction.guild, user_id)
+
+
 async def display_names(interaction: discord.Interaction,
                         user_ids: Iterable[str]) -> dict[str, str]:
     return {uid: await display_name(interaction, uid) for uid in user_ids}
 
 
-# -- turns --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TurnInfo:
-    """Who is up, as far as telling the channel goes."""
-
-    current: str | None
-    to_act: frozenset[str]
-    over: bool
-
-    @classmethod
-    def of(cls, game: Game[Any], state: Any) -> TurnInfo:
-        return cls(game.current_turn(state), frozenset(game.to_act(state)),
-                   game.outcome(state) is not None)
-
-
-def board_due(before: TurnInfo | None, after: TurnInfo) -> bool:
-    """Post the board? When the game ended, or the turn or the players to act changed."""
-    if after.over:
-        return True
-    if before is None:
-        return True
-    return before.over or before.current != after.current or before.to_act != after.to_act
-
-
-def ordered_to_act(game: Game[Any], state: Any) -> list[str]:
-    return list(game.to_act(state))
-
-
-# -- the board ----------------------------------------------------------------------------
-
-
-async def board_file(game: Game[Any], state: Any, names: dict[str, str],
-                     events: Sequence[dict[str, Any]] | None = None) -> discord.File:
-    """The public board as a PNG attachment (drawn off the event loop)."""
-    view = game.view(state, None)
-    png = await asyncio.to_thread(render.render, game.kind, view,
-                                  list(events) if events else None, names)
-    return discord.File(io.BytesIO(png), filename=f"{game.kind}-board.png")
-
-
-def result_lines(game: Game[Any], state: Any) -> list[str]:
-    """How the game ended, with mentions, or [] while it runs."""
-    outcome = game.outcome(state)
-    if outcome is None:
-        return []
-    winners = ", ".join(mention(w) for w in outcome.winners) or "nobody"
-    lines = [f"🏆 **Game over** — {winners} {'wins' if len(outcome.winners) == 1 else 'win'}!"]
-    if outcome.reason:
-        lines.append(clip(humanize_ids(outcome.reason, game.players(state)), 300))
-    standings = " · ".join(f"{i}. {mention(p)}" for i, p in enumerate(outcome.standings, 1))
-    if standings:
-        lines.append(f"Standings: {standings}")
-    return lines
-
-
-def next_up_line(game: Game[Any], state: Any) -> tuple[str, list[str]]:
-    """The line under the board: who must act (and the round), plus whom to ping."""
-    lines = result_lines(game, state)
-    if lines:
-        outcome = game.outcome(state)
-        return "\n".join(lines), list(outcome.winners) if outcome else []
-    to_act = ordered_to_act(game, state)
-    current = game.current_turn(state)
-    round_number = game.view(state, None).get("round")
-    prefix = f"Round {round_number} — " if isinstance(round_number, int) else ""
-    if not to_act:
-        return f"{prefix}waiting.", []
-    who = ", ".join(mention(p) for p in to_act)
-    if to_act == [current]:
-        text = f"{prefix}your turn, {who}. Use `/play` (or the game's own commands)."
-    else:
-        text = f"{prefix}{who}: {decision_text(game, state, to_act, current)}"
-    return text, to_act
-
+# -- who is up ----------------------------------------------------------------------------
 
 #: A decision prompt: fixed text, or text made from the game's *public* view (so it can
 #: say which battle or card is at stake without ever seeing a private one).
@@ -334,8 +270,6 @@ Prompt = str | Callable[[Mapping[str, Any]], str]
 #: What players must decide in a phase of a game, as registered by that game's cog:
 #: ``(kind, phase) -> prompt`` (the phase is the public view's ``"phase"``).
 DECISION_PROMPTS: dict[tuple[str, str], Prompt] = {}
-#: Up to this many legal actions are listed under a decision.
-DECISION_CHOICES_SHOWN = 8
 
 
 def register_decision(kind: str, phase: str, text: Prompt) -> None:
@@ -345,15 +279,13 @@ def register_decision(kind: str, phase: str, text: Prompt) -> None:
     DECISION_PROMPTS[(kind, phase)] = text
 
 
-def decision_text(game: Game[Any], state: Any, to_act: Sequence[str],
-                  current: str | None) -> str:
+def decision_prompt(game: Game[Any], public: Mapping[str, Any], to_act: Sequence[str],
+                    current: str | None, choices: Sequence[str] = ()) -> str:
     """What the players in ``to_act`` must decide when it is not simply their turn.
 
     The game cog's registered prompt for the view's phase if any, else a generic line
-    naming the phase and whose turn it is; with the choices when one player decides
-    among a few.
+    naming the phase and whose turn it is; with ``choices`` (a few legal actions).
     """
-    public = game.view(state, None)
     phase = public.get("phase")
     registered = DECISION_PROMPTS.get((game.kind, phase)) if isinstance(phase, str) else None
     prompt: str | None = None
@@ -372,34 +304,89 @@ def decision_text(game: Game[Any], state: Any, to_act: Sequence[str],
             prompt += f", during {mention(current)}'s turn"
         prompt += "; use `/play`"
     text = prompt.rstrip(".")
-    if len(to_act) == 1:
-        legal = game.legal_actions(state, to_act[0])
-        if 0 < len(legal) <= DECISION_CHOICES_SHOWN:
-            text += " — " + ", ".join(f"`{a}`" for a in legal)
+    if choices:
+        text += " — " + ", ".join(f"`{a}`" for a in choices)
     return clip(text + ".", 1000)
 
 
-async def post_board(interaction: discord.Interaction, game: Game[Any], state: Any,
-                     events: Sequence[dict[str, Any]] | None = None, *,
-                     ping_next: bool = True) -> None:
-    """Send the board PNG publicly with who acts next (pinging only them)."""
-    names = await display_names(interaction, game.players(state))
-    file = await board_file(game, state, names, events)
-    text, to_ping = next_up_line(game, state)
-    await send_public(interaction, text, file=file,
-                      allowed_mentions=ping(to_ping) if ping_next else NO_MENTIONS)
+def outcome_lines(players: Sequence[str], outcome: Mapping[str, Any] | None) -> list[str]:
+    """How the game ended, with mentions, or [] while it runs."""
+    if not outcome:
+        return []
+    winners = [str(w) for w in outcome.get("winners") or ()]
+    named = ", ".join(mention(w) for w in winners) or "nobody"
+    lines = [f"🏆 **Game over** — {named} {'wins' if len(winners) == 1 else 'win'}!"]
+    reason = str(outcome.get("reason") or "")
+    if reason:
+        lines.append(clip(humanize_ids(reason, players), 300))
+    standings = " · ".join(f"{i}. {mention(str(p))}"
+                           for i, p in enumerate(outcome.get("standings") or (), 1))
+    if standings:
+        lines.append(f"Standings: {standings}")
+    return lines
+
+
+def next_up_text(game: Game[Any], players: Sequence[str], view: Mapping[str, Any],
+                 payload: Mapping[str, Any]) -> tuple[str, list[str]]:
+    """The closing line: the result, or who must act now and how; and whom to ping."""
+    outcome = payload.get("outcome")
+    ended = outcome_lines(players, outcome)
+    if ended:
+        return "\n".join(ended), [str(w) for w in (outcome or {}).get("winners") or ()]
+    to_act = [str(p) for p in payload.get("to_act") or ()]
+    current = payload.get("current")
+    if not to_act:
+        return "Waiting.", []
+    who = ", ".join(mention(p) for p in to_act)
+    if to_act == [current]:
+        return f"Your turn, {who}. Use `/play` (or the game's own commands).", to_act
+    choices = [str(c) for c in payload.get("choices") or ()]
+    prompt = decision_prompt(game, view, to_act, current, choices)
+    return f"{who}: {prompt}", to_act
+
+
+def result_lines(game: Game[Any], state: Any) -> list[str]:
+    """How the game ended, with mentions, or [] while it runs."""
+    outcome = game.outcome(state)
+    return outcome_lines(game.players(state), None if outcome is None else outcome.to_json())
+
+
+def next_up_line(game: Game[Any], state: Any) -> tuple[str, list[str]]:
+    """Who must act now (and how), or the result; plus whom a message would ping."""
+    to_act = list(game.to_act(state))
+    current = game.current_turn(state)
+    outcome = game.outcome(state)
+    choices: list[str] = []
+    if len(to_act) == 1 and to_act != [current]:
+        legal = game.legal_actions(state, to_act[0])
+        choices = list(legal) if len(legal) <= 8 else []
+    payload = {"to_act": to_act, "current": current, "choices": choices,
+               "outcome": None if outcome is None else outcome.to_json()}
+    return next_up_text(game, game.players(state), game.view(state, None), payload)
+
+
+# -- the board ----------------------------------------------------------------------------
+
+
+async def board_file(game: Game[Any], state: Any, names: dict[str, str],
+                     events: Sequence[dict[str, Any]] | None = None) -> discord.File:
+    """The public board as a PNG attachment (drawn off the event loop)."""
+    view = game.view(state, None)
+    png = await asyncio.to_thread(render.render, game.kind, view,
+                                  list(events) if events else None, names)
+    return discord.File(io.BytesIO(png), filename=f"{game.kind}-board.png")
 
 
 # -- the one path for every move ---------------------------------------------------------
 
 
-def narration_lines(game: Game[Any], state: Any, player: str, action: str,
+def narration_lines(game: Game[Any], players: Sequence[str], player: str, action: str,
                     events: Sequence[dict[str, Any]]) -> list[str]:
     """The public narration of an accepted action (the game's own lines, dice included).
 
     When the game has nothing to say, one line saying who did what.
     """
-    body = game.narrate(public_events(list(events)), mentions(game.players(state)))
+    body = game.narrate(public_events(list(events)), mentions(players))
     if body:
         return list(body)
     try:
@@ -421,54 +408,95 @@ def private_events_for(events: Sequence[dict[str, Any]]) -> dict[str, list[dict[
     return grouped
 
 
+class SentClock:
+    """When an interaction was sent, in this machine's clock.
+
+    Discord stamps every interaction id with its own clock; this machine's may differ.
+    The smallest ``received - stamped`` seen lately is that difference plus the fastest
+    delivery, so ``stamped + that`` never comes after the interaction was received.
+    """
+
+    WINDOW = 64
+
+    def __init__(self) -> None:
+        self._offsets: list[float] = []
+
+    def sent_at(self, interaction_id: int, received: float) -> float:
+        stamped = ((interaction_id >> 22) + discord.utils.DISCORD_EPOCH) / 1000
+        self._offsets.append(received - stamped)
+        del self._offsets[:-self.WINDOW]
+        return min(received, stamped + min(self._offsets))
+
+
+async def acknowledge(interaction: discord.Interaction) -> bool:
+    """Defer privately before touching the game, so a saved move can always be answered
+    (a deferred interaction's token stays valid for 15 minutes, across a restart).
+
+    False when the interaction can no longer be answered (Discord's 3 seconds are up):
+    then the move must not be made, since its player was shown that it failed.
+    """
+    if interaction.response.is_done():
+        return True
+    try:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    except discord.HTTPException as exc:
+        if exc.code == 40060:          # already answered: a re-delivery of this interaction
+            return True
+        log.warning("Could not acknowledge interaction %s (%s); its action is not made",
+                    interaction.id, exc)
+        return False
+    return True
+
+
 async def submit(interaction: discord.Interaction, store: Store, game: int | GameRecord,
                  action: str) -> MoveResult | None:
-    """Apply ``action`` for the interaction's user and tell the channel.
+    """Apply ``action`` for the interaction's user, then deliver what it made due.
 
-    Returns the :class:`db.MoveResult`, or None when the action was refused (the user
-    was told why, ephemerally, and the game is unchanged).
+    The interaction is deferred (privately) first; the store saves the move together
+    with its announcements (the mover's answer, private notes, the turn digest), and
+    the bot's :class:`cogs.announcements.Announcer` delivers them. Returns the
+    :class:`db.MoveResult`, or None when the action was refused (the user was told why,
+    privately, and the game is unchanged).
     """
+    received = time.time()
     player = str(interaction.user.id)
     remember(interaction.user, interaction.guild_id)
+    clock = getattr(interaction.client, "sent_clock", None)
+    sent_at = (clock.sent_at(interaction.id, received) if isinstance(clock, SentClock)
+               else received)
+    if not await acknowledge(interaction):
+        return None
     seats: tuple[str, ...] = ()
     try:
         record = game if isinstance(game, GameRecord) else await store.get(game)
         seats = record.seats
-        rules = engine.get_game(record.kind)
-        before = (TurnInfo.of(rules, store.load_state(record))
-                  if record.status == "active" and record.state is not None else None)
-        result = await store.apply_action(record.id, player, action,
-                                          request_id=str(interaction.id))
+        result = await store.apply_action(
+            record.id, player, action, request_id=str(interaction.id), sent_at=sent_at,
+            reply_to={"application_id": str(interaction.application_id),
+                      "token": interaction.token, "interaction_id": str(interaction.id)})
     except (IllegalAction, StoreError) as exc:
         await reply_error(interaction, humanize_ids(str(exc), seats))
         return None
     if result.duplicate:
         # The same interaction delivered twice (a gateway replay): the first delivery
-        # answers it, and Discord accepts only one answer per interaction, so stay quiet.
+        # answers it (its announcements are saved and delivered), so stay quiet.
         log.info("Interaction %s was delivered again; its move %s stands", interaction.id,
                  result.seq)
         return result
-    try:
-        await announce(interaction, rules, player, action, result, before)
-    except Exception:
-        log.exception("Move %s on game %s was applied but announcing it failed",
-                      result.seq, record.id)
-        await reply_error(interaction, "Your action was accepted, but I could not post the "
-                                       "update. `/game board` shows the game.")
+    await deliver(interaction.client, record.id, interaction)
     return result
 
 
-async def announce(interaction: discord.Interaction, rules: Game[Any], player: str,
-                   action: str, result: MoveResult, before: TurnInfo | None) -> None:
-    """Narrate an accepted action; post the board when the turn passed or the game ended."""
-    for chunk in chunk_lines(narration_lines(rules, result.state, player, action,
-                                                result.events)):
-        await send_public(interaction, chunk)
-    for recipient, events in private_events_for(result.events).items():
-        await send_private(interaction, rules, recipient, events)
-    after = TurnInfo.of(rules, result.state)
-    if board_due(before, after):
-        await post_board(interaction, rules, result.state, public_events(result.events))
+async def deliver(client: discord.Client, game_id: int,
+                  interaction: discord.Interaction | None = None) -> None:
+    """Deliver a game's pending announcements now (the retry loop catches failures)."""
+    from cogs.announcements import announcer_of
+
+    announcer = announcer_of(client)
+    if announcer is None:
+        log.warning("No announcer: game %s's announcements wait for the next start", game_id)
+        return
+    await announcer.deliver(game_id, interaction)
 
 
 #: How a game tells one player its private events (the ``private_to`` mark stripped):
@@ -489,26 +517,6 @@ def private_lines(rules: Game[Any], recipient: str,
     """The lines only ``recipient`` is shown for their private ``events``."""
     narrate = PRIVATE_NARRATORS.get(rules.kind, rules.narrate)
     return list(narrate(events, mentions([recipient])))
-
-
-async def send_private(interaction: discord.Interaction, rules: Game[Any], recipient: str,
-                       events: list[dict[str, Any]]) -> None:
-    """Private events: ephemeral to the acting player, by direct message to anyone else."""
-    lines = private_lines(rules, recipient, events)
-    if not lines:
-        return
-    text = "\n".join(["🔒 Only you can see this:", *lines])
-    if recipient == str(interaction.user.id):
-        for chunk in chunk_lines(text.splitlines()):
-            await send_ephemeral(interaction, chunk)
-        return
-    try:
-        user = interaction.client.get_user(int(recipient)) or \
-            await interaction.client.fetch_user(int(recipient))
-        for chunk in chunk_lines(text.splitlines()):
-            await user.send(chunk)
-    except (discord.HTTPException, ValueError):
-        log.warning("Could not deliver private events to %s", recipient)
 
 
 # -- helpers for a game cog's friendly commands ------------------------------------------

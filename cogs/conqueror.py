@@ -96,6 +96,7 @@ def square_choices(squares: list[str], typed: str) -> list[app_commands.Choice[s
 # -- the cog ------------------------------------------------------------------------------
 
 
+@app_commands.guild_only()
 class ConquerorCog(commands.GroupCog, group_name="conqueror",
                    group_description="Conqueror actions (or use /play)"):
     """``/conqueror move|recruit|fort|raze|convert|end``."""

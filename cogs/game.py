@@ -19,6 +19,7 @@ from discord.ext import commands
 
 import engine
 from cogs import common
+from cogs.announcements import digest_events
 from cogs.common import reply_error, send_ephemeral, send_public, store_of
 from db import GameRecord, StoreError
 from engine import Game, IllegalAction, Option
@@ -165,8 +166,9 @@ async def lobby_action(interaction: discord.Interaction, action: str, game_id: i
         verb = "joined" if action == "join" else "left"
         await send_ephemeral(interaction, f"You {verb} game #{record.id}.")
     if action == "start":
-        game = engine.get_game(record.kind)
-        await common.post_board(interaction, game, store.load_state(record))
+        if not from_button:
+            await send_ephemeral(interaction, f"Game #{record.id} has started.")
+        await common.deliver(interaction.client, record.id)   # the opening digest
     if not from_button:
         await refresh_lobby_message(interaction, record)
 
@@ -385,6 +387,14 @@ def help_text(cogs: Iterable[object]) -> str:
     return HELP_TEXT.format(game_lines="\n".join(lines))
 
 
+async def send_look(interaction: discord.Interaction, content: str, *, share: bool) -> None:
+    """Answer a look at the game: to the caller alone, or to the channel when shared."""
+    if share:
+        await common.send_public(interaction, content)
+    else:
+        await send_ephemeral(interaction, content)
+
+
 # -- the cog ------------------------------------------------------------------------------
 
 
@@ -469,8 +479,10 @@ class GameCog(commands.Cog):
 
     # looking ----------------------------------------------------------------------------
 
-    @game.command(name="status", description="Whose turn it is, the seats and the round")
-    async def status(self, interaction: discord.Interaction) -> None:
+    @game.command(name="status", description="Whose turn it is, the seats and the round "
+                                             "(only you see it unless you share it)")
+    @app_commands.describe(share="Show it to the whole channel (default: only you)")
+    async def status(self, interaction: discord.Interaction, share: bool = False) -> None:
         record = await common.require_game(interaction)
         if record is None:
             return
@@ -485,14 +497,14 @@ class GameCog(commands.Cog):
                          f"{game.min_players}):")
             lines.extend(seat_lines(record) or ["Nobody yet."])
             lines.append("The host starts it with `/game start`.")
-            await send_ephemeral(interaction, "\n".join(lines))
+            await send_look(interaction, "\n".join(lines), share=share)
             return
         state = store.load_state(record)
         me = str(interaction.user.id)
-        view = game.view(state, me if me in game.players(state) else None)
-        if isinstance(view.get("round"), int):
-            lines[0] += f" · round {view['round']}"
-        lines.extend(player_stat_lines(view) or seat_lines(record))
+        public = game.view(state, None)      # the stats anyone may see, shared or not
+        if isinstance(public.get("round"), int):
+            lines[0] += f" · round {public['round']}"
+        lines.extend(player_stat_lines(public) or seat_lines(record))
         ended = common.result_lines(game, state)
         if ended:
             lines.extend(ended)
@@ -501,25 +513,34 @@ class GameCog(commands.Cog):
             to_act = game.to_act(state)
             lines.append(f"Turn: {common.mention(turn) if turn else '—'} · must act: "
                          + (", ".join(common.mention(p) for p in to_act) or "nobody"))
-            if me in to_act:
+            if me in to_act and not share:
                 legal = game.legal_actions(state, me)
                 shown = ", ".join(f"`{a}`" for a in legal[:15])
                 more = f" and {len(legal) - 15} more" if len(legal) > 15 else ""
                 lines.append(f"You may: {shown}{more}" if legal else "You have no actions.")
-        await send_ephemeral(interaction, common.clip("\n".join(lines)))
+        await send_look(interaction, common.clip("\n".join(lines)), share=share)
 
-    @game.command(name="board", description="Show this channel's board")
-    async def board(self, interaction: discord.Interaction) -> None:
+    @game.command(name="board", description="This channel's board, marking the last turn "
+                                            "(only you see it unless you share it)")
+    @app_commands.describe(share="Post it for the whole channel (default: only you)")
+    async def board(self, interaction: discord.Interaction, share: bool = False) -> None:
         record = await common.require_game(interaction)
         if record is None:
             return
         if record.state is None:
             await reply_error(interaction, "The game has not started yet: there is no board.")
             return
-        await interaction.response.defer(thinking=True)
+        await interaction.response.defer(ephemeral=not share, thinking=True)
+        store = store_of(interaction.client)
         game = engine.get_game(record.kind)
-        await common.post_board(interaction, game, store_of(interaction.client).load_state(record),
-                                ping_next=False)
+        state = store.load_state(record)
+        first = await store.last_turn_start(record.id)
+        entries = await store.actions_between(record.id, first, record.version)
+        names = await common.display_names(interaction, game.players(state))
+        file = await common.board_file(game, state, names, digest_events(entries))
+        text, _ = common.next_up_line(game, state)
+        await interaction.followup.send(common.clip(text), file=file, ephemeral=not share,
+                                        allowed_mentions=common.NO_MENTIONS)
 
     @game.command(name="log", description="The most recent actions in this channel's game")
     async def log_(self, interaction: discord.Interaction) -> None:

@@ -256,6 +256,7 @@ async def _public_view(interaction: discord.Interaction) -> dict[str, Any] | Non
         return None
 
 
+@app_commands.guild_only()
 class LiegeCog(commands.GroupCog, group_name="liege",
                group_description="Battle of Liège actions, shop and ranges (or use /play)"):
     """``/liege general|buy|grenade|missile|gas|shift|turn|done|skip|attack|casualty|end``

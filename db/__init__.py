@@ -3,8 +3,19 @@
 :meth:`Store.apply_action` is the one path through which every move is made.
 """
 
-from db.records import ChannelBusy, GameRecord, LogEntry, MoveResult, NotFound, StoreError
+from db.records import (
+    DIGEST,
+    PRIVATE,
+    REPLY,
+    Announcement,
+    ChannelBusy,
+    GameRecord,
+    LogEntry,
+    MoveResult,
+    NotFound,
+    StoreError,
+)
 from db.store import Store
 
-__all__ = ["ChannelBusy", "GameRecord", "LogEntry", "MoveResult", "NotFound", "Store",
-           "StoreError"]
+__all__ = ["DIGEST", "PRIVATE", "REPLY", "Announcement", "ChannelBusy", "GameRecord", "LogEntry",
+           "MoveResult", "NotFound", "Store", "StoreError"]

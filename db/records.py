@@ -6,7 +6,7 @@ says what went wrong and what to do about it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 #: Game statuses, in the only order a game goes through them ("aborted" may follow
@@ -49,6 +49,11 @@ class GameRecord:
     lobby_message_id: str | None
     created_at: float
     updated_at: float
+    #: The last version the channel's turn digest has told of.
+    digest_seq: int = 0
+    #: When each player's current decision began (epoch seconds): a move sent before
+    #: then was chosen for an earlier decision and is refused.
+    decisions: dict[str, float] = field(default_factory=dict)
 
     @property
     def is_open(self) -> bool:
@@ -80,3 +85,35 @@ class MoveResult:
     events: list[dict[str, Any]]
     seq: int
     duplicate: bool
+    #: Ids of the announcements this action made due (saved in its transaction).
+    announcements: tuple[int, ...] = ()
+
+
+#: Kinds of announcement: the channel's turn digest, the answer to the interaction that
+#: made the move, and a player's private events (a direct message).
+DIGEST = "digest"
+REPLY = "reply"
+PRIVATE = "private"
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """Something the players must be told about a saved move, until it is delivered.
+
+    Saved in the same transaction as the move (so a crash can never lose it) and
+    marked delivered once sent (so a restart sends what is left, at least once).
+    ``payload`` is JSON made by the store; ``secret`` is the interaction token of a
+    reply (never logged; cleared on delivery).
+    """
+
+    id: int
+    game_id: int
+    seq: int
+    kind: str
+    recipient: str | None
+    payload: dict[str, Any]
+    secret: str | None
+    created_at: float
+    attempts: int
+    delivered_at: float | None = None
+    message_id: str | None = None

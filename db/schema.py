@@ -62,6 +62,29 @@ MIGRATIONS: list[str] = [
         SELECT RAISE(ABORT, 'the action log is append-only');
     END;
     """,
+    # 2: what the channel must be told, saved with the move that makes it due (the
+    # outbox), and what binds a move to the decision it was chosen for.
+    """
+    ALTER TABLE games ADD COLUMN digest_seq INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN decisions TEXT NOT NULL DEFAULT '{}';
+    UPDATE games SET digest_seq = version;
+
+    CREATE TABLE announcements (
+        id           INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id      INTEGER NOT NULL REFERENCES games (id),
+        seq          INTEGER NOT NULL,        -- the game version it tells of
+        kind         TEXT    NOT NULL CHECK (kind IN ('digest', 'reply', 'private')),
+        recipient    TEXT,                    -- who a reply or private note is for
+        payload      TEXT    NOT NULL,        -- JSON, canonical
+        secret       TEXT,                    -- an interaction token; cleared once used
+        created_at   REAL    NOT NULL,
+        attempts     INTEGER NOT NULL DEFAULT 0,
+        delivered_at REAL,
+        message_id   TEXT
+    );
+    CREATE INDEX announcements_pending
+        ON announcements (game_id, id) WHERE delivered_at IS NULL;
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -34,7 +34,7 @@ import weakref
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import aiosqlite
@@ -43,8 +43,12 @@ import engine
 from db.records import (
     ABORTED,
     ACTIVE,
+    DIGEST,
     FINISHED,
     LOBBY,
+    PRIVATE,
+    REPLY,
+    Announcement,
     ChannelBusy,
     GameRecord,
     LogEntry,
@@ -53,7 +57,7 @@ from db.records import (
     StoreError,
 )
 from db.schema import migrate
-from engine.core import Game, IllegalAction
+from engine.core import RESIGN, Game, IllegalAction
 
 log = logging.getLogger("warhost.db")
 
@@ -64,7 +68,9 @@ STATE_CACHE_SIZE = 512
 MAX_SEED = 2**63 - 1
 
 _COLUMNS = ("id, kind, guild_id, channel_id, host_id, status, seats, seed, options, state, "
-            "version, lobby_message_id, created_at, updated_at")
+            "version, lobby_message_id, created_at, updated_at, digest_seq, decisions")
+_ANNOUNCEMENT_COLUMNS = ("id, game_id, seq, kind, recipient, payload, secret, created_at, "
+                         "attempts, delivered_at, message_id")
 _OPEN = "status IN ('lobby', 'active')"
 
 Row = Sequence[Any]
@@ -81,7 +87,16 @@ def _record(row: Row) -> GameRecord:
         id=int(row[0]), kind=row[1], guild_id=row[2], channel_id=row[3], host_id=row[4],
         status=row[5], seats=tuple(json.loads(row[6])), seed=int(row[7]),
         options=json.loads(row[8]), state=row[9], version=int(row[10]),
-        lobby_message_id=row[11], created_at=float(row[12]), updated_at=float(row[13]))
+        lobby_message_id=row[11], created_at=float(row[12]), updated_at=float(row[13]),
+        digest_seq=int(row[14]), decisions=json.loads(row[15]))
+
+
+def _announcement(row: Row) -> Announcement:
+    return Announcement(
+        id=int(row[0]), game_id=int(row[1]), seq=int(row[2]), kind=row[3], recipient=row[4],
+        payload=json.loads(row[5]), secret=row[6], created_at=float(row[7]),
+        attempts=int(row[8]), delivered_at=None if row[9] is None else float(row[9]),
+        message_id=row[10])
 
 
 def _game_name(kind: str) -> str:
@@ -118,6 +133,65 @@ def _id(value: Any, what: str) -> str:
     if isinstance(value, bool) or not isinstance(value, (str, int)) or str(value) == "":
         raise StoreError(f"Internal error: {what} must be a Discord id, not {value!r}.")
     return str(value)
+
+
+#: How long Discord lets a bot answer an interaction (15 minutes), less a safety margin.
+INTERACTION_TOKEN_LIFE = 15 * 60 - 60
+
+#: A decision off one's turn lists its choices in the digest when there are this few.
+DECISION_CHOICES_SHOWN = 8
+
+STALE_ACTION = ("That was sent before your current turn began (the game moved on while it "
+                "was on its way), so it was not applied. Look at the board and choose again.")
+
+
+@dataclass(frozen=True)
+class _Turn:
+    """Who is up: whose turn it is, who must act, and whether it is over."""
+
+    current: str | None
+    to_act: tuple[str, ...]
+    over: bool
+
+    @classmethod
+    def of(cls, game: Game[Any], state: Any) -> _Turn:
+        return cls(game.current_turn(state), tuple(game.to_act(state)),
+                   game.outcome(state) is not None)
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, _Turn) and self.current == other.current
+                and set(self.to_act) == set(other.to_act) and self.over == other.over)
+
+    def __hash__(self) -> int:
+        return hash((self.current, frozenset(self.to_act), self.over))
+
+    def decisions(self, known: dict[str, float], before: _Turn | None,
+                  now: float) -> dict[str, float]:
+        """When each player who must act now began deciding: ``now`` for those who just
+        became due (or whose turn just began), unchanged for the rest."""
+        began: dict[str, float] = {}
+        for p in self.to_act:
+            fresh = (before is None or p not in before.to_act
+                     or (p == self.current and before.current != self.current))
+            if fresh:
+                began[p] = now
+            elif p in known:
+                began[p] = known[p]
+        return began
+
+
+def _digest_payload(game: Game[Any], state: Any, first: int, last: int,
+                    turn: _Turn) -> dict[str, Any]:
+    """What a turn digest needs of the position it ends at (public only)."""
+    outcome = game.outcome(state)
+    choices: list[str] = []
+    if len(turn.to_act) == 1 and turn.to_act[0] != turn.current:
+        legal = game.legal_actions(state, turn.to_act[0])
+        if len(legal) <= DECISION_CHOICES_SHOWN:
+            choices = list(legal)
+    return {"first": first, "last": last, "view": game.view(state, None),
+            "to_act": list(turn.to_act), "current": turn.current, "choices": choices,
+            "outcome": None if outcome is None else outcome.to_json()}
 
 
 class Store:
@@ -273,7 +347,8 @@ class Store:
             "status": new.status, "seats": canonical_json(list(new.seats)),
             "host_id": new.host_id, "seed": new.seed, "state": new.state,
             "version": new.version, "lobby_message_id": new.lobby_message_id,
-            "updated_at": new.updated_at,
+            "updated_at": new.updated_at, "digest_seq": new.digest_seq,
+            "decisions": canonical_json(new.decisions),
         }
         columns = ", ".join(f"{name} = ?" for name in sql_values)
         cursor = await conn.execute(
@@ -440,8 +515,14 @@ class Store:
                     f"{len(record.seats)} seated. Wait for more players to join.")
             state = game.new_game(list(record.seats), seed, dict(record.options))
             text = game.dump(state)
+            now = time.time()
+            turn = _Turn.of(game, state)
             started = await self._write(conn, record, status=ACTIVE, seed=seed, state=text,
-                                        version=0)
+                                        version=0, digest_seq=0,
+                                        decisions=turn.decisions({}, None, now))
+            # The opening digest: the board and who moves first.
+            await self._announce(conn, started.id, 0, DIGEST, None,
+                                 _digest_payload(game, state, 1, 0, turn), now=now)
         self._remember(started.id, 0, text, state)
         return started
 
@@ -498,16 +579,24 @@ class Store:
     # ------------------------------------------------------------------ moves
 
     async def apply_action(self, game_id: int, player: str, action: str,
-                           request_id: str | None = None) -> MoveResult:
+                           request_id: str | None = None, *, sent_at: float | None = None,
+                           reply_to: dict[str, str] | None = None) -> MoveResult:
         """Apply one action: the only way any game state ever changes.
 
         Under the game's lock and one ``BEGIN IMMEDIATE`` transaction: read the game,
         return the stored result if ``request_id`` was already applied
-        (``duplicate=True``), refuse unless the game is active, apply through the
-        engine (``IllegalAction`` is re-raised unchanged, nothing written), append
-        to the log, save the snapshot (guarded by the version read), mark it finished
-        if the engine says it is over, commit. Any failure leaves the database as it
-        was.
+        (``duplicate=True``), refuse unless the game is active, refuse an action
+        ``sent_at`` (epoch seconds) before the player's current decision began (it was
+        chosen for an earlier one), apply through the engine (``IllegalAction`` is
+        re-raised unchanged, nothing written), append to the log, save the snapshot
+        (guarded by the version read), mark it finished if the engine says it is over,
+        save the announcements the action makes due, commit. Any failure leaves the
+        database as it was.
+
+        Announcements: the turn digest when the turn passes, the players to act change,
+        someone resigns or the game ends; each player's private events; and, with
+        ``reply_to`` (``application_id``, ``token``, ``interaction_id`` of the Discord
+        interaction that sent the action), the answer to that interaction.
         """
         game_id = _gid(game_id)
         player = _id(player, "player")
@@ -527,6 +616,11 @@ class Store:
                     raise IllegalAction("This game is over.")
                 if record.status == ABORTED:
                     raise IllegalAction("This game is over: it was aborted.")
+                resigning = isinstance(action, str) and action.strip().lower() == RESIGN
+                began = record.decisions.get(player)
+                if sent_at is not None and began is not None and sent_at < began \
+                        and not resigning:
+                    raise IllegalAction(STALE_ACTION)
                 game = self._game(record.kind)
                 state = self.load_state(record)
                 new_state, events = game.apply(state, player, action)
@@ -536,17 +630,68 @@ class Store:
                     raise StoreError(f"Internal error: {record.kind} produced events that "
                                      f"cannot be saved ({exc}); nothing was saved.") from exc
                 text = game.dump(new_state)
-                over = game.outcome(new_state) is not None
+                now = time.time()
+                before, after = _Turn.of(game, state), _Turn.of(game, new_state)
                 seq = record.version + 1
                 await conn.execute(
                     "INSERT INTO actions (game_id, seq, player, action, events, request_id, "
                     "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (record.id, seq, player, action, events_json, request_id, time.time()))
-                saved = await self._write(conn, record, state=text, version=seq,
-                                          status=FINISHED if over else ACTIVE)
+                    (record.id, seq, player, action, events_json, request_id, now))
+                digest = after.over or after != before or resigning
+                saved = await self._write(
+                    conn, record, state=text, version=seq,
+                    status=FINISHED if after.over else ACTIVE,
+                    digest_seq=seq if digest else record.digest_seq,
+                    decisions=after.decisions(record.decisions, before, now))
+                made = await self._announce_move(conn, game, saved, record.digest_seq, seq,
+                                                 player, events, new_state, after, digest,
+                                                 reply_to, now)
             # Committed: only now does the cache learn the new position.
             self._remember(saved.id, seq, text, new_state)
-            return MoveResult(saved, new_state, json.loads(events_json), seq, False)
+            return MoveResult(saved, new_state, json.loads(events_json), seq, False,
+                              tuple(made))
+
+    async def _announce_move(self, conn: aiosqlite.Connection, game: Game[Any],
+                             record: GameRecord, digested: int, seq: int, player: str,
+                             events: list[dict[str, Any]], state: Any, turn: _Turn,
+                             digest: bool, reply_to: dict[str, str] | None,
+                             now: float) -> list[int]:
+        """Save what this move makes due: the reply, private notes, the digest (in that
+        order, which is the order they are delivered in)."""
+        made: list[int] = []
+        if reply_to is not None:
+            token = str(reply_to.get("token", ""))
+            payload = {"application_id": str(reply_to.get("application_id", "")),
+                       "interaction_id": str(reply_to.get("interaction_id", "")),
+                       "expires_at": now + INTERACTION_TOKEN_LIFE, "turn_passed": digest}
+            made.append(await self._announce(conn, record.id, seq, REPLY, player, payload,
+                                             secret=token or None, now=now))
+        recipients = dict.fromkeys(str(e["private_to"]) for e in events if "private_to" in e)
+        for recipient in recipients:
+            if recipient == player and reply_to is not None:
+                continue            # told in the reply to their own interaction
+            made.append(await self._announce(conn, record.id, seq, PRIVATE, recipient, {},
+                                             now=now))
+        if digest:
+            made.append(await self._announce(
+                conn, record.id, seq, DIGEST, None,
+                _digest_payload(game, state, digested + 1, seq, turn), now=now))
+        return made
+
+    async def _announce(self, conn: aiosqlite.Connection, game_id: int, seq: int, kind: str,
+                        recipient: str | None, payload: dict[str, Any], *,
+                        secret: str | None = None, now: float) -> int:
+        try:
+            text = canonical_json(payload)
+        except (TypeError, ValueError) as exc:
+            raise StoreError(f"Internal error: game #{game_id}'s announcement cannot be "
+                             f"saved ({exc}); nothing was saved.") from exc
+        cursor = await conn.execute(
+            "INSERT INTO announcements (game_id, seq, kind, recipient, payload, secret, "
+            "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (game_id, seq, kind, recipient, text, secret, now))
+        assert cursor.lastrowid is not None
+        return int(cursor.lastrowid)
 
     def _duplicate(self, record: GameRecord, row: Row, player: str,
                    action: str) -> MoveResult:
@@ -559,6 +704,70 @@ class Store:
                              "different action; nothing was done.")
         state = self.load_state(record)
         return MoveResult(record, state, json.loads(events), int(seq), True)
+
+    # ------------------------------------------------------------------ announcements
+
+    async def pending_announcements(self, game_id: int | None = None,
+                                    limit: int = 500) -> list[Announcement]:
+        """Announcements not yet delivered, oldest first (of one game, or of all)."""
+        where, args = "delivered_at IS NULL", tuple[int, ...]()
+        if game_id is not None:
+            where, args = "game_id = ? AND delivered_at IS NULL", (_gid(game_id),)
+        async with self._reading() as conn:
+            rows = await self._safely(conn.execute_fetchall(
+                f"SELECT {_ANNOUNCEMENT_COLUMNS} FROM announcements WHERE {where} "
+                "ORDER BY id LIMIT ?", (*args, max(1, limit))))
+        return [_announcement(row) for row in rows]
+
+    async def announcement(self, announcement_id: int) -> Announcement | None:
+        async with self._reading() as conn:
+            rows = list(await self._safely(conn.execute_fetchall(
+                f"SELECT {_ANNOUNCEMENT_COLUMNS} FROM announcements WHERE id = ?",
+                (int(announcement_id),))))
+        return _announcement(rows[0]) if rows else None
+
+    async def note_attempt(self, announcement_id: int) -> None:
+        """Count a delivery attempt (so a later one knows to look for its message first)."""
+        async with self._transaction() as conn:
+            await conn.execute("UPDATE announcements SET attempts = attempts + 1 "
+                               "WHERE id = ?", (int(announcement_id),))
+
+    async def mark_delivered(self, announcement_id: int, message_id: str | None) -> None:
+        """Delivered (or given up on): never sent again; its interaction token is dropped."""
+        async with self._transaction() as conn:
+            await conn.execute(
+                "UPDATE announcements SET delivered_at = ?, message_id = ?, secret = NULL "
+                "WHERE id = ?", (time.time(), message_id, int(announcement_id)))
+
+    async def actions_between(self, game_id: int, first: int, last: int) -> list[LogEntry]:
+        """The logged actions ``first``..``last`` (inclusive), oldest first."""
+        game_id = _gid(game_id)
+        async with self._reading() as conn:
+            rows = await self._safely(conn.execute_fetchall(
+                "SELECT seq, player, action, events, created_at FROM actions "
+                "WHERE game_id = ? AND seq BETWEEN ? AND ? ORDER BY seq",
+                (game_id, int(first), int(last))))
+        return [LogEntry(int(r[0]), r[1], r[2], json.loads(r[3]), float(r[4])) for r in rows]
+
+    async def last_turn_start(self, game_id: int) -> int:
+        """The first move told by the newest turn digest (1 if there is none): from
+        there to now is "the last turn" that a board shown on request marks."""
+        game_id = _gid(game_id)
+        async with self._reading() as conn:
+            rows = list(await self._safely(conn.execute_fetchall(
+                "SELECT seq, json_extract(payload, '$.first') FROM announcements "
+                "WHERE game_id = ? AND kind = 'digest' ORDER BY id DESC LIMIT 1",
+                (game_id,))))
+        if not rows or rows[0][1] is None:
+            return 1
+        return max(1, int(rows[0][1]))
+
+    @staticmethod
+    async def _safely(query: Any) -> Any:
+        try:
+            return await query
+        except sqlite3.Error as exc:
+            raise StoreError(f"The game database failed ({exc}). Try again.") from exc
 
     # ------------------------------------------------------------------ integrity
 

@@ -1,0 +1,457 @@
+"""Telling the players what happened, at least once and in practice exactly once.
+
+The store saves an :class:`db.Announcement` in the same transaction as every move that
+makes one due (``Store.apply_action``): the answer to the mover's interaction, each
+player's private events, and the channel's **turn digest** (everything done since the
+last digest, one board marking all of it, and a mention of exactly who must act now).
+:class:`Announcer` delivers them, in order per game, and marks each one delivered.
+Nothing here decides *whether* to announce; it only composes and sends.
+
+A crash can come between the commit and the send, or between the send and the mark.
+So on start-up (and after a failed send) a pending channel message or DM is first
+looked for among the bot's recent messages (each carries a marker line, e.g.
+``-# Conqueror #12 · moves 31-35``, and is sent with an enforced nonce); only if it is
+not there is it sent. An interaction's answer is an edit of its deferred response,
+which is idempotent, made with the interaction's token while that is valid (Discord
+gives 15 minutes); after that the digest in the channel is what the mover sees.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import discord
+
+import engine
+import render
+from cogs import common
+from db import DIGEST, PRIVATE, REPLY, Announcement, GameRecord, LogEntry, Store, StoreError
+from engine import Game, IllegalAction, public_events
+
+log = logging.getLogger("warhost.announce")
+
+#: Digest content is kept under Discord's 2000 characters with room to spare.
+DIGEST_LIMIT = 1900
+#: How far back (seconds before it was saved) a pending message is looked for.
+LOOKBACK = 120
+#: Pages of 100 messages searched for a pending message's marker.
+LOOKUP_PAGES = 3
+#: Seconds between retries of deliveries that failed (Discord down, rate limits).
+RETRY_EVERY = 20.0
+#: Deliveries given up after this many failures (and logged), so one bad channel
+#: cannot block a game's later announcements for ever.
+MAX_ATTEMPTS = 8
+
+
+# -- composing (pure) ----------------------------------------------------------------------
+
+
+def digest_marker(game: Game[Any], game_id: int, first: int, last: int) -> str:
+    """The last line of a digest: which game and moves it covers (also its identity)."""
+    if last < first:
+        what = "the game begins"
+    elif first == last:
+        what = f"move {last}"
+    else:
+        what = f"moves {first}–{last}"
+    return f"-# {game.name} #{game_id} · {what}"
+
+
+def private_marker(game: Game[Any], game_id: int, seq: int) -> str:
+    return f"-# {game.name} #{game_id} · move {seq} · only you can see this"
+
+
+def where_line(record: GameRecord, channel_name: str | None, guild_name: str | None) -> str:
+    """Which game, channel and server a DM is about, with a jump link to the channel."""
+    game = engine.get_game(record.kind)
+    channel = f"#{channel_name}" if channel_name else f"<#{record.channel_id}>"
+    server = f" on **{guild_name}**" if guild_name else ""
+    link = channel_link(record)
+    return f"**{game.name} #{record.id}** in {channel}{server} · [open the channel]({link})"
+
+
+def channel_link(record: GameRecord) -> str:
+    guild = record.guild_id or "@me"
+    return f"https://discord.com/channels/{guild}/{record.channel_id}"
+
+
+def entry_lines(game: Game[Any], players: Sequence[str], entry: LogEntry) -> list[str]:
+    """The public narration of one logged action."""
+    return common.narration_lines(game, players, entry.player, entry.action, entry.events)
+
+
+def digest_events(entries: Iterable[LogEntry]) -> list[dict[str, Any]]:
+    """Every public event of ``entries``, in order: what the digest's board marks."""
+    events: list[dict[str, Any]] = []
+    for entry in entries:
+        events.extend(public_events(entry.events))
+    return events
+
+
+def digest_text(game: Game[Any], record: GameRecord, payload: Mapping[str, Any],
+                entries: Sequence[LogEntry]) -> tuple[str, list[str]]:
+    """The digest's content and the players it pings (only those who must act now, or
+    the winners once it is over)."""
+    players = list(record.seats)
+    view = payload.get("view") or {}
+    first, last = int(payload.get("first", 1)), int(payload.get("last", 0))
+    head = f"**{game.name} #{record.id}**"
+    if isinstance(view.get("round"), int):
+        head += f" · round {view['round']}"
+    actors = list(dict.fromkeys(e.player for e in entries))
+    if len(actors) == 1:
+        head += f" · {common.mention(actors[0])}'s play"
+    body: list[str] = []
+    if last < first:
+        seats = " · ".join(f"{i}. {common.mention(p)}" for i, p in enumerate(players, 1))
+        body.append(f"The game begins. Seats: {seats}")
+    for entry in entries:
+        body.extend(entry_lines(game, players, entry))
+    footer_text, to_ping = common.next_up_text(game, players, view, payload)
+    marker = digest_marker(game, record.id, first, last)
+    return fit_digest(head, body, footer_text, marker), to_ping
+
+
+def fit_digest(head: str, body: list[str], footer: str, marker: str,
+               limit: int = DIGEST_LIMIT) -> str:
+    """Head, body, footer and marker in at most ``limit`` characters: body lines are
+    dropped from the middle (with a note saying how many) when they do not all fit."""
+    fixed = [common.clip(head, 300), common.clip(footer, 800), marker]
+    budget = limit - sum(len(x) + 1 for x in fixed)
+    lines = [common.clip(line, 400) for line in body]
+    if sum(len(x) + 1 for x in lines) > budget:
+        kept_head: list[str] = []
+        kept_tail: list[str] = []
+        note_room = 60
+        room = budget - note_room
+        i, j = 0, len(lines) - 1
+        while i <= j:   # alternate: the opening of the turn and how it ended both matter
+            if len(kept_head) <= len(kept_tail):
+                if len(lines[i]) + 1 > room:
+                    break
+                kept_head.append(lines[i])
+                room -= len(lines[i]) + 1
+                i += 1
+            else:
+                if len(lines[j]) + 1 > room:
+                    break
+                kept_tail.insert(0, lines[j])
+                room -= len(lines[j]) + 1
+                j -= 1
+        skipped = len(lines) - len(kept_head) - len(kept_tail)
+        lines = [*kept_head, f"… {skipped} more lines: `/game log` has them all.", *kept_tail]
+    return "\n".join([fixed[0], *lines, fixed[1], fixed[2]])
+
+
+def reply_text(game: Game[Any], record: GameRecord, entry: LogEntry,
+               payload: Mapping[str, Any]) -> str:
+    """The mover's own, ephemeral confirmation: what their action did, their private
+    events, and whether the turn passed."""
+    try:
+        shown = game.normalise(entry.action)
+    except IllegalAction:
+        shown = entry.action
+    lines = [f"✅ `{common.clip(shown.replace('`', ''), 100)}`"]
+    body = game.narrate(public_events(entry.events), common.mentions(record.seats))
+    lines.extend(body)
+    mine = common.private_events_for(entry.events).get(entry.player)
+    if mine:
+        game_obj = engine.get_game(record.kind)
+        private = common.private_lines(game_obj, entry.player, mine)
+        if private:
+            lines.append("🔒 Only you can see this:")
+            lines.extend(private)
+    if payload.get("turn_passed"):
+        lines.append("The channel has the summary of this turn.")
+    else:
+        lines.append("Still your move: carry on with `/play`.")
+    return common.clip("\n".join(lines))
+
+
+def private_text(game: Game[Any], record: GameRecord, entry: LogEntry, recipient: str,
+                 where: str) -> str | None:
+    """A DM with ``recipient``'s private events of ``entry`` (None if nothing to say)."""
+    mine = common.private_events_for(entry.events).get(recipient)
+    if not mine:
+        return None
+    lines = common.private_lines(game, recipient, mine)
+    if not lines:
+        return None
+    text = "\n".join([f"🔒 {where}", *lines])
+    marker = private_marker(game, record.id, entry.seq)
+    return common.clip(text, DIGEST_LIMIT - len(marker) - 1) + "\n" + marker
+
+
+# -- delivering -----------------------------------------------------------------------------
+
+
+class Gone(Exception):
+    """A delivery that can never succeed (no such channel, no permission, DMs closed)."""
+
+
+class Announcer:
+    """Delivers the store's pending announcements; one per bot (``bot.announcer``)."""
+
+    def __init__(self, client: discord.Client, store: Store, *,
+                 retry_every: float = RETRY_EVERY) -> None:
+        self.client = client
+        self.store = store
+        self.retry_every = retry_every
+        self._locks: dict[int, asyncio.Lock] = {}
+        #: Announcements whose send may have reached Discord: look before sending again.
+        self._uncertain: set[int] = set()
+        self._failures: dict[int, int] = {}
+        self._task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+
+    # lifecycle
+
+    def start(self) -> None:
+        """Deliver what an earlier run left undelivered, then keep retrying failures."""
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run(),
+                                                               name="warhost-announcer")
+
+    async def close(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    async def _run(self) -> None:
+        first = True
+        while True:
+            try:
+                await self.deliver_all(recovering=first)
+                first = False
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("Delivering pending announcements failed")
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=self.retry_every)
+
+    def wake(self) -> None:
+        """Retry pending deliveries now (not at the next tick)."""
+        self._wake.set()
+
+    async def deliver_all(self, *, recovering: bool = False) -> None:
+        """Every game's pending announcements. ``recovering``: this process did not
+        send them, so any of them may already be in Discord: look first."""
+        pending = await self.store.pending_announcements()
+        if recovering:
+            self._uncertain.update(a.id for a in pending)
+        for game_id in dict.fromkeys(a.game_id for a in pending):
+            await self.deliver(game_id)
+
+    # one game
+
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    async def deliver(self, game_id: int,
+                      interaction: discord.Interaction | None = None) -> None:
+        """Send a game's pending announcements in order; stop at the first that fails
+        for now (it is retried later, and what follows it waits, keeping the order)."""
+        async with self._lock(game_id):
+            try:
+                pending = await self.store.pending_announcements(game_id)
+                record = await self.store.get(game_id) if pending else None
+            except StoreError:
+                log.exception("Reading game %s's announcements failed", game_id)
+                return
+            for item in pending:
+                assert record is not None
+                try:
+                    message_id = await self._deliver_one(record, item, interaction)
+                except Gone as exc:
+                    log.warning("Announcement %s of game %s cannot be delivered: %s",
+                                item.id, game_id, exc)
+                    message_id = None
+                except (TimeoutError, discord.HTTPException, OSError) as exc:
+                    if self._failed(item):
+                        log.error("Giving up announcement %s of game %s after %d tries: %s",
+                                  item.id, game_id, MAX_ATTEMPTS, exc)
+                        message_id = None
+                    else:
+                        log.warning("Announcement %s of game %s failed (%s); will retry",
+                                    item.id, game_id, exc)
+                        return
+                except Exception:
+                    if self._failed(item):
+                        log.exception("Giving up announcement %s of game %s", item.id,
+                                      game_id)
+                        message_id = None
+                    else:
+                        log.exception("Announcement %s of game %s failed; will retry",
+                                      item.id, game_id)
+                        return
+                try:
+                    await self.store.mark_delivered(item.id, message_id)
+                except StoreError:
+                    log.exception("Could not mark announcement %s delivered", item.id)
+                    return
+                self._uncertain.discard(item.id)
+                self._failures.pop(item.id, None)
+
+    def _failed(self, item: Announcement) -> bool:
+        """Count a failure; True once it is time to give up."""
+        self._uncertain.add(item.id)
+        count = self._failures.get(item.id, 0) + 1
+        self._failures[item.id] = count
+        return count >= MAX_ATTEMPTS
+
+    async def _deliver_one(self, record: GameRecord, item: Announcement,
+                           interaction: discord.Interaction | None) -> str | None:
+        if item.kind == REPLY:
+            return await self._reply(record, item, interaction)
+        if item.kind == PRIVATE:
+            return await self._private(record, item)
+        if item.kind == DIGEST:
+            return await self._digest(record, item)
+        raise Gone(f"unknown kind {item.kind!r}")
+
+    # the three kinds
+
+    async def _entry(self, record: GameRecord, seq: int) -> LogEntry:
+        entries = await self.store.actions_between(record.id, seq, seq)
+        if not entries:
+            raise Gone(f"move {seq} is not in the log")
+        return entries[0]
+
+    async def _reply(self, record: GameRecord, item: Announcement,
+                     interaction: discord.Interaction | None) -> str | None:
+        game = engine.get_game(record.kind)
+        content = reply_text(game, record, await self._entry(record, item.seq), item.payload)
+        if interaction is not None and str(interaction.id) == item.payload.get(
+                "interaction_id"):
+            await interaction.edit_original_response(content=content,
+                                                      allowed_mentions=common.NO_MENTIONS)
+            return None
+        expires = float(item.payload.get("expires_at", 0))
+        app_id = str(item.payload.get("application_id", ""))
+        if not item.secret or not app_id.isdigit() or time.time() >= expires:
+            raise Gone("its interaction token has expired; the digest tells the channel")
+        # The interaction's webhook; "@original" names its deferred response.
+        webhook: Any = discord.Webhook.partial(int(app_id), item.secret, client=self.client)
+        try:
+            await webhook.edit_message("@original", content=content,
+                                       allowed_mentions=common.NO_MENTIONS)
+        except discord.NotFound as exc:
+            raise Gone("Discord no longer knows the interaction") from exc
+        return None
+
+    async def _private(self, record: GameRecord, item: Announcement) -> str | None:
+        assert item.recipient is not None
+        game = engine.get_game(record.kind)
+        channel_name, guild_name = self._where(record)
+        text = private_text(game, record, await self._entry(record, item.seq), item.recipient,
+                            where_line(record, channel_name, guild_name))
+        if text is None or not item.recipient.isdigit():
+            return None
+        try:
+            user = self.client.get_user(int(item.recipient)) or \
+                await self.client.fetch_user(int(item.recipient))
+            channel = user.dm_channel or await user.create_dm()
+        except discord.NotFound as exc:
+            raise Gone("no such user") from exc
+        marker = private_marker(game, record.id, item.seq)
+        return await self._send_once(channel, item, marker, text, None, [])
+
+    async def _digest(self, record: GameRecord, item: Announcement) -> str | None:
+        game = engine.get_game(record.kind)
+        first = int(item.payload.get("first", 1))
+        last = int(item.payload.get("last", 0))
+        entries = (await self.store.actions_between(record.id, first, last)
+                   if last >= first else [])
+        content, to_ping = digest_text(game, record, item.payload, entries)
+        marker = digest_marker(game, record.id, first, last)
+        channel = self.client.get_partial_messageable(
+            int(record.channel_id), guild_id=int(record.guild_id) if record.guild_id else None)
+
+        async def board() -> discord.File | None:
+            view = item.payload.get("view")
+            if not isinstance(view, dict):
+                return None
+            names = await names_for(self.client, record.guild_id, record.seats)
+            try:
+                png = await asyncio.to_thread(render.render, record.kind, view,
+                                              digest_events(entries) or None, names)
+            except Exception:
+                log.exception("Drawing the board of game %s failed", record.id)
+                return None
+            return discord.File(io.BytesIO(png),
+                                filename=f"{record.kind}-{record.id}-{max(last, 0)}.png")
+
+        return await self._send_once(channel, item, marker, content, board, to_ping)
+
+    async def _send_once(self, channel: discord.abc.Messageable, item: Announcement,
+                         marker: str, content: str, file: Any,
+                         to_ping: Sequence[str]) -> str | None:
+        """Send ``content`` unless a message with ``marker`` is already there."""
+        if item.id in self._uncertain:
+            found = await self._find(channel, marker, item.created_at)
+            if found is not None:
+                log.info("Announcement %s was already delivered (message %s)", item.id, found)
+                return found
+        attached = await file() if file is not None else None
+        self._uncertain.add(item.id)      # from here on, the message may exist
+        try:
+            kwargs: dict[str, Any] = {"allowed_mentions": common.ping(to_ping),
+                                      "nonce": f"wh{item.id}"}
+            if attached is not None:
+                kwargs["file"] = attached
+            message = await channel.send(content, **kwargs)
+        except discord.Forbidden as exc:
+            raise Gone(f"missing permission ({exc.text})") from exc
+        except discord.NotFound as exc:
+            raise Gone(f"the channel is gone ({exc.text})") from exc
+        return str(message.id)
+
+    async def _find(self, channel: discord.abc.Messageable, marker: str,
+                    since: float) -> str | None:
+        """The id of a message of ours ending with ``marker``, sent since ``since``."""
+        me = self.client.user
+        if me is None:
+            return None
+        start = datetime.fromtimestamp(max(0.0, since - LOOKBACK), tz=UTC)
+        after = discord.Object(discord.utils.time_snowflake(start))
+        try:
+            async for message in channel.history(limit=100 * LOOKUP_PAGES, after=after,
+                                                 oldest_first=True):
+                if message.author.id == me.id and message.content.endswith(marker):
+                    return str(message.id)
+        except discord.Forbidden:
+            log.warning("Cannot read the history of channel %s to check a delivery; "
+                        "sending (the enforced nonce still guards against a double)",
+                        getattr(channel, "id", "?"))
+        return None
+
+    def _where(self, record: GameRecord) -> tuple[str | None, str | None]:
+        channel = self.client.get_channel(int(record.channel_id))
+        guild = self.client.get_guild(int(record.guild_id)) if record.guild_id else None
+        return getattr(channel, "name", None), guild.name if guild else None
+
+
+async def names_for(client: discord.Client, guild_id: str | None,
+                    user_ids: Iterable[str]) -> dict[str, str]:
+    """Display names for drawing: the member cache, names seen lately, then one fetch."""
+    guild = client.get_guild(int(guild_id)) if guild_id and guild_id.isdigit() else None
+    return {uid: await common.name_of(client, guild, uid) for uid in user_ids}
+
+
+def announcer_of(client: discord.Client) -> Announcer | None:
+    announcer = getattr(client, "announcer", None)
+    return announcer if isinstance(announcer, Announcer) else None
