@@ -103,8 +103,6 @@ def digest_text(game: Game[Any], record: GameRecord, payload: Mapping[str, Any],
     view = payload.get("view") or {}
     first, last = int(payload.get("first", 1)), int(payload.get("last", 0))
     head = f"**{game.name} #{record.id}**"
-    if isinstance(view.get("round"), int):
-        head += f" · round {view['round']}"
     actors = list(dict.fromkeys(e.player for e in entries))
     if len(actors) == 1:
         head += f" · {common.mention(actors[0])}'s play"
@@ -115,6 +113,8 @@ def digest_text(game: Game[Any], record: GameRecord, payload: Mapping[str, Any],
     for entry in entries:
         body.extend(entry_lines(game, players, entry))
     footer_text, to_ping = common.next_up_text(game, players, view, payload)
+    if isinstance(view.get("round"), int) and not payload.get("outcome"):
+        footer_text = f"Round {view['round']} — {footer_text}"
     marker = digest_marker(game, record.id, first, last)
     return fit_digest(head, body, footer_text, marker), to_ping
 

@@ -16,6 +16,7 @@ import io
 import math
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -220,6 +221,49 @@ def display_name(names: Mapping[str, str] | None, player_id: Any, seat: Any = No
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]
 
+# --- phone-first text --------------------------------------------------------------------
+
+#: Discord shows an image about this wide on a phone (CSS pixels).
+PHONE_WIDTH = 390
+#: What a player needs to decide must be at least this tall there (font size, px).
+PHONE_MIN_PX = 8.0
+#: The kinds of text a player needs to decide, which must meet :data:`PHONE_MIN_PX`:
+#: whose turn it is (and the game's state line), counts on the board, scores and
+#: resources, and how many cards each hand holds.
+ESSENTIAL_ROLES = ("turn", "count", "score", "hand")
+
+
+def min_essential_size(width: int) -> float:
+    """The smallest font size (px) essential text may have on an image ``width`` wide."""
+    return PHONE_MIN_PX * width / PHONE_WIDTH
+
+
+@dataclass(frozen=True)
+class DrawnText:
+    """One line of text a renderer drew: its role (None for details), text and size."""
+
+    role: str | None
+    text: str
+    size: float
+
+
+class TextLog:
+    """Records the text renderers draw (for the phone-first tests): ``with TextLog() as
+    log: render(...)``, then ``log.drawn`` and ``log.width``."""
+
+    active: TextLog | None = None
+
+    def __init__(self) -> None:
+        self.drawn: list[DrawnText] = []
+        self.width = 0
+
+    def __enter__(self) -> TextLog:
+        TextLog.active = self
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        TextLog.active = None
+
 
 class Canvas:
     """An image drawn at ``scale`` times its final size, with coordinates in final pixels."""
@@ -232,6 +276,8 @@ class Canvas:
         fill = tuple(background[:4]) if mode == "RGBA" else tuple(background[:3])
         self.image = Image.new(mode, (width * scale, height * scale), fill)
         self.draw = ImageDraw.Draw(self.image, "RGBA")
+        if TextLog.active is not None:
+            TextLog.active.width = max(TextLog.active.width, width)
 
     # coordinates
 
@@ -307,10 +353,17 @@ class Canvas:
         return wrap_text(text, self.font(size, bold), max_width * self.scale, max_lines)
 
     def text(self, xy: Point, text: str, size: float, fill: Colour = TEXT, bold: bool = False,
-             anchor: str = "la", stroke: float = 0, stroke_fill: Colour | None = None) -> None:
-        """One line of text; ``anchor`` as in Pillow ("mm" centres it on ``xy``)."""
+             anchor: str = "la", stroke: float = 0, stroke_fill: Colour | None = None,
+             role: str | None = None) -> None:
+        """One line of text; ``anchor`` as in Pillow ("mm" centres it on ``xy``).
+
+        ``role`` marks what a player needs to decide (one of :data:`ESSENTIAL_ROLES`):
+        such text must be readable on a phone (see :func:`min_essential_size`).
+        """
         if not text:
             return
+        if TextLog.active is not None:
+            TextLog.active.drawn.append(DrawnText(role, text, size))
         self.draw.text((self._v(xy[0]), self._v(xy[1])), text, fill=fill,
                        font=self.font(size, bold), anchor=anchor,
                        stroke_width=self._w(stroke) if stroke else 0, stroke_fill=stroke_fill)
@@ -407,7 +460,7 @@ def tower_icon(canvas: Canvas, centre: Point, r: float, colour: Colour,
 
 
 def token(canvas: Canvas, centre: Point, r: float, colour: Sequence[int], label: str,
-          text_size: float) -> None:
+          text_size: float, role: str | None = "count") -> None:
     """A round counter in ``colour`` with a big bold label (a stack of pieces)."""
     x, y = centre
     c = tuple(colour[:3])
@@ -418,7 +471,8 @@ def token(canvas: Canvas, centre: Point, r: float, colour: Sequence[int], label:
     fg = text_on(c)
     canvas.text((x, y + r * 0.02), label, text_size, fill=fg, bold=True, anchor="mm",
                 stroke=max(1, text_size * 0.06),
-                stroke_fill=darken(c, 0.55) if fg == (255, 255, 255) else lighten(c, 0.4))
+                stroke_fill=darken(c, 0.55) if fg == (255, 255, 255) else lighten(c, 0.4),
+                role=role)
 
 
 def as_int(value: Any, default: int = 0) -> int:
@@ -542,7 +596,8 @@ def dashed_rect(canvas: Canvas, box: Box, colour: Colour, width: float = 2,
 
 
 def pill(canvas: Canvas, x: float, top: float, label: str, fill: Colour, size: float = 12,
-         height: float = 21, align: str = "right", text: Colour | None = None) -> float:
+         height: float = 21, align: str = "right", text: Colour | None = None,
+         role: str | None = None) -> float:
     """A small rounded label; ``x`` is its right edge (or left with ``align="left"``).
 
     Returns the other edge (the left edge for right-aligned pills, else the right).
@@ -551,7 +606,8 @@ def pill(canvas: Canvas, x: float, top: float, label: str, fill: Colour, size: f
     x0 = x - w if align == "right" else x
     canvas.rect((x0, top, x0 + w, top + height), fill=fill, radius=height / 2)
     canvas.text((x0 + w / 2, top + height / 2 + 0.5), label, size,
-                fill=text if text is not None else text_on(fill[:3]), bold=True, anchor="mm")
+                fill=text if text is not None else text_on(fill[:3]), bold=True, anchor="mm",
+                role=role)
     return x0 if align == "right" else x0 + w
 
 
@@ -583,7 +639,7 @@ Run = tuple[str, Colour, float | None]
 
 
 def text_runs(canvas: Canvas, x: float, y: float, runs: Sequence[Run], size: float,
-              max_x: float, bold: bool = False) -> float:
+              max_x: float, bold: bool = False, role: str | None = None) -> float:
     """Pieces of one line drawn one after another from ``x`` (vertically centred on ``y``),
     each cut to fit; returns where the line ends.
 
@@ -596,7 +652,7 @@ def text_runs(canvas: Canvas, x: float, y: float, runs: Sequence[Run], size: flo
         if room <= 0:
             break
         fitted = canvas.fit(text, size, room, bold)
-        canvas.text((x, y), fitted, size, fill=colour, bold=bold, anchor="lm")
+        canvas.text((x, y), fitted, size, fill=colour, bold=bold, anchor="lm", role=role)
         x += canvas.text_width(fitted, size, bold)
         if fitted != text and room == left:  # the line is full (not just this run's cap)
             break

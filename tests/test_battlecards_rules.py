@@ -327,6 +327,48 @@ def test_kept_cards_are_asked_for_even_with_auto_fire():
     assert "shot" in kinds(ev)
 
 
+def test_kept_cards_may_be_played_before_any_shot_with_auto_fire():
+    # Offered at the round's start, and again before the next phase in which the
+    # holder's units fire (not only once per combat round).
+    s = position(g={"stacks": ["Jagdgeschwader 3"], "kept": ["Radar Warning", "Combined Arms"]},
+                 b={"stacks": ["No. 19 Squadron"]},
+                 deck=["Battle of Britain", *shots(1, 1, 3, 3, 4, 4, 6, 6)])
+    s, ev = fight(s)
+    assert GAME.legal_actions(s, "g") == ["play 1 a1", "play 2 a1", "pass", "autofire off"]
+    s, ev = act(s, "pass")
+    assert kinds(ev) == ["shot", "shot"]               # phase 1, both sides
+    first = next(e for e in ev if e["shooter_owner"] == "g")["attack"]
+    assert (s.battle.step, s.battle.phase, GAME.to_act(s)) == ("ready", 2, ["g"])
+    assert "before your units fire in phase 2" in GAME.view(s, None)["prompt"]
+    s, ev = act(s, "play 1 a1")
+    assert event(ev, "kept_played")["card"] == "Radar Warning"
+    assert GAME.legal_actions(s, "g") == ["play 1 a1", "pass", "autofire off"]
+    s, ev = act(s, "pass")
+    shot = next(e for e in ev if e["type"] == "shot" and e["shooter_owner"] == "g")
+    assert shot["attack"] == first + 2                 # Radar Warning: +2 for an Air unit
+
+
+def test_kept_cards_may_be_played_between_shots_when_firing_by_hand():
+    s = position(g={"stacks": ["Jagdgeschwader 3"], "autofire": False,
+                    "kept": ["Radar Warning"]},
+                 b={"stacks": ["No. 19 Squadron"]},
+                 deck=["Battle of Britain", *shots(1, 1, 3, 3, 4, 4, 6, 6)])
+    s, _ = fight(s)
+    s, _ = act(s, "pass")
+    assert GAME.legal_actions(s, "g") == ["play 1 a1", "fire a1 a1", "autofire on"]
+    s, ev = act(s, "fire a1 a1")                      # phase 1 without the card
+    assert [e["shooter_owner"] for e in ev if e["type"] == "shot"] == ["g", "b"]
+    first = ev[0]["attack"]
+    assert s.battle.phase == 2 and "play 1 a1" in GAME.legal_actions(s, "g")
+    before = s.battle.unit("g", "a1").bonus
+    s, ev = act(s, "play 1 a1")                       # before the phase-2 shot
+    assert event(ev, "kept_played")["ref"] == "a1" and "shot" not in kinds(ev)
+    assert s.battle.unit("g", "a1").bonus == before + 2
+    s, ev = act(s, "fire a1 a1")
+    g_shot = next(e for e in ev if e["type"] == "shot" and e["shooter_owner"] == "g")
+    assert g_shot["attack"] == first + 2               # the bonus is in the shot
+
+
 # -- withdrawals, stalemate ------------------------------------------------------------
 
 def _round_of_misses():

@@ -695,18 +695,21 @@ def test_missile_kills_a_general_on_its_last_life():
     assert seat(s, "B").out and GAME.outcome(s).winners == ("A",)
 
 
-def test_gas_damages_every_resource_but_not_generals_or_trenches():
+def test_gas_damages_every_resource_trenches_included_but_never_generals():
+    # Ruling (issue 8): only Generals are exempt; a Trench in range takes a token too,
+    # and the General sitting in it is untouched.
     s = position({"e3": mortar("A", "n"), "d6": rifle("B"), "e6": mg("B", "s", damaged=True),
                   "f6": rifle("B", damaged=True), "d7": trench(), "f7": av("B"),
                   "e5": mg("A", "n")},
-                 phase="deploy", A={"general": "a1"}, B={"general": "e7"},
-                 extra={"damage_tokens": 4})
+                 phase="deploy", A={"general": "a1"}, B={"general": "d7"},
+                 extra={"damage_tokens": 5})
     s, events = act(s, "gas e3 e6")
     effects = {e["square"]: e["result"] for e in event(events, "gas")["effects"]}
     assert effects == {"e5": "damaged", "d6": "damaged", "e6": "destroyed",
-                       "f6": "already damaged", "f7": "damaged"}
-    assert "e6" not in s.pieces and not s.pieces["d7"].damaged
+                       "f6": "already damaged", "f7": "damaged", "d7": "damaged"}
+    assert "e6" not in s.pieces and s.pieces["d7"].damaged
     assert s.damage_tokens == 1 and seat(s, "B").lives == 3
+    assert seat(s, "B").general == "d7"
     assert seat(s, "A").credits == 360 and seat(s, "A").used["gas"] == 1
 
 

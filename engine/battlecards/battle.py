@@ -53,6 +53,12 @@ def best_target(b: Battle, u: Unit) -> Unit | None:
     return best
 
 
+def will_shoot(b: Battle, player: str) -> bool:
+    """Whether ``player`` has a unit still to fire at something in this phase."""
+    return any(u.active and u.owner == player and not u.fired and b.phase in UNITS[u.card].phases
+               and targets(b, u) for u in b.units)
+
+
 def can_hit_now(b: Battle, u: Unit) -> bool:
     return any(chance(u, t) > 0 for t in targets(b, u))
 
@@ -178,8 +184,17 @@ def advance(state: BattlecardsState, events: list[Event]) -> str | None:
                 b.side = 1
                 continue
             b.step, b.side, b.phase = "fire", 0, 1
+            b.offered = True        # the aggressor was just offered its bonuses
+        if b.step == "ready":
+            if kept_choices(state, b.acting):
+                return None
+            b.step, b.offered = "fire", True
         if b.step == "fire":
             player = b.acting
+            if (state.seat(player).autofire and not b.offered and kept_choices(state, player)
+                    and will_shoot(b, player)):
+                b.step = "ready"    # kept cards may be played before any shot
+                return None
             waiting = False
             for u in list(b.units):
                 if not u.active or u.owner != player or u.fired or b.phase not in UNITS[
@@ -196,6 +211,7 @@ def advance(state: BattlecardsState, events: list[Event]) -> str | None:
                     waiting = True
             if waiting:
                 return None
+            b.offered = False
             if b.side == 0:
                 b.side = 1
             else:

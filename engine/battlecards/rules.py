@@ -124,7 +124,7 @@ class Battlecards(Game[BattlecardsState]):
             return ["emergency", "pass"]  # homeland
         b = state.battle
         if b is not None:
-            if b.step == "bonus":
+            if b.step in ("bonus", "ready"):
                 return [*bt.bonus_choices(state, seat.id), "pass"]
             if b.step == "fire":
                 out = []
@@ -132,7 +132,8 @@ class Battlecards(Game[BattlecardsState]):
                     if (u.active and u.owner == seat.id and not u.fired
                             and b.phase in UNITS[u.card].phases):
                         out += [f"fire {u.ref} {t.ref}" for t in bt.targets(b, u)]
-                return out
+                # before any single shot, its owner may play kept cards and supports
+                return [*bt.bonus_choices(state, seat.id), *out] if out else out
             return [*(f"withdraw {u.ref}" for u in b.of(seat.id)), "stay"]
         return ["draw", "emergency"] if seat.hand else ["draw"]
 
@@ -227,11 +228,14 @@ class Battlecards(Game[BattlecardsState]):
         if b is not None:
             if verb in ("play", "support"):
                 self._bonus(state, seat, action, events)
+            elif verb == "pass" and b.step == "ready":
+                b.step, b.offered = "fire", True
             elif verb == "pass":
                 if b.side == 0:
                     b.side = 1
                 else:
                     b.step, b.side, b.phase = "fire", 0, 1
+                    b.offered = True
             elif verb == "fire":
                 shooter = b.unit(seat.id, action.args[0])
                 target = b.unit(state.opponent(seat.id).id, action.args[1])
@@ -430,7 +434,14 @@ class Battlecards(Game[BattlecardsState]):
         if state.over:
             return "The game is over"
         if state.phase == "setup":
-            return f"Deploy {st.SETUP_DEPLOY} of your 6 cards onto your stacks"
+            lefts = sorted({st.SETUP_DEPLOY - s.placed for s in state.seats
+                            if s.placed < st.SETUP_DEPLOY and (viewer is None or s.id == viewer)})
+            if len(lefts) == 1:
+                n = lefts[0]
+                more = "" if n == st.SETUP_DEPLOY else " more"
+                return (f"Deploy {n}{more} card{'s' if n != 1 else ''} face down onto your "
+                        "stacks")
+            return "Deploy your cards face down onto your stacks until each has placed 3"
         p = state.pending
         card = CONFLICTS[state.current] if state.current else None
         if p is not None:
@@ -446,8 +457,11 @@ class Battlecards(Game[BattlecardsState]):
         if b is not None:
             if b.step == "bonus":
                 return "Play kept cards or supports before the round, or pass"
+            if b.step == "ready":
+                return f"Play a kept card before your units fire in phase {b.phase}, or pass"
             if b.step == "fire":
-                return f"Fire your units in phase {b.phase}"
+                return (f"Fire your units in phase {b.phase} (kept cards and supports may be "
+                        "played before any shot)")
             return "Withdraw units, or stay"
         return "Draw a conflict card or make an emergency deployment"
 

@@ -16,7 +16,9 @@ from engine.core import Dice, flag, parse_position, whole
 FORMAT = "warhost.battlecards/1"
 PHASES = ("setup", "draw", "resolve", "decide", "battle", "over")
 PENDING_KINDS = ("deploy", "scout", "decide", "homeland")
-STEPS = ("round", "bonus", "fire", "withdraw")
+#: A battle's steps: a new combat round; both sides' bonuses before it; firing; an
+#: auto-firing side offered its kept cards before its units shoot ("ready"); withdrawals.
+STEPS = ("round", "bonus", "fire", "ready", "withdraw")
 STATUSES = ("active", "destroyed", "withdrawn")
 SETUP_DEAL = 6
 SETUP_DEPLOY = 3
@@ -83,12 +85,14 @@ class Battle:
     units: list[Unit]
     round: int = 1
     phase: int = 1  # firing phase 1-4
-    step: str = "round"  # round | bonus | fire | withdraw
+    step: str = "round"  # one of STEPS
     side: int = 0  # 0: the aggressor acts, 1: the defender
+    #: The acting side has been offered its kept cards before this phase's shots.
+    offered: bool = False
 
     def copy(self) -> Battle:
         return Battle(self.aggressor, self.defender, [u.copy() for u in self.units],
-                      self.round, self.phase, self.step, self.side)
+                      self.round, self.phase, self.step, self.side, self.offered)
 
     @property
     def acting(self) -> str:
@@ -217,7 +221,7 @@ def dump(state: BattlecardsState) -> str:
             "left": state.pending.left},
         "battle": None if b is None else {
             "aggressor": b.aggressor, "defender": b.defender, "round": b.round,
-            "phase": b.phase, "step": b.step, "side": b.side,
+            "phase": b.phase, "step": b.step, "side": b.side, "offered": b.offered,
             "units": [{"ref": u.ref, "owner": u.owner, "card": u.card, "status": u.status,
                        "bonus": u.bonus, "support": u.support, "supported": u.supported,
                        "fired": u.fired} for u in b.units]},
@@ -330,7 +334,8 @@ def _load(text: str) -> BattlecardsState:
         battle = Battle(agg, dfd, units, whole(raw_battle.get("round", 1), 1, 10**9, "round"),
                         whole(raw_battle.get("phase", 1), 1, 4, "phase"),
                         raw_battle.get("step", "round"),
-                        whole(raw_battle.get("side", 0), 0, 1, "side"))
+                        whole(raw_battle.get("side", 0), 0, 1, "side"),
+                        flag(raw_battle.get("offered", False), "offered"))
     elif phase == "battle":
         raise ValueError("the battle phase needs a battle")
     # every card is in exactly one place

@@ -296,11 +296,12 @@ def missile(state: LiegeState, target: str, events: list[Event], event: Event) -
 
 
 def gas(state: LiegeState, target: str, events: list[Event], event: Event) -> None:
-    """A damage token on every resource in the 3x3 (not Trenches, never Generals)."""
+    """A damage token on every resource in the 3x3, Trenches included; never Generals
+    (a General is not a resource: the Trench or vehicle it is in is damaged, not it)."""
     effects = []
     for square in state.geo.block[target]:
         piece = state.pieces.get(square)
-        if piece is None or piece.type == "trench":
+        if piece is None:
             continue
         if piece.damaged and piece.type == "mg":
             del state.pieces[square]

@@ -1,0 +1,87 @@
+"""Phone-first boards: what a player needs to decide is readable on a phone.
+
+Discord shows an image about 390 px wide on a phone. On every game's image, the text
+that says whose turn it is, the counts on the board, the scores and resources, and how
+many cards each hand holds must be at least 8 px tall at that width: a font size of at
+least ``8 * width / 390`` pixels on the image itself. Renderers mark such text with a
+``role`` (``render.common.ESSENTIAL_ROLES``); this test renders positions from random
+play of every game kind and measures every marked line against the image's width.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import engine
+import render
+from render.common import ESSENTIAL_ROLES, TextLog, min_essential_size
+
+#: The roles each game's image must show (a game with hands shows hand counts).
+EXPECTED_ROLES: dict[str, set[str]] = {
+    "conqueror": {"turn", "count", "score"},
+    "liege": {"turn", "count", "score"},
+    "battlecards": {"turn", "score", "hand", "count"},
+}
+DEFAULT_ROLES = {"turn", "score"}
+
+
+def positions(kind: str, seed: int, samples: int = 6) -> list[tuple[dict[str, Any],
+                                                                   list[dict[str, Any]]]]:
+    """Public views from one random game, each with the public events of the actions
+    just before it (what a turn digest would mark)."""
+    game = engine.GAMES[kind]
+    rng = random.Random(seed)
+    players = [f"{900 + i}" for i in range(game.max_players)][:max(game.min_players,
+                                                                     min(game.max_players, 3))]
+    state = game.new_game(players, seed)
+    out = [(game.view(state, None), [])]
+    recent: list[dict[str, Any]] = []
+    steps = 0
+    while game.outcome(state) is None and steps < 400:
+        to_act = game.to_act(state)
+        if not to_act:
+            break
+        player = to_act[0]
+        legal = game.legal_actions(state, player)
+        if not legal:
+            break
+        state, events = game.apply(state, player, rng.choice(legal))
+        recent = (recent + engine.public_events(events))[-40:]
+        steps += 1
+        if steps % 60 == 0:
+            out.append((game.view(state, None), list(recent)))
+    out.append((game.view(state, None), list(recent)))
+    return out[:samples]
+
+
+@pytest.mark.parametrize("kind", sorted(engine.GAMES))
+def test_essential_text_is_readable_on_a_phone(kind: str) -> None:
+    wanted = EXPECTED_ROLES.get(kind, DEFAULT_ROLES)
+    seen: set[str] = set()
+    for seed in (1, 2):
+        for view, events in positions(kind, seed):
+            with TextLog() as log:
+                render.render(kind, view, events or None, {"900": "alice", "901": "bob",
+                                                           "902": "carol"})
+            assert log.width > 0
+            smallest = min_essential_size(log.width)
+            for drawn in log.drawn:
+                if drawn.role is None:
+                    continue
+                assert drawn.role in ESSENTIAL_ROLES, drawn
+                seen.add(drawn.role)
+                assert drawn.size >= smallest - 1e-9, (
+                    f"{kind}: {drawn.role} text {drawn.text!r} is {drawn.size:.1f} px on a "
+                    f"{log.width} px image: {drawn.size * 390 / log.width:.1f} px on a phone "
+                    f"(needs 8)")
+    assert wanted <= seen, f"{kind} never drew {sorted(wanted - seen)}"
+
+
+def test_the_rule_itself() -> None:
+    # 8 px at 390 wide: a 1000-px image needs 20.5-px text, a 780-px one 16 px
+    assert min_essential_size(390) == 8
+    assert min_essential_size(1000) == pytest.approx(20.51, abs=0.01)
+    assert min_essential_size(780) == 16
