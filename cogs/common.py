@@ -362,7 +362,11 @@ def next_up_line(game: Game[Any], state: Any) -> tuple[str, list[str]]:
         choices = list(legal) if len(legal) <= 8 else []
     payload = {"to_act": to_act, "current": current, "choices": choices,
                "outcome": None if outcome is None else outcome.to_json()}
-    return next_up_text(game, game.players(state), game.view(state, None), payload)
+    view = game.view(state, None)
+    text, to_ping = next_up_text(game, game.players(state), view, payload)
+    if isinstance(view.get("round"), int) and outcome is None:
+        text = f"Round {view['round']} — {text}"
+    return text, to_ping
 
 
 # -- the board ----------------------------------------------------------------------------

@@ -27,7 +27,6 @@ from engine import Game, IllegalAction, Option
 log = logging.getLogger("warhost.cogs.game")
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "games"
-RULES_LIMIT = 1800
 LOBBY_NOTES = {
     "conqueror": "With 3 players the third seat (base f1) is at a slight disadvantage.",
 }
@@ -313,33 +312,55 @@ def reorder_seats(seats: Sequence[str], player: str, position: int) -> list[str]
     return order
 
 
-def rules_excerpt(text: str, path: str, limit: int = RULES_LIMIT) -> str:
-    """A summary section of a rules document if it has one, else its opening; with the path."""
+#: The section of a game's rules document that ``/game rules`` shows players.
+QUICK_RULES = "quick rules"
+#: Discord's limits for one message's embeds (with some room to spare).
+FIELD_LIMIT, EMBED_TOTAL = 1024, 5800
+
+
+def quick_rules(text: str) -> list[tuple[str, str]]:
+    """The ``## Quick rules`` section of a rules document as (heading, body) pairs, one
+    per ``###`` subsection, in order ([] if the document has no such section)."""
     lines = text.splitlines()
-    section: list[str] | None = None
-    for i, line in enumerate(lines):
-        if re.match(r"#{1,3}\s+(summary|overview|in short|quick start)\b", line, re.I):
-            section = [line]
-            for rest in lines[i + 1:]:
-                if re.match(r"#{1,3}\s", rest):
-                    break
-                section.append(rest)
+    start = next((i for i, line in enumerate(lines)
+                  if re.fullmatch(r"##\s+quick rules\s*", line.strip(), re.I)), None)
+    if start is None:
+        return []
+    parts: list[tuple[str, list[str]]] = []
+    for line in lines[start + 1:]:
+        if re.match(r"#{1,2}\s", line):
             break
-    body = "\n".join(section if section else lines).strip()
-    if len(body) > limit:
-        cut = body.rfind("\n\n", 0, limit)
-        body = body[: cut if cut > limit // 2 else limit].rstrip() + "\n…"
-    return f"{body}\n\nFull rules: `{path}`"
+        heading = re.match(r"###\s+(.*)", line)
+        if heading:
+            parts.append((heading[1].strip(), []))
+        elif parts:
+            parts[-1][1].append(line)
+    return [(head, "\n".join(body).strip()) for head, body in parts if head]
 
 
-def rules_reply(game: Game[Any], text: str, path: str) -> str:
-    """/game rules: the rules excerpt, then the options a host may choose (kept whole)."""
-    options = ""
-    if game.options:
-        options = "\n".join(["", "", "**Options** (`/game new options:`)",
-                             *options_reference(game)])
-    excerpt = rules_excerpt(text, path, limit=max(200, RULES_LIMIT - len(options)))
-    return common.clip(excerpt + options)
+def rules_embed(game: Game[Any], text: str) -> discord.Embed:
+    """``/game rules``: the game's quick rules as one embed, a field per section, with
+    the options a host may choose. Written for players: no paths, no tables."""
+    players = f"{game.min_players}-{game.max_players} players"
+    embed = discord.Embed(title=f"{game.name} — quick rules",
+                          description=common.clip(f"{game.summary}\n*{players}*"
+                                                  if game.summary else f"*{players}*", 1000),
+                          colour=discord.Colour.dark_gold())
+    sections = quick_rules(text) or [("The game", game.summary or "No rules summary yet.")]
+    options = options_reference(game)
+    if options:
+        sections.append(("Options (chosen with `/game new`)", "\n".join(options)))
+    used = len(embed.title or "") + len(embed.description or "")
+    for heading, body in sections[:24]:
+        value = common.clip(body or "—", FIELD_LIMIT)
+        name = common.clip(heading, 256)
+        if used + len(name) + len(value) > EMBED_TOTAL:
+            break
+        embed.add_field(name=name, value=value, inline=False)
+        used += len(name) + len(value)
+    embed.set_footer(text="/help lists every command · /game status and /game board show the "
+                          "game in this channel")
+    return embed
 
 
 def player_stat_lines(view: dict[str, Any]) -> list[str]:
@@ -579,12 +600,11 @@ class GameCog(commands.Cog):
     async def rules(self, interaction: discord.Interaction, kind: str) -> None:
         game = engine.get_game(kind)
         path = DOCS / f"{game.kind}.md"
-        shown = f"docs/games/{game.kind}.md"
         try:
             text = await asyncio.to_thread(path.read_text, encoding="utf-8")
         except OSError:
-            text = f"# {game.name}\n\n{game.summary or 'No rules document yet.'}"
-        await send_ephemeral(interaction, rules_reply(game, text, shown))
+            text = ""
+        await send_ephemeral(interaction, "", embed=rules_embed(game, text))
 
     # leaving ----------------------------------------------------------------------------
 

@@ -146,7 +146,7 @@ STALE_ACTION = ("That was sent before your current turn began (the game moved on
 
 
 @dataclass(frozen=True)
-class _Turn:
+class Turn:
     """Who is up: whose turn it is, who must act, and whether it is over."""
 
     current: str | None
@@ -154,18 +154,18 @@ class _Turn:
     over: bool
 
     @classmethod
-    def of(cls, game: Game[Any], state: Any) -> _Turn:
+    def of(cls, game: Game[Any], state: Any) -> Turn:
         return cls(game.current_turn(state), tuple(game.to_act(state)),
                    game.outcome(state) is not None)
 
     def __eq__(self, other: object) -> bool:
-        return (isinstance(other, _Turn) and self.current == other.current
+        return (isinstance(other, Turn) and self.current == other.current
                 and set(self.to_act) == set(other.to_act) and self.over == other.over)
 
     def __hash__(self) -> int:
         return hash((self.current, frozenset(self.to_act), self.over))
 
-    def decisions(self, known: dict[str, float], before: _Turn | None,
+    def decisions(self, known: dict[str, float], before: Turn | None,
                   now: float) -> dict[str, float]:
         """When each player who must act now began deciding: ``now`` for those who just
         became due (or whose turn just began), unchanged for the rest."""
@@ -181,7 +181,7 @@ class _Turn:
 
 
 def _digest_payload(game: Game[Any], state: Any, first: int, last: int,
-                    turn: _Turn) -> dict[str, Any]:
+                    turn: Turn) -> dict[str, Any]:
     """What a turn digest needs of the position it ends at (public only)."""
     outcome = game.outcome(state)
     choices: list[str] = []
@@ -516,7 +516,7 @@ class Store:
             state = game.new_game(list(record.seats), seed, dict(record.options))
             text = game.dump(state)
             now = time.time()
-            turn = _Turn.of(game, state)
+            turn = Turn.of(game, state)
             started = await self._write(conn, record, status=ACTIVE, seed=seed, state=text,
                                         version=0, digest_seq=0,
                                         decisions=turn.decisions({}, None, now))
@@ -631,7 +631,7 @@ class Store:
                                      f"cannot be saved ({exc}); nothing was saved.") from exc
                 text = game.dump(new_state)
                 now = time.time()
-                before, after = _Turn.of(game, state), _Turn.of(game, new_state)
+                before, after = Turn.of(game, state), Turn.of(game, new_state)
                 seq = record.version + 1
                 await conn.execute(
                     "INSERT INTO actions (game_id, seq, player, action, events, request_id, "
@@ -653,7 +653,7 @@ class Store:
 
     async def _announce_move(self, conn: aiosqlite.Connection, game: Game[Any],
                              record: GameRecord, digested: int, seq: int, player: str,
-                             events: list[dict[str, Any]], state: Any, turn: _Turn,
+                             events: list[dict[str, Any]], state: Any, turn: Turn,
                              digest: bool, reply_to: dict[str, str] | None,
                              now: float) -> list[int]:
         """Save what this move makes due: the reply, private notes, the digest (in that

@@ -1,24 +1,36 @@
-"""The Battlecards table: two placemats (German above, British below) and the battle between.
+"""The Battlecards table, drawn phone first: one column, 800 x 1100, large essentials.
 
 Drawn from the public part of the view dict only (``docs/games/battlecards-interface.md``).
 The board image is posted to the channel, so the renderer never reads a player's ``hand``,
 ``kept`` or ``stack_cards`` (present only in that player's own view): it draws the reserve
 hand, kept cards and deployed stacks as card backs with their counts, whoever the viewer.
 
-Each placemat shows the player's name, side and state (turn, acts now, winner), victory
-points toward the target as a bar, the three deployed stacks (Ground, Air, Sea), the
-reserve hand and kept cards fanned, the arsenal deck and discard pile, and the
-battlecards won. In the middle: the conflict deck and the face-up top of its discard
-pile, the last shots with their Action Numbers, the battlecard in play (or the card being
-resolved, or the outcome), and either the units revealed in the battle, face up with
-their values, or the Battlecard List between battles.
+From the top: the title row (the turn and the phase), the status bar (who must act and
+what they decide), the German player's placemat, the middle of the table, the British
+player's placemat. A placemat shows the player's name, side and state (acts now, winner),
+victory points toward the target (a number and a bar), then a row of counts: the Ground,
+Air and Sea stacks, the reserve hand and kept cards, the arsenal deck and discard pile
+(lost units) and the battlecards won. The middle of the table: a header with the
+battlecard being fought (or drawn, or the card being resolved, or a battle finished since
+the last board, or the outcome); below it the units revealed in the battle, face up with
+their values, or else a report of a battle fought since the last board, or else the
+Battlecard List; at the bottom the conflict deck with its face-up discard and the shots.
+
+``events`` are every public event since the last board (a turn digest): their shots are
+listed (with the Action Numbers drawn) and mark the units they hit, and a battle that
+began and ended within them is reported (name, winner, victory points, every unit's
+fate). Without usable events the view's ``last_shots`` are shown.
+
+What a player needs to decide (the status line, turn and phase, victory points, every
+count, the battle in play) is marked with its role and drawn at least
+:func:`render.common.min_essential_size` tall (16.4 px at this width: 8 px on a phone).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -46,6 +58,7 @@ from render.common import (
     dashed_rect,
     encode_png,
     lighten,
+    min_essential_size,
     pill,
     progress_bar,
     star_points,
@@ -53,40 +66,47 @@ from render.common import (
     with_alpha,
 )
 
-WIDTH, HEIGHT = 1100, 900
+WIDTH, HEIGHT = 800, 1100
 SCALE = 2
-M = 14  # the outer margin
+M = 12  # the outer margin
+#: The size of essential text: at least 8 px once Discord shrinks the image to a phone.
+BIG = max(17.0, float(math.ceil(min_essential_size(WIDTH))))  # 17 px at 800 wide
 
-# Layout (final pixels).
-STATUS_BOX: Box = (M, 52, WIDTH - M, 90)
-MAT_H = 160
-TOP_MAT_Y = 98
-MID_Y0, MID_Y1 = TOP_MAT_Y + MAT_H + 10, HEIGHT - 16 - MAT_H - 10
-BOTTOM_MAT_Y = MID_Y1 + 10
-LEFT_X0, LEFT_X1 = M, 262  # the conflict deck and the last shots
-RIGHT_X0, RIGHT_X1 = 274, WIDTH - M  # the battle
-HEADER_H = 78  # the card in play
+# Layout (final pixels), top to bottom.
+STATUS_BOX: Box = (M, 50, WIDTH - M, 116)
+MAT_H = 158
+TOP_MAT_Y = 124
+BOTTOM_MAT_Y = HEIGHT - M - MAT_H
+MID_Y0, MID_Y1 = TOP_MAT_Y + MAT_H + 8, BOTTOM_MAT_Y - 8
+HEADER_H = 96
+HEADER_BOX: Box = (M, MID_Y0, WIDTH - M, MID_Y0 + HEADER_H)
+STRIP_H = 150  # the conflict deck and the shots
+STRIP_Y0 = MID_Y1 - STRIP_H
+CONFLICT_BOX: Box = (M, STRIP_Y0, M + 236, MID_Y1)
+SHOTS_BOX: Box = (M + 244, STRIP_Y0, WIDTH - M, MID_Y1)
+#: Between the header and the strip: the battle's units, a battle report or the list.
+BODY_BOX: Box = (M, MID_Y0 + HEADER_H + 8, WIDTH - M, STRIP_Y0 - 8)
 BAND_GAP = 8
-BAND_H = (MID_Y1 - MID_Y0 - HEADER_H - 2 * BAND_GAP) / 2
-CONFLICT_H = 150
+BAND_H = (BODY_BOX[3] - BODY_BOX[1] - BAND_GAP) / 2
 BAND_TAB = 26  # the side's label along a band's left edge
 #: The bands of revealed units: the top (German) player's, then the bottom one's.
 BANDS: tuple[Box, Box] = (
-    (RIGHT_X0, MID_Y0 + HEADER_H + BAND_GAP, RIGHT_X1, MID_Y0 + HEADER_H + BAND_GAP + BAND_H),
-    (RIGHT_X0, MID_Y1 - BAND_H, RIGHT_X1, MID_Y1))
+    (M, BODY_BOX[1], WIDTH - M, BODY_BOX[1] + BAND_H),
+    (M, BODY_BOX[3] - BAND_H, WIDTH - M, BODY_BOX[3]))
 
 FORCES = ("ground", "air", "sea")
 FORCE_NAMES = {"ground": "Ground", "air": "Air", "sea": "Sea", "leader": "Leader"}
-PHASES = (("setup", "Setup"), ("draw", "Draw"), ("resolve", "Resolve"), ("decide", "Decide"),
-          ("battle", "Battle"), ("withdraw", "Withdraw"))
+PHASE_NAMES = {"setup": "Setup", "draw": "Draw", "resolve": "Resolve", "decide": "Decide",
+               "battle": "Battle", "withdraw": "Withdraw", "over": "Game over"}
 FIRING_PHASES = (1, 2, 3, 4)
 DEFAULT_TARGET = 38
-MAX_SHOTS = 6  # rows of the last-shots list
+SHOT_ROWS = 5  # rows of the shots list
+MAX_EVENTS = 5000  # events read (the latest)
 PNG_BUDGET = 240_000  # bytes; a larger image is re-encoded in 256 colours
 # Revealed units per detail level (0 full, 1 compact, 2 tiny): rows in a side's band and
 # the narrowest and widest card.
 CARD_ROWS = (1, 2, 3)
-CARD_MIN_W = (106.0, 96.0, 70.0)
+CARD_MIN_W = (112.0, 96.0, 76.0)
 CARD_MAX_W = (150.0, 130.0, 110.0)
 
 # Face-up cards: parchment with dark ink.
@@ -98,8 +118,11 @@ INK_FAINT: RGB = (176, 168, 150)
 GOLD: RGB = (236, 176, 40)
 HIT: RGB = (214, 58, 48)
 MISS: RGB = (96, 100, 110)
+WITHDRAWN: RGB = (86, 128, 186)
 CONFLICT_BACK: RGB = (92, 74, 48)
 CONFLICT_MARK: RGB = (214, 178, 98)
+SOFT: RGB = (214, 210, 200)  # secondary text that still matters (the prompt)
+ELLIPSIS = "…"
 
 
 @dataclass(frozen=True)
@@ -459,7 +482,7 @@ def _unit_card(c: Canvas, box: Box, unit: Mapping[str, Any], style: Style, phase
         if label and c.text_width(label.upper(), 9.5, bold=True) <= room:
             c.text((left, y0 + hh / 2 + 0.5), label.upper(), 9.5, fill=with_alpha(head_text, 190),
                    bold=True, anchor="lm")
-        lines = c.wrap(name, 12.5, w - 2 * pad, 2, bold=True)
+        lines = _clip(c, name, 12.5, w - 2 * pad, 2, bold=True)
         for i, line in enumerate(lines):
             c.text((x0 + pad, y0 + hh + 15 + i * 15), line, 12.5, fill=ink, bold=True,
                    anchor="lm")
@@ -577,14 +600,14 @@ def _conflict_face(c: Canvas, box: Box, card: Mapping[str, Any]) -> None:
         c.text((x1 - 7, y0 + 17), c.fit(kind, 9, w - 44, bold=True), 9, fill=INK_MUTED,
                bold=True, anchor="rm")
     name = clean_text(card.get("name"), limit=60) or "?"
-    lines = c.wrap(name, 12, w - 14, 3, bold=True)
+    lines = _clip(c, name, 12, w - 14, 3, bold=True)
     for i, line in enumerate(lines):
         c.text((x0 + 7, y0 + 42 + i * 15), line, 12, fill=INK, bold=True, anchor="lm")
     ty = y0 + 42 + len(lines) * 15
-    text = clean_text(card.get("text"), limit=120)
+    text = _long_text(card.get("text"), limit=160)
     room = int((y1 - 6 - ty) // 11.5)
     if text and room > 0:
-        for i, line in enumerate(c.wrap(text, 9.5, w - 14, room)):
+        for i, line in enumerate(_clip(c, text, 9.5, w - 14, room)):
             c.text((x0 + 7, ty + i * 11.5), line, 9.5, fill=INK_MUTED, anchor="lm")
 
 
@@ -593,6 +616,228 @@ def _action_number(c: Canvas, centre: Point, r: float, n: int, fill: Colour = IN
     c.circle(centre, r, fill=fill)
     c.text((centre[0], centre[1] + 0.5), str(n) if n else "?", r * 1.15, fill=fg, bold=True,
            anchor="mm")
+
+
+# --- the placemats -------------------------------------------------------------------------
+
+
+
+
+# --- text that wraps at word boundaries ---------------------------------------------------
+
+
+def clip_words(text: str, measure: Callable[[str], float], max_width: float,
+               max_lines: int = 1) -> list[str]:
+    """``text`` wrapped into at most ``max_lines`` lines no wider than ``max_width``.
+
+    Lines break between words. When the text does not fit, the last line ends with an
+    ellipsis after the last whole word that fits (trailing punctuation dropped); only a
+    single word wider than a whole line is cut inside (and ellipsised). ``measure`` gives
+    a string's width, so this is pure: ``clip_words(s, len, 20, 2)`` counts characters.
+    """
+    words = text.split()
+    if not words or max_lines <= 0 or max_width <= 0:
+        return []
+    lines: list[str] = []
+    i = 0
+    cut = False
+    while i < len(words) and len(lines) < max_lines:
+        line = words[i]
+        i += 1
+        if measure(line) > max_width:  # one word wider than the line: cut inside it
+            lines.append(_cut_chars(line, measure, max_width))
+            cut = True
+            break
+        while i < len(words) and measure(f"{line} {words[i]}") <= max_width:
+            line = f"{line} {words[i]}"
+            i += 1
+        lines.append(line)
+    if cut:
+        return lines
+    if i < len(words):  # the text goes on: end the last line with an ellipsis
+        kept = lines[-1].split(" ")
+        while kept:
+            candidate = " ".join(kept).rstrip(",;:.-–—") + ELLIPSIS
+            if measure(candidate) <= max_width:
+                lines[-1] = candidate
+                break
+            kept.pop()
+        else:
+            lines[-1] = ELLIPSIS if measure(ELLIPSIS) <= max_width else ""
+    return [line for line in lines if line]
+
+
+def _cut_chars(word: str, measure: Callable[[str], float], max_width: float) -> str:
+    """The longest start of ``word`` that fits ``max_width`` with an ellipsis."""
+    lo, hi = 0, len(word)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if measure(word[:mid] + ELLIPSIS) <= max_width:
+            lo = mid
+        else:
+            hi = mid - 1
+    if lo == 0:
+        return ELLIPSIS if measure(ELLIPSIS) <= max_width else ""
+    return word[:lo] + ELLIPSIS
+
+
+def _clip(c: Canvas, text: str, size: float, max_width: float, max_lines: int = 1,
+          bold: bool = False) -> list[str]:
+    return clip_words(text, lambda s: c.text_width(s, size, bold), max_width, max_lines)
+
+
+def _long_text(value: Any, limit: int = 400) -> str:
+    """Card text cleaned for drawing; a text past ``limit`` characters is cut at a word
+    boundary and ellipsised (never inside a word)."""
+    text = clean_text(value, limit=limit + 1)
+    if len(text) <= limit:
+        return text
+    head = text[:limit]
+    if " " in head:
+        head = head[: head.rindex(" ")]
+    return head.rstrip(",;:.-–—") + ELLIPSIS
+
+
+# --- what the events since the last board tell ------------------------------------------------
+
+
+@dataclass
+class _Fought:
+    """A unit seen in a battle reported from the events: its owner, ref, name and fate
+    ("destroyed", "withdrawn" or "" for a unit that stayed to the end)."""
+
+    owner: Any
+    ref: str
+    name: str
+    fate: str = ""
+
+
+@dataclass
+class _Finished:
+    """A battle won within the events."""
+
+    card: str
+    winner: Any
+    vp: int
+    total_vp: int | None
+    how: str  # "" (fought out), "uncontested", "stalemate" or "evacuation"
+    aggressor: Any
+    units: list[_Fought] = field(default_factory=list)
+    shots: list[Mapping[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class _Digest:
+    """The public events since the last board, read."""
+
+    shots: list[Mapping[str, Any]] = field(default_factory=list)
+    battle_shots: list[Mapping[str, Any]] = field(default_factory=list)  # since a start
+    finished: _Finished | None = None
+    news: Mapping[str, Any] | None = None  # a battle declined, ignored or not yet allowed
+
+
+def _public(events: Any) -> list[Mapping[str, Any]]:
+    """The usable public events: mappings with a string type and no ``private_to``."""
+    if not isinstance(events, list | tuple):
+        return []
+    return [e for e in events[-MAX_EVENTS:] if isinstance(e, Mapping)
+            and "private_to" not in e and isinstance(e.get("type"), str)]
+
+
+def read_events(events: Any) -> _Digest:
+    """What ``events`` tell the board (odd or private events are skipped, never trusted)."""
+    evs = _public(events)
+    digest = _Digest()
+    last_start = -1
+    for i, e in enumerate(evs):
+        kind = e.get("type")
+        if kind == "shot":
+            digest.shots.append(e)
+        elif kind == "battle_start":
+            last_start = i
+        elif kind in ("declined", "battle_ignored", "prerequisites_unmet"):
+            digest.news = e
+    digest.battle_shots = [e for e in evs[last_start + 1:] if e.get("type") == "shot"]
+    won = [i for i, e in enumerate(evs) if e.get("type") == "battle_won"]
+    if won:
+        k = won[-1]
+        previous = won[-2] if len(won) > 1 else -1
+        starts = [i for i in range(previous + 1, k) if evs[i].get("type") == "battle_start"]
+        digest.finished = _finished(evs, starts[-1] if starts else previous + 1, k)
+        if digest.news is not None and evs.index(digest.news) < k:
+            digest.news = None
+    return digest
+
+
+def _finished(evs: list[Mapping[str, Any]], first: int, k: int) -> _Finished:
+    """The battle won by ``evs[k]``, from the events ``evs[first:k]``."""
+    won = evs[k]
+    span = evs[first:k]
+    units: dict[tuple[Any, str], _Fought] = {}
+
+    def seen(owner: Any, ref: Any, name: Any) -> _Fought | None:
+        if ref is None or len(units) >= 400:
+            return units.get((owner, _ref(ref)))
+        key = (owner, _ref(ref))
+        if key not in units:
+            units[key] = _Fought(owner, _ref(ref), clean_text(name, limit=60))
+        elif not units[key].name:
+            units[key].name = clean_text(name, limit=60)
+        return units[key]
+
+    how = ""
+    aggressor: Any = None
+    shots: list[Mapping[str, Any]] = []
+    for e in span:
+        kind = e.get("type")
+        if kind == "battle_start":
+            aggressor = e.get("aggressor")
+            raw = e.get("units")
+            for u in raw[:400] if isinstance(raw, list) else []:
+                if isinstance(u, Mapping):
+                    seen(u.get("owner"), u.get("ref"), u.get("name"))
+        elif kind == "shot":
+            shots.append(e)
+            seen(e.get("shooter_owner"), e.get("shooter"), e.get("shooter_name"))
+            target = seen(e.get("target_owner"), e.get("target"), e.get("target_name"))
+            if target is not None and e.get("hit") is True:
+                target.fate = "destroyed"
+        elif kind == "withdraw":
+            u = seen(e.get("player"), e.get("ref"), e.get("name"))
+            if u is not None and u.fate != "destroyed":
+                u.fate = "withdrawn"
+        elif kind == "support":
+            seen(e.get("player"), e.get("from"), e.get("from_name"))
+            seen(e.get("player"), e.get("to"), e.get("to_name"))
+        elif kind == "kept_played":
+            seen(e.get("player"), e.get("ref"), e.get("unit"))
+        elif kind == "stalemate":
+            how = "stalemate"
+            aggressor = e.get("player")
+            for u in units.values():
+                if u.owner == aggressor and not u.fate:
+                    u.fate = "withdrawn"
+        elif kind == "evacuation":
+            how = "evacuation"
+        elif kind == "walkover":
+            how = "uncontested"
+    total = won.get("total_vp")
+    return _Finished(card=clean_text(won.get("card"), limit=60) or "Battle",
+                     winner=won.get("player"), vp=max(0, as_int(won.get("vp"))),
+                     total_vp=as_int(total) if isinstance(total, int) else None, how=how,
+                     aggressor=aggressor, units=list(units.values()), shots=shots)
+
+
+def pick_shots(shots: Sequence[Mapping[str, Any]], rows: int) -> list[Mapping[str, Any]]:
+    """At most ``rows`` of ``shots``, in order: every hit first (the latest if too many),
+    then the latest misses."""
+    if len(shots) <= rows:
+        return list(shots)
+    hits = [i for i, s in enumerate(shots) if s.get("hit") is True][-rows:]
+    misses = [i for i, s in enumerate(shots) if s.get("hit") is not True]
+    chosen = set(hits) | set(misses[len(misses) - (rows - len(hits)):] if rows > len(hits)
+                             else [])
+    return [shots[i] for i in sorted(chosen)]
 
 
 # --- the placemats -------------------------------------------------------------------------
@@ -612,15 +857,32 @@ def _state_pill(view: Mapping[str, Any], pid: Any, winners: set[str],
     return None
 
 
+def vp_bar_box(mat_y: float) -> Box:
+    """The victory-point bar of the placemat whose top is at ``mat_y``."""
+    off = _mat_offset(mat_y)
+    return (M + 16, mat_y + off + 50, WIDTH - M - 16, mat_y + off + 62)
+
+
+def _mat_offset(mat_y: float) -> float:
+    """The bottom placemat's content sits lower: its stripe runs along its top edge."""
+    return 0.0 if mat_y == TOP_MAT_Y else 6.0
+
+
+#: A slot of a placemat's row of counts: what it draws, its label, the count, the role.
+Slot = tuple[str, str, int, str]
+
+
 def _mat(c: Canvas, view: Mapping[str, Any], table: _Table, p: Mapping[str, Any] | None,
-         y0: float, facing_down: bool, winners: set[str], over: bool) -> None:
+         y0: float, winners: set[str], over: bool) -> None:
     x0, x1 = M, WIDTH - M
     y1 = y0 + MAT_H
     if p is None:
         c.rect((x0, y0, x1, y1), fill=PANEL, radius=12)
-        c.text(((x0 + x1) / 2, (y0 + y1) / 2), "Empty seat", 16, fill=FAINT, bold=True,
+        c.text(((x0 + x1) / 2, (y0 + y1) / 2), "Empty seat", BIG, fill=FAINT, bold=True,
                anchor="mm")
         return
+    facing_down = y0 == TOP_MAT_Y
+    off = _mat_offset(y0)
     pid = p.get("id")
     style = _style(p.get("side"))
     c.rect((x0, y0, x1, y1), fill=style.mat, outline=style.mat_edge, width=1.5, radius=12)
@@ -630,83 +892,109 @@ def _mat(c: Canvas, view: Mapping[str, Any], table: _Table, p: Mapping[str, Any]
         c.rect((x0 + 18, sy + i * 2, x1 - 18, sy + i * 2 + 2), fill=colour)
     state = _state_pill(view, pid, winners, over)
     if state is not None and state[0] != "TURN":
-        c.rect((x0, y0, x1, y1), outline=state[1], width=2.5, radius=12)
+        c.rect((x0, y0, x1, y1), outline=state[1], width=3, radius=12)
 
-    # who: name, side, state, victory points, auto-fire
-    ix0, ix1 = x0 + 16, x0 + 262
-    ty = y0 + 30
-    right: float = ix1
-    if state is not None:
-        right = pill(c, right, ty - 11, state[0], state[1], size=11.5, text=state[2]) - 5
-    c.text((ix0, ty), c.fit(table.name(pid), 20, right - ix0 - 4, bold=True), 20, fill=TEXT,
-           bold=True, anchor="lm")
+    # the top row: name and side, state, victory points
+    cy = y0 + off + 26
     target = as_int(view.get("victory_target"), DEFAULT_TARGET)
     target = target if target > 0 else DEFAULT_TARGET
     vp = as_int(p.get("vp"))
-    vy = y0 + 64
-    c.text((ix0, vy), "VICTORY POINTS", 10.5, fill=lighten(style.mat, 0.55), bold=True,
-           anchor="lm")
-    c.text((ix1, vy + 1), f" / {target}", 13, fill=lighten(style.mat, 0.55), bold=True,
-           anchor="rm")
-    c.text((ix1 - c.text_width(f" / {target}", 13, bold=True), vy + 1), str(vp), 19, fill=TEXT,
-           bold=True, anchor="rm")
-    bar = vp_bar_box(y0)
-    progress_bar(c, bar, vp / target, style.bar, darken(style.mat, 0.45), ticks=target // 5,
-                 tick=with_alpha(lighten(style.mat, 0.12), 220))
+    tail = f" / {target} VP"
+    tail_w = c.text_width(tail, BIG, bold=True)
+    c.text((x1 - 16, cy + 1), tail, BIG, fill=lighten(style.mat, 0.6), bold=True, anchor="rm",
+           role="score")
+    vp_x = x1 - 16 - tail_w
+    c.text((vp_x, cy), str(vp), 30, fill=TEXT, bold=True, anchor="rm", role="score")
+    right = vp_x - c.text_width(str(vp), 30, bold=True) - 14
+    if state is not None:
+        right = pill(c, right, cy - 14, state[0], state[1], size=BIG, height=28,
+                     text=state[2], role="turn") - 12
     auto = p.get("autofire")
     won = len(_maps(p.get("battlecards_won")))
-    info = f"{won} battle{'s' if won != 1 else ''} won"
+    parts = [style.label.upper(), f"{won} WON"]
     if isinstance(auto, bool):
-        info += " · auto-fire " + ("on" if auto else "off")
-    ix: float = ix0
-    if style.label:
-        ix = pill(c, ix0, y1 - 34, style.label.upper(), darken(style.mat, 0.35), size=10.5,
-                  height=20, align="left", text=lighten(style.stripe[1], 0.1)) + 8
-    c.text((ix, y1 - 24), c.fit(info, 12.5, ix1 - ix), 12.5, fill=lighten(style.mat, 0.6),
-           anchor="lm")
-    c.line([(ix1 + 13, y0 + 20), (ix1 + 13, y1 - 20)], fill=darken(style.mat, 0.3), width=1.5)
+        parts.append("AUTO-FIRE " + ("ON" if auto else "OFF"))
+    tag = " · ".join(part for part in parts if part)
+    tag_w = c.text_width(tag, 11, bold=True) + 16 if tag else 0.0
+    name = c.fit(table.name(pid), 22, max(20.0, right - (x0 + 16) - tag_w - 10), bold=True)
+    c.text((x0 + 16, cy), name, 22, fill=TEXT, bold=True, anchor="lm")
+    if tag:
+        pill(c, x0 + 16 + c.text_width(name, 22, bold=True) + 10, cy - 10, tag,
+             darken(style.mat, 0.35), size=11, height=20, align="left",
+             text=lighten(style.stripe[1], 0.1))
+    progress_bar(c, vp_bar_box(y0), vp / target, style.bar, darken(style.mat, 0.45),
+                 ticks=target // 5, tick=with_alpha(lighten(style.mat, 0.12), 220))
 
-    label = lighten(style.mat, 0.55)
-    top = y0 + 22
-    # the three deployed stacks
+    # the row of counts
     stacks = _mapping(p.get("stacks"))
-    sx = ix1 + 30
-    c.text((sx, top), "DEPLOYED", 10.5, fill=label, bold=True, anchor="lm")
-    pw, ph = 58, 80
-    for i, f in enumerate(FORCES):
-        bx = sx + i * 76
-        _pile(c, (bx, top + 18, bx + pw, top + 18 + ph), _count(stacks.get(f)), style.key)
-        force_icon(c, f, (bx + 9, top + ph + 36), 7.5, TEXT)
-        c.text((bx + 20, top + ph + 36), FORCE_NAMES[f], 12, fill=TEXT, bold=True, anchor="lm")
-    # the reserve hand and kept cards, fanned
-    hx = sx + 3 * 76 + 10
-    c.text((hx, top), "RESERVE", 10.5, fill=label, bold=True, anchor="lm")
-    hand = _count(p.get("hand_count"))
-    _fan(c, (hx + 56, top + 62), 46, 64, hand, style.key)
-    c.text((hx + 56, top + ph + 36), f"{hand} in hand", 12, fill=TEXT, bold=True, anchor="mm")
-    kx = hx + 128
-    c.text((kx, top), "KEPT", 10.5, fill=label, bold=True, anchor="lm")
-    kept = _count(p.get("kept_count"))
-    _fan(c, (kx + 40, top + 62), 46, 64, kept, "conflict", most=5, span=18.0)
-    c.text((kx + 40, top + ph + 36), f"{kept} kept", 12, fill=TEXT, bold=True, anchor="mm")
-    # the arsenal deck and its discard pile (destroyed units)
-    ax = kx + 94
-    c.text((ax, top), "ARSENAL", 10.5, fill=label, bold=True, anchor="lm")
-    _pile(c, (ax + 2, top + 26, ax + 48, top + 90), _count(p.get("arsenal_count")), style.key)
-    c.text((ax + 25, top + ph + 36), "Deck", 12, fill=TEXT, bold=True, anchor="mm")
-    discard = len(_maps(p.get("discard"), 10_000)) if isinstance(p.get("discard"), list) else 0
-    dx = ax + 64
-    _discard_pile(c, (dx, top + 26, dx + 46, top + 90), discard)
-    c.text((dx + 23, top + ph + 36), "Lost", 12, fill=TEXT, bold=True, anchor="mm")
-    # battlecards won
-    wx = dx + 66
-    c.line([(wx - 10, y0 + 20), (wx - 10, y1 - 20)], fill=darken(style.mat, 0.3), width=1.5)
-    _won_list(c, (wx, top, x1 - 14, y1 - 14), _maps(p.get("battlecards_won")), style, label)
+    discard = p.get("discard")
+    slots: list[list[Slot]] = [
+        [(f"stack {f}", FORCE_NAMES[f], _count(stacks.get(f)), "count") for f in FORCES],
+        [("hand", "Hand", _count(p.get("hand_count")), "hand"),
+         ("kept", "Kept", _count(p.get("kept_count")), "count")],
+        [("deck", "Deck", _count(p.get("arsenal_count")), "count"),
+         ("lost", "Lost", len(discard[:10_000]) if isinstance(discard, list) else 0, "count")]]
+    _slot_row(c, (x0 + 16, y0 + off + 74, x1 - 16, y0 + off + 138), slots, style)
 
 
-def vp_bar_box(mat_y: float) -> Box:
-    """The victory-point bar of the placemat whose top is at ``mat_y``."""
-    return (M + 16, mat_y + 79, M + 262, mat_y + 99)
+SLOT_ART = {"hand": 62.0}  # the art's width (a fan is wider than a pile)
+PILE_W, PILE_H = 40.0, 56.0
+COUNT_SIZE = 24.0
+
+
+def _slot_row(c: Canvas, box: Box, groups: list[list[Slot]], style: Style) -> None:
+    """Each slot: its cards (a pile or a fan) and, beside them, the count over the label.
+    The groups are spread over the row with a thin rule between them."""
+    x0, y0, x1, y1 = box
+
+    def width(slot: Slot) -> float:
+        kind, label, n, _ = slot
+        return SLOT_ART.get(kind, PILE_W) + 9 + max(
+            c.text_width(str(n), COUNT_SIZE, bold=True), c.text_width(label, 13))
+
+    widths = [[width(s) for s in g] for g in groups]
+    slots = sum(len(g) for g in groups)
+    spare = max(0.0, (x1 - x0) - sum(sum(w) for w in widths))
+    gap = spare / max(1, slots - 1 + (len(groups) - 1))  # a rule counts as one more gap
+    x = x0
+    muted = lighten(style.mat, 0.55)
+    for gi, (group, ws) in enumerate(zip(groups, widths, strict=True)):
+        if gi:
+            rx = x - gap / 2 - gap / 2
+            c.line([(rx, y0 + 2), (rx, y1 - 2)], fill=darken(style.mat, 0.3), width=1.5)
+            x += gap
+        for slot, w in zip(group, ws, strict=True):
+            kind, label, n, role = slot
+            art = SLOT_ART.get(kind, PILE_W)
+            _slot_art(c, kind, (x, y0 + (y1 - y0 - PILE_H) / 2), art, n, style)
+            tx = x + art + 9
+            c.text((tx, y0 + 20), str(n), COUNT_SIZE, fill=TEXT if n else muted, bold=True,
+                   anchor="lm", role=role)
+            c.text((tx, y0 + 46), label, 13, fill=muted, anchor="lm")
+            x += w + gap
+
+
+def _slot_art(c: Canvas, kind: str, xy: Point, art_w: float, n: int, style: Style) -> None:
+    x, y = xy
+    box = (x, y, x + PILE_W, y + PILE_H)
+    if kind.startswith("stack "):
+        _pile(c, box, n, style.key, badge=False)
+        force = kind.split(" ", 1)[1]
+        cx, cy = x + PILE_W / 2, y + PILE_H / 2
+        if n:
+            c.circle((cx, cy), 12, fill=(20, 20, 24, 225), outline=with_alpha(TEXT, 200),
+                     width=1.2)
+            force_icon(c, force, (cx, cy), 7.5, TEXT)
+        else:
+            force_icon(c, force, (cx, cy), 8, (120, 122, 130))
+    elif kind == "hand":
+        _fan(c, (x + art_w / 2, y + PILE_H / 2 + 2), 30, 44, n, style.key, most=7, span=30.0)
+    elif kind == "kept":
+        _pile(c, box, n, "conflict", badge=False)
+    elif kind == "deck":
+        _pile(c, box, n, style.key, badge=False)
+    else:
+        _discard_pile(c, box, n)
 
 
 def _discard_pile(c: Canvas, box: Box, count: int) -> None:
@@ -714,270 +1002,252 @@ def _discard_pile(c: Canvas, box: Box, count: int) -> None:
     x0, y0, x1, y1 = box
     if count <= 0:
         dashed_rect(c, (x0 + 2, y0 + 2, x1 - 2, y1 - 2), (120, 122, 130, 150), 1.5, 6, 4)
-        _badge(c, (x1 - 6, y1 - 8), 0, fill=(40, 42, 48), ring=FAINT)
         return
     for i in range(min(count, 4) - 1, -1, -1):
         ox, oy = i * 2.5, -i * 2.5
         c.rect((x0 + ox, y0 + oy, x1 + ox, y1 + oy), fill=(150, 146, 136), outline=(80, 78, 72),
                width=1, radius=5)
-    c.rect((x0 + 6, y0 + 8, x1 - 6, y0 + 20), fill=(112, 108, 100), radius=2)
-    c.line([(x0 + 8, y0 + 28), (x1 - 8, y1 - 14)], fill=with_alpha(DANGER, 200), width=2.5)
-    c.line([(x1 - 8, y0 + 28), (x0 + 8, y1 - 14)], fill=with_alpha(DANGER, 200), width=2.5)
-    _badge(c, (x1 - 6, y1 - 8), count)
+    c.rect((x0 + 6, y0 + 7, x1 - 6, y0 + 17), fill=(112, 108, 100), radius=2)
+    c.line([(x0 + 8, y0 + 24), (x1 - 8, y1 - 10)], fill=with_alpha(DANGER, 200), width=2.5)
+    c.line([(x1 - 8, y0 + 24), (x0 + 8, y1 - 10)], fill=with_alpha(DANGER, 200), width=2.5)
 
 
-def _won_list(c: Canvas, box: Box, won: list[Mapping[str, Any]], style: Style,
-              label: Colour) -> None:
-    x0, y0, x1, y1 = box
-    total = sum(max(0, as_int(b.get("vp"))) for b in won)
-    c.text((x0, y0), "BATTLES WON", 10.5, fill=label, bold=True, anchor="lm")
-    if won:
-        c.text((x1, y0), f"{total} VP", 10.5, fill=label, bold=True, anchor="rm")
-    if not won:
-        c.text((x0, y0 + 30), "None yet", 12.5, fill=label, anchor="lm")
-        return
-    row_h = 21.0
-    rows = int((y1 - y0 - 14) // row_h)
-    shown = won if len(won) <= rows else won[: rows - 1]
-    for i, b in enumerate(shown):
-        ry = y0 + 14 + i * row_h
-        c.rect((x0, ry, x1, ry + row_h - 3), fill=darken(style.mat, 0.3), radius=4)
-        c.rect((x0, ry, x0 + 4, ry + row_h - 3), fill=_style(b.get("aggressor")).bar, radius=2)
-        vp = f"{max(0, as_int(b.get('vp')))}"
-        c.text((x1 - 6, ry + (row_h - 3) / 2 + 0.5), vp, 12, fill=GOLD, bold=True, anchor="rm")
-        room = x1 - x0 - 20 - c.text_width(vp, 12, bold=True)
-        name = clean_text(b.get("name"), limit=50) or "Battle"
-        c.text((x0 + 10, ry + (row_h - 3) / 2 + 0.5), c.fit(name, 11.5, room), 11.5, fill=TEXT,
-               anchor="lm")
-    if len(shown) < len(won):
-        ry = y0 + 14 + len(shown) * row_h
-        c.text((x0 + 10, ry + 8), f"+{len(won) - len(shown)} more", 11.5, fill=label, bold=True,
-               anchor="lm")
-
-
-# --- the middle of the table ----------------------------------------------------------------
-
-
-def _conflict_panel(c: Canvas, view: Mapping[str, Any], y0: float) -> float:
-    x0, x1 = LEFT_X0, LEFT_X1
-    y1 = y0 + CONFLICT_H
-    c.rect((x0, y0, x1, y1), fill=PANEL, radius=10)
-    conflict = _mapping(view.get("conflict"))
-    deck = _count(conflict.get("deck_count"))
-    discards = _count(conflict.get("discard_count"))
-    c.text((x0 + 12, y0 + 16), "CONFLICT DECK", 11, fill=MUTED, bold=True, anchor="lm")
-    c.text((x0 + 120, y0 + 16), f"DISCARD · {discards}", 11, fill=MUTED, bold=True, anchor="lm")
-    _pile(c, (x0 + 20, y0 + 36, x0 + 90, y0 + 134), deck, "conflict")
-    top = conflict.get("discard_top")
-    face = (x0 + 120, y0 + 34, x1 - 12, y0 + 136)
-    if isinstance(top, Mapping):
-        _conflict_face(c, face, top)
-    else:
-        dashed_rect(c, face, (120, 122, 130, 150), 1.5, 6, 4)
-        c.text(((face[0] + face[2]) / 2, (face[1] + face[3]) / 2), "empty", 12, fill=FAINT,
-               anchor="mm")
-    return y1
-
-
-def _shots_panel(c: Canvas, view: Mapping[str, Any], table: _Table,
-                 units: dict[tuple[Any, str], Mapping[str, Any]], y0: float, y1: float) -> None:
-    x0, x1 = LEFT_X0, LEFT_X1
-    c.rect((x0, y0, x1, y1), fill=PANEL, radius=10)
-    shots = _maps(view.get("last_shots"), 1000)
-    c.text((x0 + 12, y0 + 16), "LAST SHOTS", 11, fill=MUTED, bold=True, anchor="lm")
-    if len(shots) > MAX_SHOTS:
-        c.text((x1 - 12, y0 + 16), f"latest {MAX_SHOTS} of {len(shots)}", 11, fill=MUTED,
-               anchor="rm")
-    if not shots:
-        c.text((x0 + 12, y0 + 44), "No shots fired", 13, fill=FAINT, anchor="lm")
-        return
-    row_h = min(42.0, (y1 - y0 - 32) / MAX_SHOTS)
-    for i, shot in enumerate(shots[-MAX_SHOTS:]):
-        ry = y0 + 30 + i * row_h
-        if i:
-            c.line([(x0 + 10, ry - 1), (x1 - 10, ry - 1)], fill=(52, 56, 66), width=1)
-        cy = ry + 12
-        x = _ref_chip(c, x0 + 10, cy, shot.get("shooter"), table.style(shot.get("shooter_owner")))
-        c.text((x + 9, cy), "→", 13, fill=MUTED, bold=True, anchor="mm")
-        x = _ref_chip(c, x + 18, cy, shot.get("target"), table.style(shot.get("target_owner")))
-        an = as_int(shot.get("action_number"), 0)
-        c.rect((x + 10, cy - 12, x + 32, cy + 12), fill=FACE, outline=FACE_EDGE, width=1,
-               radius=3)
-        c.text((x + 21, cy + 0.5), str(an) if an else "?", 14, fill=INK, bold=True, anchor="mm")
-        atk, dfn = shot.get("attack"), shot.get("defense")
-        window = _window(atk, dfn)
-        if window:
-            c.text((x + 38, cy + 0.5), window, 11, fill=MUTED, anchor="lm")
-        hit = shot.get("hit") is True
-        pill(c, x1 - 10, cy - 9, "HIT" if hit else "MISS", HIT if hit else MISS, size=10.5,
-             height=18, text=TEXT)
-        shooter = units.get((shot.get("shooter_owner"), _ref(shot.get("shooter"))))
-        target = units.get((shot.get("target_owner"), _ref(shot.get("target"))))
-        if shooter is not None or target is not None:
-            a = clean_text(_mapping((shooter or {}).get("card")).get("name"), 40) or "?"
-            b = clean_text(_mapping((target or {}).get("card")).get("name"), 40) or "?"
-            c.text((x0 + 12, ry + 30), c.fit(f"{a} → {b}", 10.5, x1 - x0 - 24), 10.5,
-                   fill=MUTED, anchor="lm")
-
-
-def _window(attack: Any, defense: Any) -> str:
-    """The Action Numbers that hit: above the defense, at most the attack."""
-    if isinstance(attack, bool) or isinstance(defense, bool) or not (
-            isinstance(attack, int) and isinstance(defense, int)):
-        return ""
-    lo, hi = max(1, defense + 1), min(10, attack)
-    if lo > hi:
-        return "no hit"
-    return f"hit on {lo}" if lo == hi else f"hit on {lo}–{hi}"
-
-
-def _ref_chip(c: Canvas, x: float, cy: float, ref: Any, style: Style) -> float:
-    label = _ref(ref)
-    w = max(30.0, c.text_width(label, 12, bold=True) + 12)
-    c.rect((x, cy - 10, x + w, cy + 10), fill=style.chip, outline=style.chip_edge, width=1.5,
-           radius=4)
-    c.text((x + w / 2, cy + 0.5), label, 12, fill=TEXT, bold=True, anchor="mm")
-    return x + w
-
-
-def _firing_track(c: Canvas, x1: float, cy: float, phase: Any, rnd: int) -> None:
-    """Right-aligned at ``x1``: "ROUND n" and the firing phases 1-4, then Withdraw."""
-    items = [(str(p), p) for p in FIRING_PHASES] + [("Withdraw", "withdraw")]
-    widths = [max(26.0, c.text_width(label, 13, bold=True) + 16) for label, _ in items]
-    x = x1 - sum(widths) - 4 * (len(items) - 1)
-    c.text((x, cy - 22), "FIRING PHASE", 10, fill=MUTED, bold=True, anchor="lm")
-    if rnd:
-        c.text((x1, cy - 22), f"COMBAT ROUND {rnd}", 10, fill=MUTED, bold=True, anchor="rm")
-    for (label, key), w in zip(items, widths, strict=True):
-        lit = phase == key
-        c.rect((x, cy - 12, x + w, cy + 12), fill=GOLD if lit else (54, 58, 70), radius=6)
-        c.text((x + w / 2, cy + 0.5), label, 13, fill=INK if lit else MUTED, bold=True,
-               anchor="mm")
-        x += w + 4
+# --- the middle of the table: the header ------------------------------------------------------
 
 
 def _is_battlecard(card: Mapping[str, Any]) -> bool:
     return card.get("kind") == "battle" or "vp" in card or "forces" in card
 
 
-def _header(c: Canvas, view: Mapping[str, Any], table: _Table, battle: Mapping[str, Any],
-            outcome: Mapping[str, Any] | None) -> None:
-    """The card in play across the top of the battle area (or the outcome)."""
-    runs: list[Run]
-    x0, y0, x1 = RIGHT_X0, MID_Y0, RIGHT_X1
-    y1 = y0 + HEADER_H
-    current = _mapping(view.get("current"))
-    card = _mapping(battle.get("card")) or current
-    if outcome is not None:
-        c.rect((x0, y0, x1, y1), fill=(54, 48, 30), outline=ACCENT, width=2, radius=10)
-        winners = [w for w in outcome.get("winners") or [] if isinstance(w, str)][:2]
-        runs = []
-        for i, winner in enumerate(winners):
-            label = table.style(winner).label
-            runs += [("" if not i else " and ", TEXT, None), (table.name(winner), TEXT, 340.0),
-                     (f" ({label})" if label else "", TEXT, None)]
-        runs.append((" win" + ("s" if len(winners) == 1 else "") if winners else "A draw",
-                     TEXT, None))
-        c.text((x0 + 18, y0 + 16), "GAME OVER", 11, fill=ACCENT, bold=True, anchor="lm")
-        text_runs(c, x0 + 18, y0 + 40, runs, 22, x1 - 18, bold=True)
-        reason = clean_text(outcome.get("reason"), limit=160)
-        c.text((x0 + 18, y0 + 63), c.fit(reason, 13, x1 - x0 - 36), 13, fill=MUTED, anchor="lm")
-        return
-    if not card:
-        c.rect((x0, y0, x1, y1), fill=PANEL, radius=10)
-        c.text((x0 + 18, y0 + 16), "IN PLAY", 11, fill=MUTED, bold=True, anchor="lm")
-        c.text((x0 + 18, y0 + 42), "No battle in progress", 18, fill=FAINT, bold=True,
-               anchor="lm")
-        last = _mapping(view.get("last_move"))
-        action = clean_text(last.get("action"), limit=40)
-        if action:
-            text_runs(c, x0 + 18, y0 + 64, [("Last move: ", MUTED, None),
-                                            (table.name(last.get("player")), MUTED, 300.0),
-                                            (f" · {action}", MUTED, None)], 13, x1 - 18)
-        return
-    if not _is_battlecard(card):  # a conflict card being resolved
-        c.rect((x0, y0, x1, y1), fill=PANEL, radius=10)
-        c.rect((x0 + 10, y0 + 9, x0 + 70, y1 - 9), fill=FACE, outline=FACE_EDGE, width=1,
-               radius=5)
-        _action_number(c, (x0 + 40, y0 + HEADER_H / 2), 16, as_int(card.get("action_number")))
-        kind = clean_text(card.get("kind"), limit=16).replace("_", " ").upper()
-        c.text((x0 + 86, y0 + 16), "RESOLVING" + (f" · {kind}" if kind else ""), 11,
-               fill=MUTED, bold=True, anchor="lm")
-        c.text((x0 + 86, y0 + 38), c.fit(clean_text(card.get("name"), 60) or "?", 19,
-                                         x1 - x0 - 100, bold=True), 19, fill=TEXT, bold=True,
-               anchor="lm")
-        text = clean_text(card.get("text"), limit=160)
-        c.text((x0 + 86, y0 + 61), c.fit(text, 13, x1 - x0 - 100), 13, fill=MUTED, anchor="lm")
-        return
-    aggressor_side = card.get("aggressor")
-    style = _style(aggressor_side)
-    c.rect((x0, y0, x1, y1), fill=(44, 44, 40), outline=(120, 108, 72), width=1.5, radius=10)
+def _find_battlecard(view: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    """The battlecard called ``name``: from the battlecards won, else the Battlecard List."""
+    for p in _maps(view.get("players"), 8):
+        for card in _maps(p.get("battlecards_won"), 40):
+            if clean_text(card.get("name"), limit=60) == name:
+                return card
+    for entry in _maps(view.get("battlecard_list"), 40):
+        if clean_text(entry.get("name"), limit=60) == name:
+            return entry
+    return {}
+
+
+def _header_frame(c: Canvas, box: Box, style: Style, fill: Colour, edge: Colour) -> None:
+    x0, y0, x1, y1 = box
+    c.rect(box, fill=fill, outline=edge, width=1.5, radius=10)
     c.rect((x0, y0, x0 + 12, y1), fill=style.head, radius=10)
     c.rect((x0 + 6, y0, x0 + 12, y1), fill=style.head)
     c.rect((x0 + 12, y0, x0 + 14, y1), fill=style.head_line)
-    # VP seal
-    vp = max(0, as_int(card.get("vp")))
-    sx = x0 + 54
-    c.circle((sx, y0 + HEADER_H / 2), 27, fill=darken(GOLD, 0.45))
-    c.circle((sx, y0 + HEADER_H / 2), 24.5, fill=GOLD)
-    c.text((sx, y0 + HEADER_H / 2 - 5), str(vp), 20, fill=INK, bold=True, anchor="mm")
-    c.text((sx, y0 + HEADER_H / 2 + 12), "VP", 9.5, fill=INK, bold=True, anchor="mm")
-    tx = x0 + 92
-    in_battle = bool(battle)
-    phase = battle.get("phase")
-    track_w = 0.0
-    if in_battle:
-        track_w = 4 * 30 + c.text_width("Withdraw", 13, bold=True) + 16 + 16 + 20
-        _firing_track(c, x1 - 14, y0 + 48, phase, as_int(battle.get("round")))
-    room = x1 - tx - track_w - 14
-    state = "BATTLE" if in_battle else "BATTLECARD DRAWN"
-    special = clean_text(card.get("special"), limit=80)
-    c.text((tx, y0 + 16), c.fit(state + (f" · {special}" if special else ""), 11, room,
-                                bold=True), 11, fill=ACCENT if special else MUTED, bold=True,
-           anchor="lm")
-    # the name, then the forces that may fight
-    forces = _forces(card.get("forces"))
-    forces_w = sum(24 + c.text_width(FORCE_NAMES[f], 12, bold=True) for f in forces)
-    name = clean_text(card.get("name"), limit=60) or "Battle"
-    name = c.fit(name, 21, max(60.0, room - forces_w - 10), bold=True)
-    y = y0 + 38
-    c.text((tx, y), name, 21, fill=TEXT, bold=True, anchor="lm")
-    x = tx + c.text_width(name, 21, bold=True) + 12
+
+
+def _vp_seal(c: Canvas, centre: Point, vp: int) -> None:
+    x, y = centre
+    c.circle((x, y), 31, fill=darken(GOLD, 0.45))
+    c.circle((x, y), 28, fill=GOLD)
+    c.text((x, y - 5), str(vp), 24, fill=INK, bold=True, anchor="mm", role="score")
+    c.text((x, y + 14), "VP", 11, fill=INK, bold=True, anchor="mm")
+
+
+def _forces_row(c: Canvas, x: float, cy: float, forces: list[str], max_x: float) -> float:
+    """The forces a battle calls, as pills with their icons; returns where the row ends."""
     for f in forces:
-        w = 20 + c.text_width(FORCE_NAMES[f], 12, bold=True)
-        c.rect((x, y - 10, x + w, y + 10), fill=(70, 68, 58), radius=10)
-        force_icon(c, f, (x + 11, y), 6.5, TEXT)
-        c.text((x + 20, y + 0.5), FORCE_NAMES[f], 12, fill=TEXT, bold=True, anchor="lm")
+        w = 32 + c.text_width(FORCE_NAMES[f], BIG, bold=True)
+        if x + w > max_x:
+            break
+        c.rect((x, cy - 14, x + w, cy + 14), fill=(74, 72, 62), radius=14)
+        force_icon(c, f, (x + 15, cy), 8, TEXT)
+        c.text((x + 27, cy + 0.5), FORCE_NAMES[f], BIG, fill=TEXT, bold=True, anchor="lm",
+               role="turn")
+        x += w + 6
+    return x
+
+
+def _battle_header(c: Canvas, table: _Table, card: Mapping[str, Any], state: str,
+                   right_w: float) -> tuple[float, float]:
+    """The left part of a battle's header (seal, state line, name, forces); returns the
+    left and right edges of the room it leaves to the right."""
+    x0, y0, x1, y1 = HEADER_BOX
+    style = _style(card.get("aggressor"))
+    _header_frame(c, HEADER_BOX, style, (44, 44, 40), (120, 108, 72))
+    _vp_seal(c, (x0 + 52, y0 + HEADER_H / 2), max(0, as_int(card.get("vp"))))
+    tx = x0 + 94
+    room = x1 - 14 - right_w - tx - (16 if right_w else 0)
+    special = _long_text(card.get("special"))
+    line = state + (f" · {special}" if special else "")
+    for text in _clip(c, line, 12, room, 1, bold=True):
+        c.text((tx, y0 + 17), text, 12, fill=ACCENT if special else MUTED, bold=True,
+               anchor="lm")
+    name = clean_text(card.get("name"), limit=60) or "Battle"
+    c.text((tx, y0 + 46), c.fit(name, 24, room, bold=True), 24, fill=TEXT, bold=True,
+           anchor="lm", role="turn")
+    _forces_row(c, tx, y0 + 78, _forces(card.get("forces")), tx + room)
+    return tx + room + 16, x1 - 14
+
+
+def _firing_track(c: Canvas, x1: float, cy: float, phase: Any) -> None:
+    """Right-aligned at ``x1``: the firing phases 1-4, then Withdraw, the current one gold."""
+    items = [(str(p), p) for p in FIRING_PHASES] + [("Withdraw", "withdraw")]
+    widths = [max(32.0, c.text_width(label, BIG, bold=True) + 16) for label, _ in items]
+    x = x1 - sum(widths) - 4 * (len(items) - 1)
+    for (label, key), w in zip(items, widths, strict=True):
+        lit = phase == key
+        c.rect((x, cy - 15, x + w, cy + 15), fill=GOLD if lit else (54, 58, 70), radius=7)
+        c.text((x + w / 2, cy + 0.5), label, BIG, fill=INK if lit else MUTED, bold=True,
+               anchor="mm", role="turn")
         x += w + 4
-    # who attacks whom
-    agg = battle.get("aggressor") if in_battle else None
-    dfd = battle.get("defender") if in_battle else None
-    side_label = style.label or "?"
-    fg = lighten(style.bar, 0.2)
-    runs = [(f"{side_label} aggressor", fg, None)]
-    if agg is not None:
-        runs = [(table.name(agg), fg, room * 0.36), (f" ({side_label}) attacks ", fg, None),
-                (table.name(dfd), fg, room * 0.36)]
-    text_runs(c, tx, y0 + 62, runs, 13, tx + room, bold=True)
+
+
+def _track_width(c: Canvas) -> float:
+    return 4 * (32 + 4) + c.text_width("Withdraw", BIG, bold=True) + 16
+
+
+def _header(c: Canvas, view: Mapping[str, Any], table: _Table, battle: Mapping[str, Any],
+            outcome: Mapping[str, Any] | None, digest: _Digest) -> None:
+    """Across the top of the middle: the outcome, the battle being fought or decided, the
+    card being resolved, a battle won since the last board, or what happened instead."""
+    x0, y0, x1, y1 = HEADER_BOX
+    current = _mapping(view.get("current"))
+    card = _mapping(battle.get("card")) or current
+    if outcome is not None:
+        _outcome_header(c, table, outcome)
+    elif battle:
+        track_w = _track_width(c)
+        rnd = as_int(battle.get("round"))
+        rx0, rx1 = _battle_header(c, table, card, "BATTLE" + (f" · ROUND {rnd}" if rnd else ""),
+                                  track_w)
+        c.text((rx1, y0 + 17), "FIRING PHASE", 12, fill=MUTED, bold=True, anchor="rm")
+        _firing_track(c, rx1, y0 + 46, battle.get("phase"))
+        agg, dfd = battle.get("aggressor"), battle.get("defender")
+        runs: list[Run] = [(table.name(agg), lighten(table.style(agg).bar, 0.25), None),
+                           (" attacks ", MUTED, None),
+                           (table.name(dfd), lighten(table.style(dfd).bar, 0.25), None)]
+        _runs_right(c, rx0, rx1, y0 + 78, runs, 15)
+    elif card and _is_battlecard(card):  # drawn: the aggressor decides
+        right_w = 200.0
+        rx0, rx1 = _battle_header(c, table, card, "BATTLECARD DRAWN", right_w)
+        side = _style(card.get("aggressor"))
+        aggressor = next((p.get("id") for p in (table.top, table.bottom)
+                          if p is not None and p.get("side") == card.get("aggressor")), None)
+        c.text((rx1, y0 + 17), "AGGRESSOR", 12, fill=MUTED, bold=True, anchor="rm")
+        who = table.name(aggressor) if aggressor is not None else (side.label or "?")
+        c.text((rx1, y0 + 46), c.fit(who, 20, rx1 - rx0, bold=True), 20,
+               fill=lighten(side.bar, 0.25), bold=True, anchor="rm")
+        c.text((rx1, y0 + 78), "attack or decline", 15, fill=MUTED, anchor="rm")
+    elif card:
+        _resolving_header(c, card)
+    elif digest.finished is not None:
+        _finished_header(c, view, table, digest.finished)
+    else:
+        _idle_header(c, view, table, digest)
+
+
+def _runs_right(c: Canvas, x0: float, x1: float, cy: float, runs: list[Run],
+                size: float) -> None:
+    """``runs`` on one line, right-aligned at ``x1`` (cut to start at ``x0`` at most)."""
+    width = sum(c.text_width(t, size, bold=True) for t, _, _ in runs)
+    start = max(x0, x1 - width)
+    caps: list[Run] = [(t, col, (x1 - x0) * 0.45 if i % 2 == 0 else None)
+                       for i, (t, col, _) in enumerate(runs)]
+    text_runs(c, start, cy, caps, size, x1, bold=True)
+
+
+def _outcome_header(c: Canvas, table: _Table, outcome: Mapping[str, Any]) -> None:
+    x0, y0, x1, y1 = HEADER_BOX
+    c.rect(HEADER_BOX, fill=(54, 48, 30), outline=ACCENT, width=2.5, radius=10)
+    winners = [w for w in outcome.get("winners") or [] if isinstance(w, str)][:2]
+    runs: list[Run] = []
+    for i, winner in enumerate(winners):
+        label = table.style(winner).label
+        runs += [("" if not i else " and ", TEXT, None), (table.name(winner), TEXT, 380.0),
+                 (f" ({label})" if label else "", TEXT, None)]
+    runs.append((" win" + ("s" if len(winners) == 1 else "") if winners else "A draw",
+                 TEXT, None))
+    c.text((x0 + 18, y0 + 17), "GAME OVER", 12, fill=ACCENT, bold=True, anchor="lm")
+    text_runs(c, x0 + 18, y0 + 47, runs, 26, x1 - 18, bold=True, role="turn")
+    reason = _long_text(outcome.get("reason"), limit=200)
+    for line in _clip(c, reason, 15, x1 - x0 - 36, 1):
+        c.text((x0 + 18, y0 + 79), line, 15, fill=SOFT, anchor="lm")
+
+
+def _resolving_header(c: Canvas, card: Mapping[str, Any]) -> None:
+    """A conflict card being resolved: its Action Number, name and effect."""
+    x0, y0, x1, y1 = HEADER_BOX
+    c.rect(HEADER_BOX, fill=PANEL, radius=10)
+    c.rect((x0 + 10, y0 + 10, x0 + 70, y1 - 10), fill=FACE, outline=FACE_EDGE, width=1,
+           radius=6)
+    _action_number(c, (x0 + 40, y0 + HEADER_H / 2), 17, as_int(card.get("action_number")))
+    tx = x0 + 86
+    kind = clean_text(card.get("kind"), limit=16).replace("_", " ").upper()
+    c.text((tx, y0 + 17), "RESOLVING" + (f" · {kind}" if kind else ""), 12, fill=MUTED,
+           bold=True, anchor="lm")
+    name = clean_text(card.get("name"), 60) or "?"
+    c.text((tx, y0 + 46), c.fit(name, 24, x1 - tx - 14, bold=True), 24, fill=TEXT, bold=True,
+           anchor="lm", role="turn")
+    for line in _clip(c, _long_text(card.get("text")), 15, x1 - tx - 14, 1):
+        c.text((tx, y0 + 78), line, 15, fill=SOFT, anchor="lm")
+
+
+HOW = {"": "BATTLE WON", "uncontested": "BATTLE WON · UNCONTESTED",
+       "stalemate": "BATTLE WON · STALEMATE", "evacuation": "BATTLE WON · EVACUATION"}
+
+
+def _finished_header(c: Canvas, view: Mapping[str, Any], table: _Table,
+                     fin: _Finished) -> None:
+    """A battle won since the last board: its card, and who won how many points."""
+    card = dict(_find_battlecard(view, fin.card))
+    card.update(name=fin.card, vp=fin.vp)
+    right_w = 230.0
+    rx0, rx1 = _battle_header(c, table, card, HOW.get(fin.how, "BATTLE WON"), right_w)
+    y0 = HEADER_BOX[1]
+    style = table.style(fin.winner)
+    c.text((rx1, y0 + 17), "WON BY", 12, fill=MUTED, bold=True, anchor="rm")
+    c.text((rx1, y0 + 46), c.fit(table.name(fin.winner), 22, rx1 - rx0, bold=True), 22,
+           fill=lighten(style.bar, 0.25), bold=True, anchor="rm")
+    gain = f"+{fin.vp} VP" + (f" · {fin.total_vp} in all" if fin.total_vp is not None else "")
+    c.text((rx1, y0 + 78), c.fit(gain, BIG, rx1 - rx0, bold=True), BIG, fill=GOLD, bold=True,
+           anchor="rm", role="score")
+
+
+def _idle_header(c: Canvas, view: Mapping[str, Any], table: _Table, digest: _Digest) -> None:
+    x0, y0, x1, y1 = HEADER_BOX
+    c.rect(HEADER_BOX, fill=PANEL, radius=10)
+    c.text((x0 + 18, y0 + 17), "IN PLAY", 12, fill=MUTED, bold=True, anchor="lm")
+    c.text((x0 + 18, y0 + 46), "No battle in progress", 24, fill=FAINT, bold=True,
+           anchor="lm")
+    news = digest.news
+    runs: list[Run] = []
+    if news is not None:
+        card = clean_text(news.get("card"), limit=60) or "A battle"
+        kind = news.get("type")
+        if kind == "declined":
+            runs = [(table.name(news.get("player")), SOFT, 300.0),
+                    (f" declined {card}", SOFT, None)]
+        elif kind == "battle_ignored":
+            runs = [(f"{card} ignored: no forces on either side", SOFT, None)]
+        else:
+            runs = [(f"{card} cannot be fought yet: discarded", SOFT, None)]
+    else:
+        last = _mapping(view.get("last_move"))
+        action = clean_text(last.get("action"), limit=40)
+        if action:
+            runs = [("Last move: ", MUTED, None), (table.name(last.get("player")), MUTED, 300.0),
+                    (f" · {action}", MUTED, None)]
+    if runs:
+        text_runs(c, x0 + 18, y0 + 78, runs, 15, x1 - 18)
+
+
+# --- the middle of the table: the body ----------------------------------------------------
 
 
 def _band(c: Canvas, box: Box, p: Mapping[str, Any] | None, units: list[Mapping[str, Any]],
-          style: Style, phase: Any, shots: Mapping[tuple[Any, str], str],
-          name: str, role: str) -> None:
+          style: Style, phase: Any, shots: Mapping[tuple[Any, str], str], role: str) -> None:
     """One side's revealed units, face up, with a side tab on the left."""
     x0, y0, x1, y1 = box
-    c.rect(box, fill=darken(style.mat, 0.25), radius=10)
-    tab = BAND_TAB
-    c.rect((x0, y0, x0 + tab, y1), fill=style.head, radius=10)
-    c.rect((x0 + tab - 8, y0, x0 + tab, y1), fill=style.head)
-    c.rect((x0 + tab, y0, x0 + tab + 2, y1), fill=style.head_line)
-    _vertical_label(c, (x0 + tab / 2, (y0 + y1) / 2), f"{style.label.upper() or 'SIDE'} · {role}",
-                    style.head_text)
+    _band_frame(c, box, style, f"{style.label.upper() or 'SIDE'} · {role}")
     if p is None:
         return
     if not units:
         ax0, ax1 = x0 + BAND_TAB + 10, x1 - 8
-        c.text(((ax0 + ax1) / 2, (y0 + y1) / 2), "No units revealed", 15,
+        c.text(((ax0 + ax1) / 2, (y0 + y1) / 2), "No units revealed", BIG,
                fill=lighten(style.mat, 0.35), bold=True, anchor="mm")
         return
     n = len(units)
@@ -989,8 +1259,18 @@ def _band(c: Canvas, box: Box, p: Mapping[str, Any] | None, units: list[Mapping[
     if len(shown) < n:
         bx0, by0, bx1, by1 = boxes[-1]
         dashed_rect(c, boxes[-1], lighten(style.mat, 0.3), 1.5, 6, 4)
-        c.text(((bx0 + bx1) / 2, (by0 + by1) / 2), f"+{n - len(shown)} more", 13,
+        c.text(((bx0 + bx1) / 2, (by0 + by1) / 2), f"+{n - len(shown)} more", 15,
                fill=lighten(style.mat, 0.5), bold=True, anchor="mm")
+
+
+def _band_frame(c: Canvas, box: Box, style: Style, label: str) -> None:
+    x0, y0, x1, y1 = box
+    c.rect(box, fill=darken(style.mat, 0.25), radius=10)
+    tab = BAND_TAB
+    c.rect((x0, y0, x0 + tab, y1), fill=style.head, radius=10)
+    c.rect((x0 + tab - 8, y0, x0 + tab, y1), fill=style.head)
+    c.rect((x0 + tab, y0, x0 + tab + 2, y1), fill=style.head_line)
+    _vertical_label(c, (x0 + tab / 2, (y0 + y1) / 2), label, style.head_text)
 
 
 def card_boxes(band: Box, n: int) -> tuple[int, list[Box]]:
@@ -1035,25 +1315,95 @@ def _vertical_label(c: Canvas, centre: Point, text: str, colour: RGB) -> None:
     _paste_centred(c, _vertical_text(text, 10.5, colour), centre)
 
 
+#: The order of a report's units: the destroyed first, then the withdrawn, then the rest.
+FATE_ORDER = {"destroyed": 0, "withdrawn": 1}
+
+
+def _report(c: Canvas, box: Box, table: _Table, fin: _Finished) -> None:
+    """A battle fought since the last board: every unit seen in it and its fate."""
+    x0, y0, x1, y1 = box
+    c.rect(box, fill=PANEL, radius=10)
+    hits = sum(1 for s in fin.shots if s.get("hit") is True)
+    lost = sum(1 for u in fin.units if u.fate == "withdrawn")
+    summary = f"{len(fin.shots)} shot{'s' if len(fin.shots) != 1 else ''} · {hits} hit" + \
+        ("s" if hits != 1 else "") + (f" · {lost} withdrawn" if lost else "")
+    c.text((x1 - 14, y0 + 17), summary, 13, fill=MUTED, bold=True, anchor="rm")
+    room = x1 - x0 - 42 - c.text_width(summary, 13, bold=True)
+    runs: list[Run] = [("BATTLE REPORT · ", MUTED, None), (fin.card, TEXT, None)]
+    text_runs(c, x0 + 14, y0 + 17, runs, 13, x0 + 14 + room, bold=True)
+    band_h = (y1 - y0 - 34 - 8 - BAND_GAP) / 2
+    for i, p in enumerate((table.top, table.bottom)):
+        by0 = y0 + 34 + i * (band_h + BAND_GAP)
+        band = (x0 + 6, by0, x1 - 6, by0 + band_h)
+        pid = p.get("id") if p is not None else None
+        style = _style(p.get("side")) if p is not None else OTHER
+        role = "WON" if pid is not None and pid == fin.winner else "LOST"
+        _band_frame(c, band, style, f"{style.label.upper() or 'SIDE'} · {role}")
+        mine = sorted((u for u in fin.units if pid is not None and u.owner == pid),
+                      key=lambda u: FATE_ORDER.get(u.fate, 2))
+        _fought_grid(c, band, mine, style)
+
+
+def _fought_grid(c: Canvas, band: Box, units: list[_Fought], style: Style) -> None:
+    x0, y0, x1, y1 = band
+    ax0, ay0, ax1, ay1 = x0 + BAND_TAB + 10, y0 + 7, x1 - 8, y1 - 7
+    if not units:
+        c.text(((ax0 + ax1) / 2, (ay0 + ay1) / 2), "No units seen", 15,
+               fill=lighten(style.mat, 0.35), bold=True, anchor="mm")
+        return
+    cols, gap = 2, 4.0
+    row_h = 25.0
+    rows = max(1, int((ay1 - ay0 + gap) // (row_h + gap)))
+    cw = (ax1 - ax0 - gap * (cols - 1)) / cols
+    cells = cols * rows
+    shown = units if len(units) <= cells else units[: cells - 1]
+    for i, u in enumerate(shown):
+        col, r = divmod(i, rows)  # down the first column, then the second
+        bx, by = ax0 + col * (cw + gap), ay0 + r * (row_h + gap)
+        _fought_chip(c, (bx, by, bx + cw, by + row_h), u, style)
+    if len(shown) < len(units):
+        col, r = divmod(len(shown), rows)
+        bx, by = ax0 + col * (cw + gap), ay0 + r * (row_h + gap)
+        c.text((bx + 8, by + row_h / 2), f"+{len(units) - len(shown)} more", 14,
+               fill=lighten(style.mat, 0.5), bold=True, anchor="lm")
+
+
+def _fought_chip(c: Canvas, box: Box, u: _Fought, style: Style) -> None:
+    x0, y0, x1, y1 = box
+    cy = (y0 + y1) / 2
+    destroyed = u.fate == "destroyed"
+    c.rect(box, fill=darken(style.mat, 0.45) if not destroyed else (40, 38, 38), radius=5)
+    x = _ref_chip(c, x0 + 4, cy, u.ref, style)
+    right = x1 - 6
+    if u.fate:
+        label, colour = ("DESTROYED", HIT) if destroyed else ("WITHDRAWN", WITHDRAWN)
+        right = pill(c, right, cy - 9, label, colour, size=10.5, height=18, text=TEXT) - 6
+    name = c.fit(u.name or "?", 14, right - x - 8)
+    c.text((x + 8, cy), name, 14, fill=TEXT if not destroyed else MUTED, anchor="lm")
+    if destroyed:
+        c.line([(x + 8, cy + 1), (x + 8 + c.text_width(name, 14), cy + 1)], fill=MUTED,
+               width=1.2)
+
+
 def _battle_list(c: Canvas, view: Mapping[str, Any], table: _Table, box: Box) -> None:
     """The Battlecard List reference card: every battle, its VP and where it is."""
     x0, y0, x1, y1 = box
     c.rect(box, fill=PANEL, radius=10)
     entries = _maps(view.get("battlecard_list"), 40)
-    c.text((x0 + 14, y0 + 16), "BATTLECARD LIST", 11, fill=MUTED, bold=True, anchor="lm")
+    c.text((x0 + 14, y0 + 17), "BATTLECARD LIST", 13, fill=MUTED, bold=True, anchor="lm")
     if not entries:
-        c.text((x0 + 14, y0 + 46), "No battles listed", 14, fill=FAINT, anchor="lm")
+        c.text((x0 + 14, y0 + 50), "No battles listed", 15, fill=FAINT, anchor="lm")
         return
     remaining = [e for e in entries if e.get("status") in ("in deck", "in play")]
-    c.text((x1 - 14, y0 + 16), f"{len(remaining)} of {len(entries)} still to fight · "
-           f"{sum(max(0, as_int(e.get('vp'))) for e in remaining)} VP", 11, fill=MUTED,
-           anchor="rm")
+    c.text((x1 - 14, y0 + 17), f"{len(remaining)} of {len(entries)} to fight · "
+           f"{sum(max(0, as_int(e.get('vp'))) for e in remaining)} VP", 13, fill=MUTED,
+           bold=True, anchor="rm")
     cols = 4
     rows = max(1, math.ceil(len(entries) / cols))
     gap = 6.0
-    gx0, gy0, gx1, gy1 = x0 + 10, y0 + 30, x1 - 10, y1 - 10
+    gx0, gy0, gx1, gy1 = x0 + 8, y0 + 32, x1 - 8, y1 - 8
     tw = (gx1 - gx0 - gap * (cols - 1)) / cols
-    th = min(76.0, (gy1 - gy0 - gap * (rows - 1)) / rows)
+    th = min(90.0, (gy1 - gy0 - gap * (rows - 1)) / rows)
     for i, e in enumerate(entries):
         r, col = divmod(i, cols)
         bx, by = gx0 + col * (tw + gap), gy0 + r * (th + gap)
@@ -1073,28 +1423,28 @@ def _battle_tile(c: Canvas, box: Box, e: Mapping[str, Any], table: _Table) -> No
         outline = ACCENT
     elif status == "won" and won_by is not None:
         outline = table.style(won_by).bar
-    c.rect(box, fill=fill, outline=outline, width=1.5 if status in ("in play", "won") else 1,
+    c.rect(box, fill=fill, outline=outline, width=2 if status in ("in play", "won") else 1,
            radius=6)
     c.rect((x0, y0, x0 + 5, y1), fill=style.head_line if style is not OTHER else FAINT,
            radius=2)
     fg = TEXT if not done else MUTED
     name = clean_text(e.get("name"), limit=50) or "Battle"
-    vp = f"{max(0, as_int(e.get('vp')))} VP"
-    small = h < 44
-    ny = y0 + (11 if small else 14)
-    c.text((x1 - 7, ny), vp, 11.5, fill=GOLD if not done else FAINT, bold=True, anchor="rm")
-    room = x1 - x0 - 22 - c.text_width(vp, 11.5, bold=True)
-    c.text((x0 + 12, ny), c.fit(name, 12, room, bold=True), 12, fill=fg, bold=True,
-           anchor="lm")
-    if status == "discarded":
-        c.line([(x0 + 12, ny + 1), (x0 + 12 + c.text_width(c.fit(name, 12, room, bold=True), 12,
-                                                             bold=True), ny + 1)],
-               fill=MUTED, width=1.2)
-    sy = y1 - (10 if small else 14)
+    vp = f"{max(0, as_int(e.get('vp')))}"
+    c.text((x1 - 8, y0 + 14), vp, 16, fill=GOLD if not done else FAINT, bold=True,
+           anchor="rm")
+    room = x1 - x0 - 26 - c.text_width(vp, 16, bold=True)
+    lines = _clip(c, name, 13.5, room, 2 if h >= 56 else 1, bold=True)
+    for i, line in enumerate(lines):
+        ly = y0 + 14 + i * 16
+        c.text((x0 + 12, ly), line, 13.5, fill=fg, bold=True, anchor="lm")
+        if status == "discarded":
+            c.line([(x0 + 12, ly + 1), (x0 + 12 + c.text_width(line, 13.5, bold=True), ly + 1)],
+                   fill=MUTED, width=1.2)
+    sy = y1 - (10 if h < 44 else 13)
     x = x0 + 12
     for f in _forces(e.get("forces")):
-        force_icon(c, f, (x + 6, sy), 6, MUTED if not done else FAINT)
-        x += 17
+        force_icon(c, f, (x + 6, sy), 6.5, MUTED if not done else FAINT)
+        x += 18
     label = {"in deck": "in deck", "in play": "IN PLAY", "discarded": "discarded"}.get(
         status if isinstance(status, str) else "", "")
     colour: Colour = MUTED
@@ -1102,77 +1452,187 @@ def _battle_tile(c: Canvas, box: Box, e: Mapping[str, Any], table: _Table) -> No
         colour = lighten(table.style(won_by).bar, 0.15)
         label = "won"
         if won_by is not None:  # the name right-aligned on its own (it may be right-to-left)
-            who = c.fit(table.name(won_by), 11, max(10.0, x1 - x - 50), bold=True)
-            c.text((x1 - 7, sy), who, 11, fill=colour, bold=True, anchor="rm")
+            who = c.fit(table.name(won_by), 12.5, max(10.0, x1 - x - 50), bold=True)
+            c.text((x1 - 8, sy), who, 12.5, fill=colour, bold=True, anchor="rm")
             label = "won · "
-            x1 -= c.text_width(who, 11, bold=True)
+            x1 -= c.text_width(who, 12.5, bold=True)
     elif status == "in play":
         colour = ACCENT
     elif status == "discarded":
         colour = FAINT
-    c.text((x1 - 7, sy), c.fit(label, 11, x1 - x - 12, bold=status != "in deck"), 11,
+    c.text((x1 - 8, sy), c.fit(label, 12.5, x1 - x - 12, bold=status != "in deck"), 12.5,
            fill=colour, bold=status != "in deck", anchor="rm")
 
 
-# --- the header rows ------------------------------------------------------------------------
+# --- the middle of the table: the conflict deck and the shots ----------------------------------
+
+
+def _conflict_panel(c: Canvas, view: Mapping[str, Any]) -> None:
+    x0, y0, x1, y1 = CONFLICT_BOX
+    c.rect(CONFLICT_BOX, fill=PANEL, radius=10)
+    conflict = _mapping(view.get("conflict"))
+    deck = _count(conflict.get("deck_count"))
+    discards = _count(conflict.get("discard_count"))
+    c.text((x0 + 12, y0 + 15), "CONFLICT", 12, fill=MUTED, bold=True, anchor="lm")
+    c.text((x0 + 94, y0 + 15), f"DISCARD · {discards}", 12, fill=MUTED, bold=True,
+           anchor="lm")
+    _pile(c, (x0 + 16, y0 + 34, x0 + 72, y0 + 112), deck, "conflict", badge=False)
+    c.text((x0 + 44, y0 + 132), str(deck), 22, fill=TEXT if deck else MUTED, bold=True,
+           anchor="mm", role="count")
+    top = conflict.get("discard_top")
+    face = (x0 + 92, y0 + 30, x1 - 10, y1 - 10)
+    if isinstance(top, Mapping):
+        _conflict_face(c, face, top)
+    else:
+        dashed_rect(c, face, (120, 122, 130, 150), 1.5, 6, 4)
+        c.text(((face[0] + face[2]) / 2, (face[1] + face[3]) / 2), "empty", 13, fill=FAINT,
+               anchor="mm")
+
+
+def _shots_panel(c: Canvas, table: _Table, shots: list[Mapping[str, Any]], fresh: bool,
+                 units: dict[tuple[Any, str], Mapping[str, Any]]) -> None:
+    """The shots since the last board (``fresh``), or else the view's last shots: who shot
+    whom, the Action Number drawn, and hit or miss."""
+    x0, y0, x1, y1 = SHOTS_BOX
+    c.rect(SHOTS_BOX, fill=PANEL, radius=10)
+    c.text((x0 + 12, y0 + 15), "SHOTS SINCE LAST BOARD" if fresh else "LAST SHOTS", 12,
+           fill=MUTED, bold=True, anchor="lm")
+    if not shots:
+        c.text(((x0 + x1) / 2, (y0 + y1) / 2 + 8), "No shots fired", BIG, fill=FAINT,
+               bold=True, anchor="mm")
+        return
+    hits = sum(1 for s in shots if s.get("hit") is True)
+    tail = f"{hits} hit{'s' if hits != 1 else ''}"
+    c.text((x1 - 12, y0 + 15), tail, 14, fill=lighten(HIT, 0.2) if hits else MUTED, bold=True,
+           anchor="rm")
+    head = f"{len(shots)} fired · "
+    c.text((x1 - 12 - c.text_width(tail, 14, bold=True), y0 + 15), head, 14, fill=MUTED,
+           bold=True, anchor="rm")
+    shown = pick_shots(shots, SHOT_ROWS)
+    row_h = (y1 - y0 - 32) / SHOT_ROWS
+    for i, shot in enumerate(shown):
+        ry = y0 + 30 + i * row_h
+        if i:
+            c.line([(x0 + 10, ry), (x1 - 10, ry)], fill=(52, 56, 66), width=1)
+        _shot_row(c, (x0 + 10, ry, x1 - 10, ry + row_h), shot, table, units)
+    if len(shown) < len(shots):
+        c.text((x0 + 12 + c.text_width("SHOTS SINCE LAST BOARD" if fresh else "LAST SHOTS",
+                                       12, bold=True) + 8, y0 + 15),
+               f"({len(shown)} shown)", 12, fill=FAINT, anchor="lm")
+
+
+def _shot_row(c: Canvas, box: Box, shot: Mapping[str, Any], table: _Table,
+              units: dict[tuple[Any, str], Mapping[str, Any]]) -> None:
+    x0, y0, x1, y1 = box
+    cy = (y0 + y1) / 2
+    x = _ref_chip(c, x0, cy, shot.get("shooter"), table.style(shot.get("shooter_owner")))
+    c.text((x + 9, cy), "→", 14, fill=MUTED, bold=True, anchor="mm")
+    x = _ref_chip(c, x + 18, cy, shot.get("target"), table.style(shot.get("target_owner")))
+    an = as_int(shot.get("action_number"), 0)
+    c.rect((x + 8, cy - 11, x + 32, cy + 11), fill=FACE, outline=FACE_EDGE, width=1, radius=3)
+    c.text((x + 20, cy + 0.5), str(an) if an else "?", 15, fill=INK, bold=True, anchor="mm")
+    x += 38
+    hit = shot.get("hit") is True
+    right = pill(c, x1, cy - 10, "HIT" if hit else "MISS", HIT if hit else MISS, size=12,
+                 height=20, text=TEXT) - 8
+    window = _window(shot.get("attack"), shot.get("defense"))
+    if window:
+        c.text((right, cy), window, 12, fill=MUTED, anchor="rm")
+        right -= c.text_width(window, 12) + 10
+    a = _unit_name(shot, "shooter", units)
+    b = _unit_name(shot, "target", units)
+    if a or b:
+        c.text((x, cy), c.fit(f"{a or '?'} → {b or '?'}", 12, right - x), 12, fill=SOFT,
+               anchor="lm")
+
+
+def _unit_name(shot: Mapping[str, Any], who: str,
+               units: dict[tuple[Any, str], Mapping[str, Any]]) -> str:
+    """A shot's shooter or target by name: from the event, else from the battle's units."""
+    name = clean_text(shot.get(f"{who}_name"), limit=40)
+    if name:
+        return name
+    unit = units.get((shot.get(f"{who}_owner"), _ref(shot.get(who))))
+    return clean_text(_mapping((unit or {}).get("card")).get("name"), 40) if unit else ""
+
+
+def _window(attack: Any, defense: Any) -> str:
+    """The Action Numbers that hit: above the defense, at most the attack."""
+    if isinstance(attack, bool) or isinstance(defense, bool) or not (
+            isinstance(attack, int) and isinstance(defense, int)):
+        return ""
+    lo, hi = max(1, defense + 1), min(10, attack)
+    if lo > hi:
+        return "no hit"
+    return f"hits {lo}" if lo == hi else f"hits {lo}–{hi}"
+
+
+def _ref_chip(c: Canvas, x: float, cy: float, ref: Any, style: Style) -> float:
+    label = _ref(ref)
+    w = max(34.0, c.text_width(label, 13, bold=True) + 12)
+    c.rect((x, cy - 10, x + w, cy + 10), fill=style.chip, outline=style.chip_edge, width=1.5,
+           radius=4)
+    c.text((x + w / 2, cy + 0.5), label, 13, fill=TEXT, bold=True, anchor="mm")
+    return x + w
+
+
+# --- the title and the status bar ---------------------------------------------------------------
 
 
 def _title(c: Canvas, view: Mapping[str, Any], over: bool) -> None:
-    c.text((M, 32), "BATTLECARDS", 24, fill=TEXT, bold=True, anchor="ls")
-    x = M + c.text_width("BATTLECARDS", 24, bold=True) + 12
-    c.text((x, 32), "Western Front", 15, fill=MUTED, bold=True, anchor="ls")
+    c.text((M + 2, 34), "BATTLECARDS", 22, fill=TEXT, bold=True, anchor="ls")
+    x = M + 2 + c.text_width("BATTLECARDS", 22, bold=True) + 10
+    c.text((x, 34), "Western Front", 14, fill=MUTED, bold=True, anchor="ls")
     rnd = as_int(view.get("round"))
     right: float = WIDTH - M
     if rnd:
-        c.text((right, 32), f"Turn {rnd}", 17, fill=MUTED, bold=True, anchor="rs")
-        right -= c.text_width(f"Turn {rnd}", 17, bold=True) + 18
+        c.text((right, 28), f"Turn {rnd}", 20, fill=TEXT, bold=True, anchor="rm", role="turn")
+        right -= c.text_width(f"Turn {rnd}", 20, bold=True) + 12
     phase = "over" if over else view.get("phase")
-    items = PHASES if phase != "over" else (("over", "Game over"),)
-    widths = [c.text_width(label, 12.5, bold=True) + 16 for _, label in items]
-    x = right - sum(widths) - 5 * (len(items) - 1)
-    for (key, label), w in zip(items, widths, strict=True):
-        lit = key == phase
-        fill: Colour = (ACCENT if key != "over" else DANGER) if lit else (50, 54, 65)
-        fg: Colour = ((30, 30, 34) if key != "over" else TEXT) if lit else MUTED
-        c.rect((x, 14, x + w, 36), fill=fill, radius=11)
-        c.text((x + w / 2, 25.5), label, 12.5, fill=fg, bold=True, anchor="mm")
-        x += w + 5
+    label = PHASE_NAMES.get(phase) if isinstance(phase, str) else None
+    if label:
+        fill: Colour = DANGER if phase == "over" else ACCENT
+        pill(c, right, 14, label, fill, size=BIG, height=28,
+             text=TEXT if phase == "over" else (30, 30, 34), role="turn")
 
 
-def _status(c: Canvas, view: Mapping[str, Any], table: _Table, over: bool) -> None:
+def _status(c: Canvas, view: Mapping[str, Any], table: _Table, over: bool,
+            outcome: Mapping[str, Any] | None) -> None:
+    """Who must act (or the final score), then what they must decide."""
     x0, y0, x1, y1 = STATUS_BOX
-    cy = (y0 + y1) / 2
     c.rect(STATUS_BOX, fill=(32, 35, 42), outline=(58, 62, 72), width=1, radius=10)
-    prompt = clean_text(view.get("prompt"), limit=160)
-    to_act = view.get("to_act")
-    actors = [a for a in to_act[:2] if isinstance(a, str)] if isinstance(to_act, list) else []
-    turn = view.get("turn")
+    top, bottom = y0 + 21, y0 + 47
+    prompt = _long_text(view.get("prompt"), limit=200)
     x = x0 + 14
     if over:  # the final score
         runs: list[Run] = [("Final score: ", ACCENT, None)]
         for i, p in enumerate(p for p in (table.top, table.bottom) if p is not None):
-            runs += [(" · " if i else "", MUTED, None), (table.name(p.get("id")), TEXT, 300.0),
+            runs += [(" · " if i else "", MUTED, None), (table.name(p.get("id")), TEXT, 260.0),
                      (f" {as_int(p.get('vp'))} VP", TEXT, None)]
-        if len(runs) == 1:
-            runs = [(prompt or "The game is over", ACCENT, None)]
-        text_runs(c, x, cy, runs, 16, x1 - 14, bold=True)
+        text_runs(c, x, top, runs, 19, x1 - 14, bold=True, role="score")
+        reason = _long_text(_mapping(outcome).get("reason"), limit=200) or prompt
+        for line in _clip(c, reason or "The game is over", BIG, x1 - x0 - 28):
+            c.text((x, bottom), line, BIG, fill=SOFT, anchor="lm", role="turn")
         return
+    to_act = view.get("to_act")
+    actors = [a for a in to_act[:2] if isinstance(a, str)] if isinstance(to_act, list) else []
+    turn = view.get("turn")
     for a in actors:
-        style = table.style(a)
-        c.circle((x + 7, cy), 7, fill=style.bar, outline=(240, 238, 230), width=1.5)
-        x += 18
-    runs = []
-    for i, a in enumerate(actors):
-        runs += [(" and " if i else "", TEXT, None), (table.name(a), TEXT, 220.0)]
-    runs.append((" must act" + (f": {prompt}" if prompt else "") if actors else
-                 prompt or "Waiting", TEXT, None))
+        c.circle((x + 8, top), 8, fill=table.style(a).bar, outline=(240, 238, 230), width=1.5)
+        x += 22
     tail_w = 0.0
     if isinstance(turn, str) and turn not in actors:  # whose turn it is, if someone else acts
-        name = c.fit(table.name(turn), 13, 160, bold=True)
-        tail_w = c.text_width(name + "'s turn", 13, bold=True) + 20
-        text_runs(c, x1 - tail_w + 6, cy, [(name, MUTED, None), ("'s turn", MUTED, None)], 13,
-                  x1 - 14, bold=True)
-    text_runs(c, x, cy, runs, 16, x1 - 14 - tail_w, bold=True)
+        name = c.fit(table.name(turn), BIG, 200, bold=True)
+        tail_w = c.text_width(name + "'s turn", BIG, bold=True) + 16
+        text_runs(c, x1 - 14 - tail_w + 16, top, [(name, MUTED, None), ("'s turn", MUTED, None)],
+                  BIG, x1 - 14, bold=True, role="turn")
+    runs = []
+    for i, a in enumerate(actors):
+        runs += [(" and " if i else "", TEXT, None), (table.name(a), TEXT, 230.0)]
+    runs.append((" must act" if actors else "Waiting", TEXT, None))
+    text_runs(c, x, top, runs, 19, x1 - 14 - tail_w, bold=True, role="turn")
+    for line in _clip(c, prompt, BIG, x1 - x0 - 28):
+        c.text((x0 + 14, bottom), line, BIG, fill=SOFT, anchor="lm", role="turn")
 
 
 # --- the whole image --------------------------------------------------------------------------
@@ -1182,17 +1642,29 @@ def _status(c: Canvas, view: Mapping[str, Any], table: _Table, over: bool) -> No
 def _backdrop() -> Image.Image:
     c = Canvas(WIDTH, HEIGHT, BACKGROUND, scale=SCALE)
     # a felt table top under the middle
-    c.rect((M - 4, MID_Y0 - 4, WIDTH - M + 4, MID_Y1 + 4), fill=(33, 38, 36), radius=14)
+    c.rect((M - 5, MID_Y0 - 4, WIDTH - M + 5, MID_Y1 + 4), fill=(33, 38, 36), radius=14)
     return c.image
+
+
+def _hit_marks(shots: list[Mapping[str, Any]]) -> dict[tuple[Any, str], str]:
+    """Which units the shots hit or missed, by (owner, ref)."""
+    marks: dict[tuple[Any, str], str] = {}
+    for s in shots:
+        key = (s.get("target_owner"), _ref(s.get("target")))
+        if s.get("hit") is True:
+            marks[key] = "hit"
+        else:
+            marks.setdefault(key, "miss")
+    return marks
 
 
 def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
            names: dict[str, str] | None = None) -> bytes:
-    """PNG bytes of a Battlecards view. ``view`` is never modified; ``events`` are not
-    needed (the view carries the last shots). Only public fields are read: never a
-    player's ``hand``, ``kept`` or ``stack_cards``."""
-    del events
+    """PNG bytes of a Battlecards view, marking what ``events`` (the public events since
+    the last board) did. ``view`` and ``events`` are never modified. Only public fields are
+    read: never a player's ``hand``, ``kept`` or ``stack_cards``, nor a private event."""
     table = _Table(view, names)
+    digest = read_events(events)
     c = Canvas(WIDTH, HEIGHT, BACKGROUND, scale=SCALE)
     c.image.paste(_backdrop())
     outcome_raw = view.get("outcome")
@@ -1201,37 +1673,33 @@ def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
     winners = {w for w in (outcome or {}).get("winners") or [] if isinstance(w, str)}
 
     _title(c, view, over)
-    _status(c, view, table, over)
-    _mat(c, view, table, table.top, TOP_MAT_Y, True, winners, over)
-    _mat(c, view, table, table.bottom, BOTTOM_MAT_Y, False, winners, over)
+    _status(c, view, table, over, outcome)
+    _mat(c, view, table, table.top, TOP_MAT_Y, winners, over)
+    _mat(c, view, table, table.bottom, BOTTOM_MAT_Y, winners, over)
 
     battle = _mapping(view.get("battle"))
     raw_units = _maps(battle.get("units"), 400)
     units = {(u.get("owner"), _ref(u.get("ref"))): u for u in raw_units}
-    # the middle: left the conflict deck and the last shots, right the battle
-    y = _conflict_panel(c, view, MID_Y0)
-    _shots_panel(c, view, table, units, y + 8, MID_Y1)
-    _header(c, view, table, battle, outcome)
-    body_y = MID_Y0 + HEADER_H + BAND_GAP
+    last_shots = _maps(view.get("last_shots"), 1000)
+    fresh = bool(digest.shots)
+    shots = digest.shots if fresh else last_shots
+    _header(c, view, table, battle, outcome, digest)
     if battle:
-        shots: dict[tuple[Any, str], str] = {}
-        for s in _maps(view.get("last_shots"), 1000):
-            key = (s.get("target_owner"), _ref(s.get("target")))
-            if s.get("hit") is True:
-                shots[key] = "hit"
-            else:
-                shots.setdefault(key, "miss")
+        marks = _hit_marks(digest.battle_shots if fresh else last_shots)
         phase = battle.get("phase")
         aggressor = battle.get("aggressor")
         for p, band in zip((table.top, table.bottom), BANDS, strict=True):
             pid = p.get("id") if p is not None else None
             mine = [u for u in raw_units if pid is not None and u.get("owner") == pid]
             role = "ATTACKER" if pid == aggressor else "DEFENDER"
-            _band(c, band, p, mine,
-                  _style(p.get("side")) if p is not None else OTHER, phase, shots,
-                  table.name(pid), role)
+            _band(c, band, p, mine, _style(p.get("side")) if p is not None else OTHER, phase,
+                  marks, role)
+    elif digest.finished is not None and (digest.finished.units or digest.finished.shots):
+        _report(c, BODY_BOX, table, digest.finished)
     else:
-        _battle_list(c, view, table, (RIGHT_X0, body_y, RIGHT_X1, MID_Y1))
+        _battle_list(c, view, table, BODY_BOX)
+    _conflict_panel(c, view)
+    _shots_panel(c, table, shots, fresh, units)
     image = c.finish()
     png = encode_png(image)
     if len(png) > PNG_BUDGET:  # a crowded table: 256 colours look the same at a third the size

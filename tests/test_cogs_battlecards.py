@@ -46,6 +46,9 @@ class Deciding:
     def legal_actions(self, state: object, player: str) -> list[str]:
         return ["attack", "decline"] if player == B else []
 
+    def players(self, state: object) -> list[str]:
+        return [A, B]
+
     def narrate(self, events: list[dict[str, Any]], names: dict[str, str]) -> list[str]:
         return [f"public {e['type']}" for e in events if "private_to" not in e]
 

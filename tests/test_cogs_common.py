@@ -7,55 +7,62 @@ import pytest
 
 import engine
 from cogs import common
-from cogs.common import TurnInfo
+from db.store import Turn
 
 CONQUEROR = engine.get_game("conqueror")
 A, B = "111111111111111111", "222222222222222222"
 
 
-def info(current: str | None, *to_act: str, over: bool = False) -> TurnInfo:
-    return TurnInfo(current, frozenset(to_act), over)
+def info(current: str | None, *to_act: str, over: bool = False) -> Turn:
+    return Turn(current, tuple(to_act), over)
 
 
-# -- did the turn pass? ------------------------------------------------------------------
+# -- when does the channel get a turn digest? (the store decides: the turn changed) -------
 
 
-def test_no_board_while_the_same_player_keeps_acting() -> None:
-    assert not common.board_due(info(A, A), info(A, A))
+def test_no_digest_while_the_same_player_keeps_acting() -> None:
+    assert info(A, A) == info(A, A)
 
 
-def test_board_when_the_turn_passes() -> None:
-    assert common.board_due(info(A, A), info(B, B))
+def test_digest_when_the_turn_passes() -> None:
+    assert info(A, A) != info(B, B)
 
 
-def test_board_when_someone_else_must_act_within_the_turn() -> None:
-    # later games: a defender picks casualties during the attacker's turn
-    assert common.board_due(info(A, A), info(A, B))
-    assert common.board_due(info(A, B), info(A, A))
+def test_digest_when_someone_else_must_act_within_the_turn() -> None:
+    # a defender picks casualties during the attacker's turn
+    assert info(A, A) != info(A, B)
+    assert info(A, B) != info(A, A)
 
 
-def test_board_when_the_game_ends() -> None:
-    assert common.board_due(info(A, A), info(None, over=True))
-    assert common.board_due(info(A, A), info(A, A, over=True))
-
-
-def test_board_when_nothing_was_known_before() -> None:
-    assert common.board_due(None, info(A, A))
+def test_digest_when_the_game_ends() -> None:
+    assert info(A, A) != info(None, over=True)
+    assert info(A, A) != info(A, A, over=True)
 
 
 def test_to_act_order_does_not_matter() -> None:
-    assert not common.board_due(info(A, A, B), info(A, B, A))
+    assert info(A, A, B) == info(A, B, A)
 
 
-def test_turn_info_of_a_real_game() -> None:
+def test_turn_of_a_real_game() -> None:
     state = CONQUEROR.new_game([A, B], 1)
-    assert TurnInfo.of(CONQUEROR, state) == info(A, A)
+    assert Turn.of(CONQUEROR, state) == info(A, A)
     moved, _ = CONQUEROR.apply(state, A, "move a1 b2 1")
-    assert not common.board_due(TurnInfo.of(CONQUEROR, state), TurnInfo.of(CONQUEROR, moved))
+    assert Turn.of(CONQUEROR, state) == Turn.of(CONQUEROR, moved)
     ended, _ = CONQUEROR.apply(moved, A, "end")
-    assert common.board_due(TurnInfo.of(CONQUEROR, moved), TurnInfo.of(CONQUEROR, ended))
+    assert Turn.of(CONQUEROR, moved) != Turn.of(CONQUEROR, ended)
     resigned, _ = CONQUEROR.apply(ended, A, "resign")
-    assert TurnInfo.of(CONQUEROR, resigned).over
+    assert Turn.of(CONQUEROR, resigned).over
+
+
+def test_decisions_begin_when_a_player_becomes_due() -> None:
+    # B's decision begins when the turn passes to them; A's stays when A keeps acting
+    assert info(A, A).decisions({}, None, 5.0) == {A: 5.0}
+    assert info(A, A).decisions({A: 5.0}, info(A, A), 9.0) == {A: 5.0}
+    assert info(B, B).decisions({A: 5.0}, info(A, A), 9.0) == {B: 9.0}
+    # a player due again (after someone else's decision) begins a new decision
+    assert info(A, A).decisions({B: 9.0}, info(A, B), 12.0) == {A: 12.0}
+    # both due at once, one acts: the other's decision goes on
+    assert info(None, A).decisions({A: 1.0, B: 1.0}, info(None, A, B), 7.0) == {A: 1.0}
 
 
 # -- autocomplete filtering --------------------------------------------------------------
@@ -144,14 +151,13 @@ def test_user_message_only_for_expected_errors() -> None:
 def test_narration_uses_the_game_lines_with_mentions() -> None:
     state = CONQUEROR.new_game([A, B], 1)
     moved, events = CONQUEROR.apply(state, A, "move a1 b2 1")
-    lines = common.narration_lines(CONQUEROR, moved, A, "move a1 b2 1", events)
+    lines = common.narration_lines(CONQUEROR, [A, B], A, "move a1 b2 1", events)
     assert lines[0].startswith(f"<@{A}> moves 1 from a1 to b2")
     assert any("discovered" in line and "rolled" in line for line in lines)
 
 
 def test_narration_falls_back_to_who_did_what() -> None:
-    state = CONQUEROR.new_game([A, B], 1)
-    lines = common.narration_lines(CONQUEROR, state, A, "  MOVE a1 b2 `1` ", [])
+    lines = common.narration_lines(CONQUEROR, [A, B], A, "  MOVE a1 b2 `1` ", [])
     assert lines == [f"<@{A}> · `move a1 b2 1`"]
 
 
@@ -218,6 +224,9 @@ class Deciding:
 
     def view(self, state: object, player: str | None) -> dict[str, object]:
         return {"round": 3, "phase": self.phase}
+
+    def players(self, state: object) -> list[str]:
+        return [A, B]
 
     def legal_actions(self, state: object, player: str) -> list[str]:
         return list(self.legal) if player in self.acting else []

@@ -24,17 +24,21 @@ import engine
 import render
 from cogs import common
 from cogs import conqueror as cq
+from cogs.announcements import Announcer
 from cogs import game as g
 from db import Store
 
 A, B, C = "111111111111111111", "222222222222222222", "333333333333333333"
+BOT_ID = 444444444444444444
 GUILD, CHANNEL = "900000000000000001", "900000000000000002"
 _ids = itertools.count(500000000000000000)
 
 
 @dataclass
 class Sent:
-    via: str                      # "response", "followup", "edit", "message_edit", "dm"
+    # "response", "followup", "edit", "message_edit", "original" (the deferred answer,
+    # edited), "channel" (a channel message, e.g. a turn digest), "dm"
+    via: str
     content: str | None
     kwargs: dict[str, Any]
 
@@ -55,7 +59,8 @@ class Outbox:
     sent: list[Sent] = field(default_factory=list)
 
     def public(self) -> list[Sent]:
-        return [s for s in self.sent if not s.ephemeral and s.via in ("response", "followup")]
+        return [s for s in self.sent
+                if not s.ephemeral and s.via in ("response", "followup", "channel")]
 
     def ephemeral(self) -> list[Sent]:
         return [s for s in self.sent if s.ephemeral]
@@ -68,6 +73,7 @@ class FakeResponse:
     def __init__(self, box: Outbox) -> None:
         self.box = box
         self.done = False
+        self.deferred_ephemeral = False
 
     def is_done(self) -> bool:
         return self.done
@@ -83,7 +89,9 @@ class FakeResponse:
         self.box.sent.append(Sent("edit", None, kwargs))
 
     async def defer(self, **kwargs: Any) -> None:
+        assert not self.done, "answered twice"
         self.done = True
+        self.deferred_ephemeral = bool(kwargs.get("ephemeral"))
 
 
 class FakeFollowup:
@@ -105,19 +113,57 @@ class FakePartialMessage:
         self.box.sent.append(Sent("message_edit", None, {"id": self.id, **kwargs}))
 
 
+class FakeChannel:
+    """A channel (or DM) the announcer sends to; remembers what it was sent."""
+
+    def __init__(self, box: Outbox, via: str) -> None:
+        self.box = box
+        self.via = via
+        self.id = next(_ids)
+        self.messages: list[Any] = []
+
+    async def send(self, content: str | None = None, **kwargs: Any) -> Any:
+        self.box.sent.append(Sent(self.via, content, kwargs))
+        message = SimpleNamespace(id=next(_ids), content=content or "",
+                                  author=SimpleNamespace(id=BOT_ID))
+        self.messages.append(message)
+        return message
+
+    def get_partial_message(self, message_id: int) -> FakePartialMessage:
+        return FakePartialMessage(self.box, message_id)
+
+    async def history(self, **kwargs: Any) -> AsyncIterator[Any]:
+        for message in self.messages:
+            yield message
+
+
 class FakeClient:
     def __init__(self, store: Store, box: Outbox) -> None:
         self.store = store
         self.box = box
+        self.user = SimpleNamespace(id=BOT_ID)
+        self.channel = FakeChannel(box, "channel")
+        self.dms: dict[int, FakeChannel] = {}
+        self.announcer = Announcer(self, store)  # type: ignore[arg-type]
 
-    def get_user(self, user_id: int) -> None:
+    def get_user(self, user_id: int) -> Any:
+        dm = self.dms.setdefault(user_id, FakeChannel(self.box, "dm"))
+        return SimpleNamespace(id=user_id, dm_channel=dm, display_name=f"User{user_id}")
+
+    def get_channel(self, channel_id: int) -> None:
         return None
 
-    def get_partial_messageable(self, channel_id: int) -> Any:
-        return SimpleNamespace(get_partial_message=lambda mid: FakePartialMessage(self.box, mid))
+    def get_guild(self, guild_id: int) -> Any:
+        return FakeGuild() if guild_id == int(GUILD) else None
+
+    def get_partial_messageable(self, channel_id: int, **kwargs: Any) -> FakeChannel:
+        return self.channel
 
 
 class FakeGuild:
+    id = int(GUILD)
+    name = "Test Server"
+
     def get_member(self, user_id: int) -> Any:
         return SimpleNamespace(display_name=f"Name{str(user_id)[:1]}")
 
@@ -130,12 +176,19 @@ def interaction(client: FakeClient, user: str, *, manage_channels: bool = False,
         guild_id=int(GUILD), channel_id=int(CHANNEL), guild=FakeGuild(), client=client,
         response=response, followup=FakeFollowup(client.box, response),
         permissions=discord.Permissions(manage_channels=manage_channels),
-        namespace=SimpleNamespace(**(namespace or {})), command=None)
+        namespace=SimpleNamespace(**(namespace or {})), command=None,
+        application_id=BOT_ID, token="interaction-token")
 
     async def original_response() -> Any:
         return SimpleNamespace(id=next(_ids))
 
+    async def edit_original_response(content: str | None = None, **kwargs: Any) -> None:
+        assert response.done, "edited before answering"
+        client.box.sent.append(Sent("original", content,
+                                    {**kwargs, "ephemeral": response.deferred_ephemeral}))
+
     inter.original_response = original_response
+    inter.edit_original_response = edit_original_response
     return inter
 
 
@@ -188,6 +241,8 @@ async def started_game(store: Store, seats: tuple[str, ...] = (A, B), kind: str 
     for seat in seats[1:]:
         await store.join(record.id, seat)
     await store.start(record.id, seats[0], seed=seed)
+    for opening in await store.pending_announcements(record.id):   # as if already told
+        await store.mark_delivered(opening.id, None)
     return record.id
 
 
@@ -224,34 +279,43 @@ async def test_garbage_is_refused_politely(store: Store, client: FakeClient, box
     assert reply.content and len(reply.content) <= 2000
 
 
-async def test_move_within_a_turn_is_narrated_without_a_board(store: Store, client: FakeClient,
-                                                              box: Outbox) -> None:
+async def test_move_within_a_turn_is_confirmed_privately(store: Store, client: FakeClient,
+                                                         box: Outbox) -> None:
     game_id = await started_game(store)
+    box.sent.clear()                                      # the opening digest
     result = await common.submit(interaction(client, A), store, game_id, "move a1 b2 1")
     assert result is not None and not result.duplicate
-    [said] = box.public()
+    assert box.public() == []                             # nothing for the channel yet
+    [said] = box.ephemeral()
+    assert said.via == "original"                          # the deferred answer, edited
     assert said.content is not None and f"<@{A}> moves 1 from a1 to b2" in said.content
     assert "rolled" in said.content                         # the die is shown
     assert said.kwargs["allowed_mentions"] == common.NO_MENTIONS
     assert box.files() == []
 
 
-async def test_end_of_turn_posts_the_board_and_pings_only_the_next_player(
+async def test_end_of_turn_posts_one_digest_and_pings_only_the_next_player(
         store: Store, client: FakeClient, box: Outbox,
         fake_render: list[tuple[Any, ...]]) -> None:
     game_id = await started_game(store)
-    await common.submit(interaction(client, A), store, game_id, "move a1 b2 1")
     box.sent.clear()
+    await common.submit(interaction(client, A), store, game_id, "move a1 b2 1")
     await common.submit(interaction(client, A), store, game_id, "end")
-    narration, board = box.public()
-    assert narration.pinged == [] and "ends their turn" in (narration.content or "")
-    assert "file" in board.kwargs and board.kwargs["file"].filename.endswith(".png")
-    assert board.pinged == [int(B)]
-    assert f"<@{B}>" in (board.content or "")
+    [digest] = box.public()                              # one message for the whole turn
+    assert digest.via == "channel"
+    text = digest.content or ""
+    assert text.index("moves 1 from a1 to b2") < text.index("ends their turn")
+    assert "file" in digest.kwargs and digest.kwargs["file"].filename.endswith(".png")
+    assert digest.pinged == [int(B)] and f"<@{B}>" in text
+    assert text.endswith("-# Conqueror #1 · moves 1–2")
     kind, view, events, names = fake_render[-1]
     assert kind == "conqueror" and view["viewer"] is None       # the public view
-    assert names == {A: "U1", B: "Name2"}        # display names (caller, member), not mentions
-    assert events and all("private_to" not in e for e in events)
+    assert names == {A: "Name1", B: "Name2"}     # display names (members), not mentions
+    assert [e["type"] for e in events if e["type"] in ("move", "end_turn")] == [
+        "move", "end_turn"]                      # every action of the turn, in order
+    assert all("private_to" not in e for e in events)
+    mover = [s for s in box.ephemeral() if s.via == "original"]
+    assert len(mover) == 2 and "summary of this turn" in (mover[-1].content or "")
 
 
 async def test_resign_ends_the_game_with_the_result(store: Store, client: FakeClient,
@@ -260,6 +324,7 @@ async def test_resign_ends_the_game_with_the_result(store: Store, client: FakeCl
     await common.submit(interaction(client, B), store, game_id, "resign")  # out of turn is fine
     assert (await store.get(game_id)).status == "finished"
     board = box.public()[-1]
+    assert board.via == "channel" and board.pinged == [int(A)]     # the winner
     assert "Game over" in (board.content or "") and f"<@{A}>" in (board.content or "")
     assert "file" in board.kwargs
 
@@ -283,11 +348,15 @@ async def test_a_failing_renderer_does_not_claim_the_game_is_unchanged(
 
     monkeypatch.setattr(render, "render", broken, raising=False)
     game_id = await started_game(store)
+    box.sent.clear()
     with caplog.at_level(logging.ERROR):
         assert await common.submit(interaction(client, A), store, game_id, "end") is not None
     [note] = box.ephemeral()
-    assert "accepted" in (note.content or "") and "unchanged" not in (note.content or "")
+    assert (note.content or "").startswith("✅") and "unchanged" not in (note.content or "")
+    [digest] = box.public()                         # the turn is still told, without a board
+    assert "file" not in digest.kwargs and digest.pinged == [int(B)]
     assert "font missing" in caplog.text
+    assert await store.pending_announcements(game_id) == []
 
 
 async def test_private_events_go_only_to_their_player(store: Store, client: FakeClient,
@@ -300,6 +369,21 @@ async def test_private_events_go_only_to_their_player(store: Store, client: Fake
         assert "luck" not in (sent.content or "")
     [private] = box.ephemeral()
     assert "Only you" in (private.content or "") and "luck" in (private.content or "")
+
+
+async def test_private_events_of_another_player_go_by_dm_naming_the_game(
+        store: Store, client: FakeClient, box: Outbox,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(engine.GAMES, "race", race_game())
+    game_id = await started_game(store, kind="race")
+    result = await store.apply_action(game_id, A, "roll")     # no interaction: e.g. a timer
+    await common.deliver(client, game_id)  # type: ignore[arg-type]
+    [dm] = [s for s in box.sent if s.via == "dm"]
+    text = dm.content or ""
+    assert "luck" in text and f"#{game_id}" in text and f"<#{CHANNEL}>" in text
+    assert "Test Server" in text
+    assert f"https://discord.com/channels/{GUILD}/{CHANNEL}" in text
+    assert client.dms.keys() == {int(A)} and result.seq == 1
 
 
 # -- lobby -------------------------------------------------------------------------------------
@@ -337,7 +421,8 @@ async def test_lobby_from_new_to_start(store: Store, client: FakeClient, box: Ou
     await g.LobbyButton("start", record.id).callback(interaction(client, A))
     edit, board = box.sent
     assert edit.via == "edit" and edit.kwargs["view"] is None
-    assert board.via == "followup" and "file" in board.kwargs and board.pinged == [int(A)]
+    assert board.via == "channel" and "file" in board.kwargs and board.pinged == [int(A)]
+    assert "The game begins" in (board.content or "")
     assert (await store.get(record.id)).status == "active"
 
 
@@ -407,7 +492,15 @@ async def test_status_log_and_board(store: Store, client: FakeClient, box: Outbo
     box.sent.clear()
     await cog.board.callback(cog, interaction(client, C))  # type: ignore[arg-type]
     [board] = box.sent
-    assert not board.ephemeral and "file" in board.kwargs and board.pinged == []
+    assert board.ephemeral and "file" in board.kwargs and board.pinged == []   # looking is free
+    box.sent.clear()
+    await cog.board.callback(cog, interaction(client, C), True)  # type: ignore[arg-type]
+    [shared] = box.sent
+    assert not shared.ephemeral and "file" in shared.kwargs and shared.pinged == []
+    box.sent.clear()
+    await cog.status.callback(cog, interaction(client, A), True)  # type: ignore[arg-type]
+    [status] = box.sent
+    assert not status.ephemeral and "You may:" not in (status.content or "")
 
 
 async def test_list_and_rules_and_help(store: Store, client: FakeClient, box: Outbox,
@@ -419,11 +512,12 @@ async def test_list_and_rules_and_help(store: Store, client: FakeClient, box: Ou
     await cog.rules.callback(cog, interaction(client, A), "conqueror")  # type: ignore
     await cog.help_.callback(cog, interaction(client, A))  # type: ignore[arg-type]
     empty, listed, rules, help_ = box.sent
-    assert all(s.ephemeral for s in box.sent)
+    assert all(s.ephemeral for s in (empty, listed, rules, help_))
     assert "No games" in (empty.content or "")
     assert f"<#{CHANNEL}>" in (listed.content or "") and "Conqueror" in (listed.content or "")
-    assert "docs/games/conqueror.md" in (rules.content or "")
-    assert len(rules.content or "") <= 2000
+    embed = rules.kwargs["embed"]
+    assert embed.title == "Conqueror — quick rules" and len(embed.fields) >= 4
+    assert "docs/" not in str(embed.to_dict()) and ".md" not in str(embed.to_dict())
     assert "/play" in (help_.content or "") and "/game new" in (help_.content or "")
 
 

@@ -96,27 +96,33 @@ def test_lobby_embed_after_start_and_abort() -> None:
 # -- rules --------------------------------------------------------------------------------------
 
 
-def test_rules_excerpt_prefers_a_summary_section() -> None:
-    text = "# Game\n\nIntro.\n\n## Summary\n\nShort version.\n\n## Details\n\nLong."
-    excerpt = g.rules_excerpt(text, "docs/games/x.md")
-    assert excerpt.startswith("## Summary")
-    assert "Short version." in excerpt and "Long." not in excerpt
-    assert excerpt.endswith("Full rules: `docs/games/x.md`")
+def test_quick_rules_are_the_subsections_of_that_section_only() -> None:
+    text = ("# Game\n\nIntro.\n\n## Quick rules\n\n### Goal\nWin it.\n\n### Turn\n"
+            "- move\n- end\n\n## Details\n\n### Not this\nLong.")
+    assert g.quick_rules(text) == [("Goal", "Win it."), ("Turn", "- move\n- end")]
+    assert g.quick_rules("# Game\n\nNo such section.") == []
 
 
-def test_rules_excerpt_cuts_long_documents() -> None:
-    text = "# Game\n\n" + "\n\n".join("paragraph " * 30 for _ in range(40))
-    excerpt = g.rules_excerpt(text, "docs/games/x.md")
-    assert len(excerpt) < 2000
-    assert "…" in excerpt and "docs/games/x.md" in excerpt
-
-
-def test_rules_of_every_game_fit_in_a_message() -> None:
-    for kind in engine.GAMES:
-        path = g.DOCS / f"{kind}.md"
-        if path.exists():
-            excerpt = g.rules_excerpt(path.read_text(encoding="utf-8"), f"docs/games/{kind}.md")
-            assert len(excerpt) <= 2000
+def test_rules_of_every_game_are_for_players_and_fit_discord() -> None:
+    for kind, game in engine.GAMES.items():
+        text = (g.DOCS / f"{kind}.md").read_text(encoding="utf-8")
+        sections = g.quick_rules(text)
+        assert len(sections) >= 4, f"{kind} has no Quick rules section for /game rules"
+        embed = g.rules_embed(game, text)
+        data = embed.to_dict()
+        shown = str(data)
+        total = len(embed.title or "") + len(embed.description or "") + sum(
+            len(f.name or "") + len(f.value or "") for f in embed.fields)
+        assert total <= 6000 and len(embed.fields) <= 25
+        assert all(len(f.value or "") <= 1024 and len(f.name or "") <= 256
+                   for f in embed.fields)
+        assert len(embed.fields) == len(sections) + (1 if game.options else 0)
+        for body in (b for _, b in sections):
+            assert not any(line.lstrip().startswith("|") for line in body.splitlines()), kind
+        for path_like in ("engine/", "cogs/", "render/", "docs/", "shared/", ".py", ".md",
+                          ".toml", ".txt", "](", "Rulings Warhost adds"):
+            assert path_like not in shown, (kind, path_like)
+        assert "/play" in shown
 
 
 # -- status -----------------------------------------------------------------------------------
@@ -284,20 +290,12 @@ def test_options_lines_and_reference() -> None:
     assert ref[2] == "`turns=…` (default 50) — Turn limit."
 
 
-def test_rules_reply_keeps_the_options_whole() -> None:
-    long = "# Game\n\n" + "\n\n".join("paragraph " * 30 for _ in range(40))
-    reply = g.rules_reply(optioned(), long, "docs/games/x.md")
-    assert len(reply) <= 1900 and "…" in reply
-    assert reply.endswith("\n".join(g.options_reference(optioned())))
-    assert "**Options** (`/game new options:`)" in reply
-    plain = g.rules_reply(engine.get_game("conqueror"), long, "docs/games/x.md")
-    assert "Options" not in plain
-    for kind, game in engine.GAMES.items():
-        path = g.DOCS / f"{kind}.md"
-        if path.exists():
-            reply = g.rules_reply(game, path.read_text(encoding="utf-8"), f"docs/games/{kind}.md")
-            assert len(reply) <= 1900
-            assert all(line in reply for line in g.options_reference(game))
+def test_rules_embed_keeps_the_options_whole() -> None:
+    embed = g.rules_embed(optioned(), "# Game\n\n## Quick rules\n\n### Goal\nWin.\n")
+    [goal, options] = embed.fields
+    assert goal.name == "Goal" and options.value == "\n".join(g.options_reference(optioned()))
+    plain = g.rules_embed(engine.get_game("conqueror"), "")
+    assert [f.name for f in plain.fields] == ["The game"]   # no Quick rules: the summary
 
 
 def test_help_fits_and_names_every_game_cogs_commands() -> None:
