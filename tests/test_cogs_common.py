@@ -150,7 +150,7 @@ def test_user_message_only_for_expected_errors() -> None:
 
 def test_narration_uses_the_game_lines_with_mentions() -> None:
     state = CONQUEROR.new_game([A, B], 1)
-    moved, events = CONQUEROR.apply(state, A, "move a1 b2 1")
+    _moved, events = CONQUEROR.apply(state, A, "move a1 b2 1")
     lines = common.narration_lines(CONQUEROR, [A, B], A, "move a1 b2 1", events)
     assert lines[0].startswith(f"<@{A}> moves 1 from a1 to b2")
     assert any("discovered" in line and "rolled" in line for line in lines)

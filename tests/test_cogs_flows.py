@@ -24,8 +24,8 @@ import engine
 import render
 from cogs import common
 from cogs import conqueror as cq
-from cogs.announcements import Announcer
 from cogs import game as g
+from cogs.announcements import Announcer
 from db import Store
 
 A, B, C = "111111111111111111", "222222222222222222", "333333333333333333"
