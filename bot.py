@@ -30,7 +30,7 @@ from discord.ext import commands
 from dotenv import dotenv_values
 
 import cogs
-from cogs.common import SentClock
+from cogs.common import RecentIds, SentClock
 
 if TYPE_CHECKING:
     from cogs.announcements import Announcer
@@ -205,6 +205,7 @@ class WarhostBot(commands.Bot):
         self.store: Store | None = None
         self.announcer: Announcer | None = None
         self.sent_clock = SentClock()
+        self.recent_interactions = RecentIds()
 
     async def setup_hook(self) -> None:
         if self.config.api_base is not None and self.config.gateway_url is None:

@@ -432,6 +432,25 @@ class SentClock:
         return min(received, stamped + min(self._offsets))
 
 
+class RecentIds:
+    """Interaction ids this process has taken on (a bounded memory): a gateway that
+    delivers one interaction twice gets it handled once, and Discord sees one answer."""
+
+    LIMIT = 10_000
+
+    def __init__(self) -> None:
+        self._ids: dict[int, None] = {}
+
+    def claim(self, interaction_id: int) -> bool:
+        """True the first time ``interaction_id`` is seen, False after."""
+        if interaction_id in self._ids:
+            return False
+        self._ids[interaction_id] = None
+        while len(self._ids) > self.LIMIT:
+            del self._ids[next(iter(self._ids))]
+        return True
+
+
 async def acknowledge(interaction: discord.Interaction) -> bool:
     """Defer privately before touching the game, so a saved move can always be answered
     (a deferred interaction's token stays valid for 15 minutes, across a restart).
@@ -463,6 +482,12 @@ async def submit(interaction: discord.Interaction, store: Store, game: int | Gam
     privately, and the game is unchanged).
     """
     received = time.time()
+    seen = getattr(interaction.client, "recent_interactions", None)
+    if isinstance(seen, RecentIds) and not seen.claim(interaction.id):
+        # The same interaction delivered again (a gateway replay): its first delivery
+        # answers it, and Discord accepts only one answer, so stay quiet.
+        log.info("Interaction %s was delivered again; ignored", interaction.id)
+        return None
     player = str(interaction.user.id)
     remember(interaction.user, interaction.guild_id)
     clock = getattr(interaction.client, "sent_clock", None)

@@ -214,6 +214,11 @@ def _ref(value: Any) -> str:
     return clean_text(value, limit=4).upper() or "?"
 
 
+def _key(owner: Any, ref: Any) -> tuple[str | None, str]:
+    """A battle unit's key: its owner's id (None unless a string) and its reference."""
+    return (owner if isinstance(owner, str) else None, _ref(ref))
+
+
 class _Table:
     """Who sits where: the German player's mat above, the British one below."""
 
@@ -773,14 +778,14 @@ def _finished(evs: list[Mapping[str, Any]], first: int, k: int) -> _Finished:
     """The battle won by ``evs[k]``, from the events ``evs[first:k]``."""
     won = evs[k]
     span = evs[first:k]
-    units: dict[tuple[Any, str], _Fought] = {}
+    units: dict[tuple[str | None, str], _Fought] = {}
 
     def seen(owner: Any, ref: Any, name: Any) -> _Fought | None:
+        key = _key(owner, ref)
         if ref is None or len(units) >= 400:
-            return units.get((owner, _ref(ref)))
-        key = (owner, _ref(ref))
+            return units.get(key)
         if key not in units:
-            units[key] = _Fought(owner, _ref(ref), clean_text(name, limit=60))
+            units[key] = _Fought(key[0], key[1], clean_text(name, limit=60))
         elif not units[key].name:
             units[key].name = clean_text(name, limit=60)
         return units[key]
@@ -1239,7 +1244,7 @@ def _idle_header(c: Canvas, view: Mapping[str, Any], table: _Table, digest: _Dig
 
 
 def _band(c: Canvas, box: Box, p: Mapping[str, Any] | None, units: list[Mapping[str, Any]],
-          style: Style, phase: Any, shots: Mapping[tuple[Any, str], str], role: str) -> None:
+          style: Style, phase: Any, shots: Mapping[tuple[str | None, str], str], role: str) -> None:
     """One side's revealed units, face up, with a side tab on the left."""
     x0, y0, x1, y1 = box
     _band_frame(c, box, style, f"{style.label.upper() or 'SIDE'} · {role}")
@@ -1254,7 +1259,7 @@ def _band(c: Canvas, box: Box, p: Mapping[str, Any] | None, units: list[Mapping[
     level, boxes = card_boxes(box, n)
     shown = units if n <= len(boxes) else units[: len(boxes) - 1]
     for u, b in zip(shown, boxes, strict=False):
-        key = (u.get("owner"), _ref(u.get("ref")))
+        key = _key(u.get("owner"), u.get("ref"))
         _unit_card(c, b, u, style, phase, level, shots.get(key))
     if len(shown) < n:
         bx0, by0, bx1, by1 = boxes[-1]
@@ -1490,7 +1495,7 @@ def _conflict_panel(c: Canvas, view: Mapping[str, Any]) -> None:
 
 
 def _shots_panel(c: Canvas, table: _Table, shots: list[Mapping[str, Any]], fresh: bool,
-                 units: dict[tuple[Any, str], Mapping[str, Any]]) -> None:
+                 units: dict[tuple[str | None, str], Mapping[str, Any]]) -> None:
     """The shots since the last board (``fresh``), or else the view's last shots: who shot
     whom, the Action Number drawn, and hit or miss."""
     x0, y0, x1, y1 = SHOTS_BOX
@@ -1522,7 +1527,7 @@ def _shots_panel(c: Canvas, table: _Table, shots: list[Mapping[str, Any]], fresh
 
 
 def _shot_row(c: Canvas, box: Box, shot: Mapping[str, Any], table: _Table,
-              units: dict[tuple[Any, str], Mapping[str, Any]]) -> None:
+              units: dict[tuple[str | None, str], Mapping[str, Any]]) -> None:
     x0, y0, x1, y1 = box
     cy = (y0 + y1) / 2
     x = _ref_chip(c, x0, cy, shot.get("shooter"), table.style(shot.get("shooter_owner")))
@@ -1547,12 +1552,12 @@ def _shot_row(c: Canvas, box: Box, shot: Mapping[str, Any], table: _Table,
 
 
 def _unit_name(shot: Mapping[str, Any], who: str,
-               units: dict[tuple[Any, str], Mapping[str, Any]]) -> str:
+               units: dict[tuple[str | None, str], Mapping[str, Any]]) -> str:
     """A shot's shooter or target by name: from the event, else from the battle's units."""
     name = clean_text(shot.get(f"{who}_name"), limit=40)
     if name:
         return name
-    unit = units.get((shot.get(f"{who}_owner"), _ref(shot.get(who))))
+    unit = units.get(_key(shot.get(f"{who}_owner"), shot.get(who)))
     return clean_text(_mapping((unit or {}).get("card")).get("name"), 40) if unit else ""
 
 
@@ -1646,11 +1651,11 @@ def _backdrop() -> Image.Image:
     return c.image
 
 
-def _hit_marks(shots: list[Mapping[str, Any]]) -> dict[tuple[Any, str], str]:
+def _hit_marks(shots: list[Mapping[str, Any]]) -> dict[tuple[str | None, str], str]:
     """Which units the shots hit or missed, by (owner, ref)."""
-    marks: dict[tuple[Any, str], str] = {}
+    marks: dict[tuple[str | None, str], str] = {}
     for s in shots:
-        key = (s.get("target_owner"), _ref(s.get("target")))
+        key = _key(s.get("target_owner"), s.get("target"))
         if s.get("hit") is True:
             marks[key] = "hit"
         else:
@@ -1679,7 +1684,7 @@ def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
 
     battle = _mapping(view.get("battle"))
     raw_units = _maps(battle.get("units"), 400)
-    units = {(u.get("owner"), _ref(u.get("ref"))): u for u in raw_units}
+    units = {_key(u.get("owner"), u.get("ref")): u for u in raw_units}
     last_shots = _maps(view.get("last_shots"), 1000)
     fresh = bool(digest.shots)
     shots = digest.shots if fresh else last_shots

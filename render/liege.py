@@ -5,17 +5,29 @@ home edge tinted in their colour with their two highlighted squares bracketed; p
 counters in the owner's colour with a drawn icon (Rifle, Machine Gun, Mortar, Armored
 Vehicle), Trenches as neutral earthworks, Generals as gold-starred discs (inside a Trench
 or riding an Armored Vehicle when they are); facing arrows on Machine Guns and Mortars,
-damage bursts, and small marks on pieces that fought or are new this turn. On top: a blast
-hatched by kind, a selected piece's range, the last fight's two sides (attackers solid
-red, defenders dashed white, an arrow from -> to) and the last move (gold). The panel
-shows the round, phase, who must act, every player's credits, lives, limits left and
-Missile / Mustard Gas prices, the shop and the damage-token pool.
+damage bursts, and small marks on pieces that fought or are new this turn. A selected
+piece's range is washed blue.
+
+On top, what ``events`` did (every public event since the last image, e.g. a whole
+turn): a gold trail and arrow for every General move and piece shift, both sides of every
+fight (attackers solid red, defenders dashed white, an arrow from -> to), every blast area
+hatched by kind with the shot from the firer, every purchase framed in dashed gold, a red
+cross where a piece was destroyed and a dashed arrow where a General fell back; the panel
+tells the turn in a "THIS TURN" box. Without usable events the view's last fight, blast
+and move are drawn instead.
+
+The panel shows the round, phase, who must act, every player's credits, lives, limits
+left and Missile / Mustard Gas prices and the damage-token pool; the shop's prices run
+under the board with a key to the marks. Text a player needs to decide (the status line,
+credits, limits left, damage tokens left) is marked with its role and drawn at least
+:func:`render.common.min_essential_size` tall, so it stays readable on a phone.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -45,6 +57,7 @@ from render.common import (
     dashed_rect,
     heart,
     lighten,
+    min_essential_size,
     mix,
     pill,
     seat_colour,
@@ -52,7 +65,7 @@ from render.common import (
     with_alpha,
 )
 
-WIDTH, HEIGHT = 1100, 786
+WIDTH, HEIGHT = 1100, 840
 SCALE = 2
 
 FILES = "abcdefghij"
@@ -62,8 +75,9 @@ SIZES = range(4, 11)  # the engine uses 10 and 8; anything else falls back to 10
 BOARD_PX = 680
 BOARD_X, BOARD_Y = 46, 26
 FRAME_PAD = 10
-SHOP_HEIGHT = 74
-KEY_Y = BOARD_Y + BOARD_PX + 60  # the key under the board
+SHOP_Y = BOARD_Y + BOARD_PX + 44  # the shop strip under the board
+SHOP_HEIGHT = 48
+KEY_Y = SHOP_Y + SHOP_HEIGHT + 22  # and the key under that
 
 # Side panel.
 PANEL_X0, PANEL_X1 = 766, 1084
@@ -618,6 +632,7 @@ class _Marks:
     blasts: list[_Blast] = field(default_factory=list)
     placed: list[str] = field(default_factory=list)  # pieces bought and placed
     lost: list[str] = field(default_factory=list)  # squares where a piece was destroyed
+    retreats: list[tuple[str, str]] = field(default_factory=list)  # Generals falling back
     actors: list[str] = field(default_factory=list)  # who acted, in order of first action
     lines: list[tuple[int, str, Colour]] = field(default_factory=list)  # priority, text
     ended: bool = False
@@ -625,7 +640,7 @@ class _Marks:
 
     def __bool__(self) -> bool:
         return bool(self.steps or self.fights or self.blasts or self.placed or self.lost
-                    or self.lines or self.ended)
+                    or self.retreats or self.lines or self.ended)
 
     def acted(self, player: Any) -> str | None:
         if isinstance(player, str):
@@ -716,8 +731,7 @@ def _marks_from_events(events: Any, board: _Board, players: Players) -> _Marks:
             square = _square(board, e.get("square"))
             result = e.get("result")
             if square is None or not isinstance(result, str) or result == "life lost":
-                continue
-            m.acted(who)
+                continue  # (not an action of the loser's: a single candidate is automatic)
             if result in ("destroyed", "vehicle destroyed"):
                 m.lost.append(square)
             text = {"destroyed": "destroyed", "vehicle destroyed": "AV destroyed",
@@ -725,6 +739,9 @@ def _marks_from_events(events: Any, board: _Board, players: Players) -> _Marks:
             if text is not None:
                 m.lines.append((2, f"{_piece_name(e.get('piece'))} {square} {text}", LINE_LOSS))
         elif kind == "life_lost":
+            square, back = _square(board, e.get("square")), _square(board, e.get("to"))
+            if square is not None and back is not None and square != back:
+                m.retreats.append((square, back))
             lives = e.get("lives")
             left = f" ({as_int(lives)} left)" if isinstance(lives, int) else ""
             if isinstance(who, str):
@@ -850,7 +867,140 @@ def _toward(a: Point, b: Point, start_gap: float, end_gap: float) -> tuple[Point
             (b[0] - dx / d * end_gap, b[1] - dy / d * end_gap))
 
 
+def _lost_mark(c: Canvas, box: tuple[float, float, float, float]) -> None:
+    """A red cross where a piece was destroyed."""
+    x0, y0, x1, y1 = box
+    w = x1 - x0
+    k = w * 0.24
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    for sx in (-1, 1):
+        line = [(cx - k, cy - sx * k), (cx + k, cy + sx * k)]
+        c.line(line, fill=(12, 12, 16, 190), width=w * 0.13 + 3, round_caps=True)
+        c.line(line, fill=DANGER, width=w * 0.13, round_caps=True)
+
+
+def _draw_under(c: Canvas, marks: _Marks, board: _Board) -> None:
+    """Marks under the pieces: blast areas and the trails moves left."""
+    icell = round(board.cell)
+    for blast in marks.blasts:
+        for sq in blast.squares:
+            b = board.box(sq)
+            assert b is not None
+            c.paste(_blast_sprite(blast.kind, icell), b[:2])
+    for step in marks.steps:
+        b = board.box(step.src) if step.src is not None else None
+        if b is not None and step.src != step.dst:
+            c.rect((b[0] + 3, b[1] + 3, b[2] - 3, b[3] - 3), fill=with_alpha(ACCENT, 30))
+            c.rect((b[0] + 3, b[1] + 3, b[2] - 3, b[3] - 3), outline=with_alpha(ACCENT, 150),
+                   width=2.5)
+
+
+def _draw_over(c: Canvas, marks: _Marks, board: _Board, occupied: set[str],
+               new: set[str]) -> None:
+    """Marks over the pieces: where moves ended, fights, purchases, losses, targets."""
+    cell = board.cell
+    fight_ends = {(f.src, f.dst) for f in marks.fights}
+    for step in marks.steps:
+        b = board.box(step.dst)
+        assert b is not None
+        c.rect((b[0] + 1, b[1] + 1, b[2] - 1, b[3] - 1), outline=(10, 10, 14, 180), width=5)
+        c.rect((b[0] + 1.5, b[1] + 1.5, b[2] - 1.5, b[3] - 1.5), outline=ACCENT, width=3)
+    for sq in dict.fromkeys(marks.placed):
+        b = board.box(sq)
+        assert b is not None
+        _outline(c, b, ACCENT, 2.5, inset=2.5, dashed=True)
+        if sq in occupied and sq not in new:
+            m = _counter_box(cell)[0]
+            _sparkle(c, (b[0] + m + cell * 0.05, b[1] + m + cell * 0.05), cell * 0.12)
+    for sq in dict.fromkeys(marks.lost):
+        b = board.box(sq)
+        assert b is not None
+        if sq not in occupied:
+            _lost_mark(c, b)
+    for fight in marks.fights:
+        for sq in fight.defenders:
+            b = board.box(sq)
+            assert b is not None
+            _outline(c, b, DEFENDER, 2.5, inset=4, dashed=True)
+        for sq in fight.attackers:
+            b = board.box(sq)
+            assert b is not None
+            _outline(c, b, DANGER, 3.5, inset=3.5)
+    for fight in marks.fights:
+        a, t = board.centre(fight.src), board.centre(fight.dst)
+        if a is not None and t is not None:
+            seg = _toward(a, t, cell * 0.18, cell * 0.24)
+            if seg is not None:
+                arrow(c, seg[0], seg[1], DANGER, width=max(3.5, cell * 0.07), head=cell * 0.3)
+        if t is not None:
+            _swords(c, (t[0] + cell * 0.32, t[1] - cell * 0.32), cell * 0.15, DANGER,
+                    (255, 244, 240))
+    for step in marks.steps:
+        if step.src is None or (step.src, step.dst) in fight_ends:
+            continue
+        a, t = board.centre(step.src), board.centre(step.dst)
+        if a is not None and t is not None:
+            seg = _toward(a, t, cell * 0.18, cell * 0.26)
+            if seg is not None:
+                arrow(c, seg[0], seg[1], ACCENT, width=max(3.0, cell * 0.06), head=cell * 0.28)
+    for src, dst in marks.retreats:  # a General falling back after a lost fight
+        a, t = board.centre(src), board.centre(dst)
+        if a is not None and t is not None:
+            seg = _toward(a, t, cell * 0.1, cell * 0.4)
+            if seg is not None:
+                (sx, sy), (ex, ey) = seg
+                d = math.hypot(ex - sx, ey - sy)
+                k = max(0.0, 1 - cell * 0.2 / d)
+                neck = (sx + (ex - sx) * k, sy + (ey - sy) * k)
+                width = max(2.0, cell * 0.045)
+                _dashed_line(c, seg[0], neck, DEFENDER, width)
+                arrow(c, neck, seg[1], DEFENDER, width=width, head=cell * 0.2)
+    for blast in marks.blasts:
+        t = board.centre(blast.target)
+        if t is None:
+            continue
+        colour = BLAST_COLOURS[blast.kind]
+        a = board.centre(blast.src)
+        if a is not None:  # the shot: a thin dashed line from the firer
+            seg = _toward(a, t, cell * 0.3, cell * 0.24)
+            if seg is not None:
+                _dashed_line(c, seg[0], seg[1], colour, max(2.0, cell * 0.035))
+        if blast.target in occupied:  # a badge in the corner, clear of the piece
+            b = board.box(blast.target)
+            assert b is not None
+            t = (b[0] + cell * 0.2, b[3] - cell * 0.2)
+            r = cell * 0.17
+        else:
+            r = cell * 0.2
+        c.circle(t, r, fill=(16, 16, 20, 220), outline=colour, width=2)
+        WEAPON_ICONS[blast.kind](c, t, r * 0.75)
+
+
+def _dashed_line(c: Canvas, a: Point, b: Point, colour: Colour, width: float) -> None:
+    length = math.hypot(b[0] - a[0], b[1] - a[1])
+    if length <= 0:
+        return
+    ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+    dash, gap = width * 3.2, width * 2.2
+    pos = 0.0
+    while pos < length:
+        end = min(length, pos + dash)
+        seg = [(a[0] + ux * pos, a[1] + uy * pos), (a[0] + ux * end, a[1] + uy * end)]
+        c.line(seg, fill=(12, 12, 16, 200), width=width + 2.5, round_caps=True)
+        c.line(seg, fill=colour, width=width, round_caps=True)
+        pos = end + gap
+
+
 # --- the panel ------------------------------------------------------------------------------
+
+#: Essential text (the status line, credits, limits left, damage tokens) is at least this
+#: tall: 8 px on a phone that shows the image 390 px wide.
+ESSENTIAL = float(math.ceil(min_essential_size(WIDTH)))
+STATUS_TOP, STATUS_HEIGHT = 56, 100
+CARDS_TOP = STATUS_TOP + STATUS_HEIGHT + 10
+POOL_HEIGHT = 36
+BOX_FILL: RGB = (32, 35, 42)
+BOX_LINE: RGB = (58, 62, 72)
 
 
 def _status_line(view: Mapping[str, Any], players: Players) -> tuple[str, str, Any]:
@@ -862,13 +1012,13 @@ def _status_line(view: Mapping[str, Any], players: Players) -> tuple[str, str, A
     if actor is None:
         return "", "Waiting", None
     rest = {
-        "setup": " places the General",
-        "general": " moves the General",
-        "deploy": " deploys",
-        "move": " moves resources",
-        "fight": " attacks or ends",
-        "casualty": " chooses a casualty",
-    }.get(phase if isinstance(phase, str) else "", " to play")
+        "setup": "places the General",
+        "general": "moves the General",
+        "deploy": "deploys",
+        "move": "moves resources",
+        "fight": "attacks or ends",
+        "casualty": "chooses a casualty",
+    }.get(phase if isinstance(phase, str) else "", "to play")
     return players.name(actor), rest, actor
 
 
@@ -898,57 +1048,59 @@ def _player_card(c: Canvas, top: float, height: float, p: Mapping[str, Any], nam
     if side:
         right = pill(c, right, top + 9, side, (60, 64, 76), size=11, text=MUTED) - 6
     nx = x0 + 20
-    c.text((nx, top + 20), c.fit(name, 19, right - nx - 4, bold=True), 19,
+    c.text((nx, top + 20), c.fit(name, 20, right - nx - 4, bold=True), 20,
            fill=TEXT if not out else MUTED, bold=True, anchor="lm")
     # credits, lives, where the General is
-    row = top + 50
-    coin_icon(c, (nx + 9, row), 8.5)
-    c.text((nx + 23, row), str(as_int(p.get("credits"))), 20, fill=TEXT, bold=True, anchor="lm")
+    row = top + 20 + (height - 20) * 0.38
+    coin_icon(c, (nx + 10, row), 10)
+    credits = str(max(-99999, min(99999, as_int(p.get("credits")))))
+    c.text((nx + 25, row), credits, ESSENTIAL, fill=TEXT, bold=True, anchor="lm", role="score")
     lives = max(0, min(START_LIVES, as_int(p.get("lives"))))
+    hx = max(nx + 104, nx + 25 + c.text_width(credits, ESSENTIAL, bold=True) + 18)
     for i in range(START_LIVES):
-        heart(c, (nx + 102 + i * 21, row), 8.5,
+        heart(c, (hx + i * 23, row + 0.5), 9.5,
               (236, 74, 84) if i < lives else (70, 72, 82), outline=(24, 24, 28))
-    gx = nx + 176
+    gx = hx + 3 * 23 + 4
     general = p.get("general")
     where = clean_text(general, limit=3) if isinstance(general, str) else ""
-    if where and not out:
-        general_icon(c, (gx + 9, row), 9.5, colour, shadow=False)
-        c.text((gx + 24, row), where, 17, fill=TEXT, bold=True, anchor="lm")
-        hx = gx + 30 + c.text_width(where, 17, bold=True)
-        if p.get("in_vehicle"):
-            _mini_icon(c, "av", (hx + 10, row), 10, colour)
-        elif p.get("in_trench"):
-            _mini_icon(c, "trench", (hx + 11, row), 11, colour)
+    if where and not out and gx + 60 < x1:
+        general_icon(c, (gx + 10, row), 10, colour, shadow=False)
+        c.text((gx + 25, row), where, 18, fill=TEXT, bold=True, anchor="lm")
+        vx = gx + 31 + c.text_width(where, 18, bold=True)
+        if vx + 20 < x1 - 4:
+            if p.get("in_vehicle"):
+                _mini_icon(c, "av", (vx + 10, row), 10, colour)
+            elif p.get("in_trench"):
+                _mini_icon(c, "trench", (vx + 11, row), 11, colour)
     # limits left (and the Missile / Gas prices, raised by lost Mortars)
-    row = top + height - 22
+    row = top + height - 19
     left = _mapping(p.get("left")) or {}
     prices = _mapping(p.get("prices")) or {}
     x: float = nx
     for kind in ("trench", "grenade", "missile", "gas"):
-        n = max(0, as_int(left.get(kind), 0))
-        icon_c = (x + 10, row)
+        n = max(0, min(99, as_int(left.get(kind), 0)))
         if kind == "trench":
-            trench_icon(c, (x, row - 8, x + 20, row + 8))
+            trench_icon(c, (x, row - 8, x + 21, row + 8))
         else:
-            WEAPON_ICONS[kind](c, icon_c, 9.5)
-        fill = TEXT if n else FAINT
-        c.text((x + 24, row), str(n), 17, fill=fill, bold=True, anchor="lm")
-        x += 24 + c.text_width(str(n), 17, bold=True)
+            WEAPON_ICONS[kind](c, (x + 10, row), 10)
+        c.text((x + 24, row), str(n), ESSENTIAL, fill=TEXT if n else FAINT, bold=True,
+               anchor="lm", role="count")
+        x += 24 + c.text_width(str(n), ESSENTIAL, bold=True)
         if kind in ("missile", "gas"):
-            price = as_int(prices.get(kind), BASE_PRICES[kind])
+            price = max(0, min(9999, as_int(prices.get(kind), BASE_PRICES[kind])))
             raised = price > BASE_PRICES[kind]
             label = f"{price}c" + ("↑" if raised else "")
             if raised:
-                w = c.text_width(label, 13, bold=True) + 10
+                w = c.text_width(label, 12, bold=True) + 9
                 c.rect((x + 4, row - 10, x + 4 + w, row + 10), fill=(120, 44, 30),
                        outline=(255, 140, 90), width=1, radius=6)
-                c.text((x + 9, row + 0.5), label, 13, fill=(255, 196, 150), bold=True,
-                       anchor="lm")
+                c.text((x + 4 + w / 2, row + 0.5), label, 12, fill=(255, 196, 150), bold=True,
+                       anchor="mm")
                 x += w + 4
             else:
-                c.text((x + 5, row + 0.5), label, 13, fill=MUTED, anchor="lm")
-                x += c.text_width(label, 13) + 5
-        x += 14
+                c.text((x + 4, row + 1), label, 13, fill=MUTED, anchor="lm")
+                x += c.text_width(label, 13) + 4
+        x += 11
     if out:
         c.rect((x0, top, x1, top + height), fill=with_alpha(BACKGROUND, 120), radius=10)
 
@@ -965,42 +1117,50 @@ def _phase_track(c: Canvas, x: float, y: float, phase: Any) -> None:
         x += w + 5
 
 
-def _panel(c: Canvas, view: Mapping[str, Any], players: Players, board: _Board) -> None:
+def _status(c: Canvas, view: Mapping[str, Any], players: Players,
+            outcome: Mapping[str, Any] | None) -> None:
+    """The phase and who must act now (or who won), in a box under the title."""
     x0, x1 = PANEL_X0, PANEL_X1
-    outcome = _mapping(view.get("outcome"))
-    c.text((x0, 44), "BATTLE OF LIÈGE", 24, fill=TEXT, bold=True, anchor="ls")
-    rnd = as_int(view.get("round"), 0)
-    if rnd:
-        c.text((x1, 44), f"Round {rnd}", 17, fill=MUTED, bold=True, anchor="rs")
-
-    # status: phase track and who must act now
-    top = 56
-    c.rect((x0, top, x1, top + 78), fill=(32, 35, 42), outline=(58, 62, 72), width=1,
+    top = STATUS_TOP
+    c.rect((x0, top, x1, top + STATUS_HEIGHT), fill=BOX_FILL, outline=BOX_LINE, width=1,
            radius=10)
     phase = view.get("phase")
+    tw = x1 - x0 - 28
     if outcome is not None or phase == "over":
         winners = [players.name(w) for w in (outcome or {}).get("winners") or []
                    if isinstance(w, str)][:4]
         label = ("Winner: " if len(winners) == 1 else "Winners: ") + ", ".join(winners) \
             if winners else "No winner"
-        c.text((x0 + 14, top + 21), c.fit(label, 20, x1 - x0 - 28, bold=True), 20,
-               fill=ACCENT, bold=True, anchor="lm")
+        c.text((x0 + 14, top + 24), c.fit(label, ESSENTIAL, tw, bold=True), ESSENTIAL,
+               fill=ACCENT, bold=True, anchor="lm", role="turn")
         reason = clean_text((outcome or {}).get("reason"), limit=200) or "Game over."
-        for i, line in enumerate(c.wrap(reason, 14, x1 - x0 - 28, 2)):
-            c.text((x0 + 14, top + 46 + i * 19), line, 14, fill=MUTED, anchor="lm")
+        for i, line in enumerate(c.wrap(reason, 15, tw, 3)):
+            c.text((x0 + 14, top + 51 + i * 19), line, 15, fill=MUTED, anchor="lm")
+        return
+    if phase == "setup":
+        c.text((x0 + 14, top + 21), "SETUP", 14, fill=MUTED, bold=True, anchor="lm")
     else:
-        if phase == "setup":
-            c.text((x0 + 14, top + 22), "SETUP", 14, fill=MUTED, bold=True, anchor="lm")
-        else:
-            _phase_track(c, x0 + 12, top + 22, phase)
-        who, rest, actor = _status_line(view, players)
-        colour = players.colour(actor)
-        c.circle((x0 + 22, top + 55), 8, fill=colour, outline=(240, 238, 230), width=1.5)
-        fg = (255, 170, 150) if phase == "casualty" else TEXT
-        room = x1 - x0 - 52 - c.text_width(rest, 18, bold=True)
-        text = c.fit(who, 18, max(40, room), bold=True) + rest
-        c.text((x0 + 38, top + 55), c.fit(text, 18, x1 - x0 - 52, bold=True), 18, fill=fg,
-               bold=True, anchor="lm")
+        _phase_track(c, x0 + 12, top + 21, phase)
+    who, rest, actor = _status_line(view, players)
+    fg = (255, 170, 150) if phase == "casualty" else TEXT
+    if actor is not None:
+        c.circle((x0 + 23, top + 52), 9.5, fill=players.colour(actor),
+                 outline=(240, 238, 230), width=1.5)
+        c.text((x0 + 40, top + 52), c.fit(who, ESSENTIAL, x1 - x0 - 54, bold=True), ESSENTIAL,
+               fill=fg, bold=True, anchor="lm", role="turn")
+    c.text((x0 + 14 if actor is None else x0 + 40, top + 52 if actor is None else top + 80),
+           c.fit(rest, ESSENTIAL, x1 - x0 - 54), ESSENTIAL, fill=fg, anchor="lm", role="turn")
+
+
+def _panel(c: Canvas, view: Mapping[str, Any], players: Players, board: _Board,
+           marks: _Marks) -> None:
+    x0, x1 = PANEL_X0, PANEL_X1
+    outcome = _mapping(view.get("outcome"))
+    c.text((x0, 44), "BATTLE OF LIÈGE", 24, fill=TEXT, bold=True, anchor="ls")
+    rnd = as_int(view.get("round"), 0)
+    if rnd:
+        c.text((x1, 44), f"Round {min(rnd, 9999)}", 17, fill=MUTED, bold=True, anchor="rs")
+    _status(c, view, players, outcome)
 
     # player cards
     turn = view.get("turn")
@@ -1008,10 +1168,10 @@ def _panel(c: Canvas, view: Mapping[str, Any], players: Players, board: _Board) 
     acting = {a for a in to_act if isinstance(a, str)} if isinstance(to_act, list) else set()
     winners_set = {w for w in (outcome or {}).get("winners") or [] if isinstance(w, str)}
     shown = players.players[:4]
-    y: float = top + 88
-    card_h = 100 if len(shown) > 3 else 108
+    y: float = CARDS_TOP
+    card_h = 104 if len(shown) > 3 else 110
     gap = 8
-    over = outcome is not None or phase == "over"
+    over = outcome is not None or view.get("phase") == "over"
     for i, p in enumerate(shown):
         pid = p.get("id")
         seat = as_int(p.get("seat"), i + 1)
@@ -1020,53 +1180,51 @@ def _panel(c: Canvas, view: Mapping[str, Any], players: Players, board: _Board) 
                      winner=pid in winners_set)
         y += card_h + gap
 
-    # the damage-token pool, the shop and, if there is room, the key and the last fight
-    shop_top = HEIGHT - 14 - SHOP_HEIGHT
-    pool_top = shop_top - 40
-    _shop(c, view, players, shop_top)
+    # what happened this turn (or the last fight / blast / move), then the damage tokens
+    pool_top = HEIGHT - 14 - POOL_HEIGHT
     _pool(c, view, pool_top)
-    if pool_top - y >= 52:
-        _last_action(c, view, players, board, y + 2, pool_top - 4)
+    _happened(c, view, players, board, marks, y, pool_top - 10)
 
 
 def _pool(c: Canvas, view: Mapping[str, Any], y: float) -> float:
     x0, x1 = PANEL_X0, PANEL_X1
     left = max(0, min(DAMAGE_TOKENS, as_int(view.get("damage_tokens_left"), DAMAGE_TOKENS)))
-    c.text((x0 + 2, y + 16), "DAMAGE TOKENS", 13, fill=MUTED, bold=True, anchor="lm")
-    x = x0 + 136
+    mid = y + POOL_HEIGHT / 2
+    c.rect((x0, y, x1, y + POOL_HEIGHT), fill=BOX_FILL, outline=BOX_LINE, width=1, radius=10)
+    c.text((x0 + 14, mid), "DAMAGE", 13, fill=MUTED, bold=True, anchor="lm")
+    x = x0 + 90
     for i in range(DAMAGE_TOKENS):
-        centre = (x + i * 30 + 12, y + 16)
+        centre = (x + i * 30 + 12, mid)
         if i < left:
             burst(c, centre, 12.5)
         else:
             burst(c, centre, 12.5, fill=(72, 74, 82), core=(44, 46, 52), outline=(30, 31, 36))
-    c.text((x1, y + 16), f"{left}/{DAMAGE_TOKENS}", 15, fill=TEXT if left else FAINT, bold=True,
-           anchor="rm")
-    return y + 32
+    c.text((x1 - 12, mid), f"{left}/{DAMAGE_TOKENS}", ESSENTIAL, fill=TEXT if left else FAINT,
+           bold=True, anchor="rm", role="score")
+    return y + POOL_HEIGHT
 
 
-def _shop(c: Canvas, view: Mapping[str, Any], players: Players, y: float) -> float:
-    """Prices (the viewer's, else those of the player to move), two rows of four."""
-    x0, x1 = PANEL_X0, PANEL_X1
+def _shop(c: Canvas, view: Mapping[str, Any], players: Players) -> None:
+    """Prices (the viewer's, else those of the player to move) in a strip under the board."""
     source = players.get(view.get("viewer")) or players.get(view.get("turn"))
     if source is None and players.players:
         source = players.players[0]
     prices = _mapping(source.get("prices")) if source is not None else None
     prices = prices or {}
-    c.rect((x0, y, x1, y + SHOP_HEIGHT), fill=(32, 35, 42), outline=(58, 62, 72), width=1,
-           radius=10)
+    x0, x1 = BOARD_X - FRAME_PAD, BOARD_X + BOARD_PX + FRAME_PAD
+    y0, y1 = SHOP_Y, SHOP_Y + SHOP_HEIGHT
+    c.rect((x0, y0, x1, y1), fill=BOX_FILL, outline=BOX_LINE, width=1, radius=10)
     order = ("rifle", "mg", "mortar", "av", "trench", "grenade", "missile", "gas")
-    colw = (x1 - x0 - 12) / 4
+    colw = (x1 - x0 - 12) / len(order)
+    cy = (y0 + y1) / 2
     for i, kind in enumerate(order):
-        cx = x0 + 8 + (i % 4) * colw
-        cy = y + 19 + (i // 4) * 36
-        _mini_icon(c, kind, (cx + 13, cy), 11.5, NEUTRAL)
-        price = as_int(prices.get(kind), BASE_PRICES[kind])
+        cx = x0 + 8 + i * colw
+        _mini_icon(c, kind, (cx + 15, cy), 13, NEUTRAL)
+        price = max(0, min(9999, as_int(prices.get(kind), BASE_PRICES[kind])))
         raised = price > BASE_PRICES[kind]
-        c.text((cx + 30, cy - 7), SHORT[kind], 11, fill=MUTED, anchor="lm")
-        c.text((cx + 30, cy + 8), f"{price}c" + ("↑" if raised else ""), 14,
+        c.text((cx + 34, cy - 9), SHORT[kind], 12, fill=MUTED, anchor="lm")
+        c.text((cx + 34, cy + 9), f"{price}c" + ("↑" if raised else ""), 16,
                fill=(255, 150, 110) if raised else TEXT, bold=True, anchor="lm")
-    return y + SHOP_HEIGHT
 
 
 def _mini_icon(c: Canvas, kind: str, centre: Point, r: float, colour: RGB) -> None:
@@ -1084,55 +1242,95 @@ def _mini_icon(c: Canvas, kind: str, centre: Point, r: float, colour: RGB) -> No
         WEAPON_ICONS[kind](c, (x, y), r * 0.95)
 
 
-def _last_action(c: Canvas, view: Mapping[str, Any], players: Players, board: _Board,
-                 y: float, limit: float) -> float:
-    """The last fight (else blast, else move) in words; returns the bottom."""
+def _who(c: Canvas, x: float, y: float, pids: list[str], players: Players, max_x: float,
+         size: float = 18) -> None:
+    """Coloured dots and names of the players who acted, on one line centred on ``y``."""
+    shown = pids[:4]
+    for i, pid in enumerate(shown):
+        if max_x - x < 40:
+            break
+        c.circle((x + 7, y), 7, fill=players.colour(pid), outline=(240, 238, 230), width=1.2)
+        x += 19
+        rest = len(shown) - i - 1
+        room = (max_x - x) / (rest + 1) - (14 if rest else 0)
+        name = c.fit(players.name(pid), size, max(20.0, room), bold=True)
+        c.text((x, y), name, size, fill=TEXT, bold=True, anchor="lm")
+        x += c.text_width(name, size, bold=True) + 14
+
+
+def _happened(c: Canvas, view: Mapping[str, Any], players: Players, board: _Board,
+              marks: _Marks, y: float, limit: float) -> float:
+    """"THIS TURN" from the events (else the view's last fight, blast or move) in a box
+    from ``y``; returns its bottom."""
     x0, x1 = PANEL_X0, PANEL_X1
     tx, tw = x0 + 14, x1 - x0 - 28
+    step, size = 23, 16
+    if marks.from_events:
+        title = "THIS TURN"
+        lines = list(marks.lines) or ([(0, "Ended the turn", TEXT)] if marks.ended else [])
+        room = max(0, int((limit - y - 56) // step))
+        if len(lines) > room:  # keep the most important, in the order they happened
+            keep = sorted(range(len(lines)), key=lambda i: (lines[i][0], i))[:room]
+            lines = [lines[i] for i in sorted(keep)]
+        body = [(text, colour) for _, text, colour in lines]
+        actors = marks.actors
+        outline: Colour = BOX_LINE
+    else:
+        title, body, outline = _last_action(view, players, board)
+        actors = []
+        if not body:
+            return y
+        body = body[:max(0, int((limit - y - 33) // step))]
+    head = 41 if actors else 18
+    bottom = y + head + step * len(body) + 15
+    if not body and not actors:
+        bottom = y + 56
+    if bottom > limit:
+        return y
+    c.rect((x0, y, x1, bottom), fill=BOX_FILL, outline=outline, width=1.5, radius=10)
+    c.text((tx, y + 17), title, 13, fill=MUTED, bold=True, anchor="lm")
+    if actors:
+        _who(c, tx, y + 41, actors, players, x1 - 12)
+    elif not body:
+        c.text((tx, y + 41), "Nothing yet", 16, fill=FAINT, anchor="lm")
+    for i, (text, colour) in enumerate(body):
+        c.text((tx, y + head + 24 + i * step), c.fit(text, size, tw), size, fill=colour,
+               anchor="lm")
+    return bottom
+
+
+def _last_action(view: Mapping[str, Any], players: Players,
+                 board: _Board) -> tuple[str, list[tuple[str, Colour]], Colour]:
+    """Without events: the view's last fight (else blast, else move) in words."""
     fight = _mapping(view.get("last_fight"))
     move = _mapping(view.get("last_move"))
     blast = _mapping(view.get("blast"))
-    colour: Colour
     if fight is not None:
-        title = "LAST FIGHT"
         att, dfn = fight.get("attacker"), fight.get("defender")
         src, dst = _square(board, fight.get("from")), _square(board, fight.get("to"))
         won = fight.get("winner")
         winner = att if won == "attacker" else dfn if won == "defender" else None
-        line1 = f"{players.name(att)} {src or '?'} → {players.name(dfn)} {dst or '?'}"
-        n_att = len(_squares(board, fight.get("attackers")))
-        n_def = len(_squares(board, fight.get("defenders")))
-        line2 = f"{n_att} v {n_def}" + (f" · {players.name(winner)} won" if winner else "")
-        lines = [c.fit(line1, 15, tw), c.fit(line2, 15, tw)]
-        colour = DANGER
-    elif blast is not None:
-        title = "LAST BLAST"
+        n_att = len(_unit_squares(board, fight.get("attackers")))
+        n_def = len(_unit_squares(board, fight.get("defenders")))
+        return "LAST FIGHT", [
+            (f"{players.name(att)} {src or '?'} → {players.name(dfn)} {dst or '?'}", TEXT),
+            (f"{n_att} v {n_def}" + (f" · {players.name(winner)} won" if winner else ""),
+             LINE_FIGHT)], DANGER
+    if blast is not None:
         kind = blast.get("kind")
         target = _square(board, blast.get("target"))
-        lines = [f"{NAMES.get(kind, 'Blast') if isinstance(kind, str) else 'Blast'}"
-                 f" at {target or '?'}"]
         colour = BLAST_COLOURS.get(kind if isinstance(kind, str) else "", DANGER)
-    elif move is not None:
-        title = "LAST MOVE"
+        return "LAST BLAST", [(f"{NAMES.get(kind, 'Blast') if isinstance(kind, str) else 'Blast'}"
+                               f" at {target or '?'}", TEXT)], colour
+    if move is not None:
         action = clean_text(move.get("action"), limit=60)
-        lines = [c.fit(f"{players.name(move.get('player'))}: {action}", 15, tw)]
-        colour = ACCENT
-    else:
-        return y
-    bottom = y + 30 + 19 * len(lines)
-    if bottom > limit:
-        return y
-    c.rect((x0, y, x1, bottom), fill=(32, 35, 42), outline=with_alpha(colour, 200), width=1.5,
-           radius=10)
-    c.text((tx, y + 15), title, 12, fill=MUTED, bold=True, anchor="lm")
-    for i, line in enumerate(lines):
-        c.text((tx, y + 35 + i * 19), line, 15, fill=TEXT, anchor="lm")
-    return bottom
+        return "LAST MOVE", [(f"{players.name(move.get('player'))}: {action}", TEXT)], ACCENT
+    return "", [], BOX_LINE
 
 
 def _key_strip(c: Canvas, y: float) -> None:
     """A one-line key to the board's marks, under the board (centred on ``y``)."""
-    s = 9.5  # half an icon
+    s = 9  # half an icon
 
     def general(x: float) -> None:
         general_icon(c, (x + s, y), s, NEUTRAL, shadow=False)
@@ -1142,7 +1340,8 @@ def _key_strip(c: Canvas, y: float) -> None:
 
     def new(x: float) -> None:
         c.rect((x, y - s, x + 2 * s, y + s), fill=NEUTRAL, radius=4)
-        _sparkle(c, (x + s, y), 7)
+        dashed_rect(c, (x, y - s, x + 2 * s, y + s), ACCENT, 2, 4, 2.5)
+        _sparkle(c, (x + s, y), 6.5)
 
     def fought(x: float) -> None:
         _swords(c, (x + s, y), s, (52, 54, 62), (220, 220, 226))
@@ -1158,20 +1357,29 @@ def _key_strip(c: Canvas, y: float) -> None:
                outline=RANGE, width=2)
 
     def moved(x: float) -> None:
-        c.rect((x, y - s, x + 2 * s, y + s), outline=ACCENT, width=3)
+        c.rect((x, y - s, x + 2 * s, y + s), outline=ACCENT, width=2.5)
+        arrow(c, (x + 2, y + s - 3), (x + 2 * s - 2, y - s + 3), ACCENT, width=2.2, head=7)
+
+    def lost(x: float) -> None:
+        c.rect((x, y - s, x + 2 * s, y + s), fill=GROUND[0], radius=3)
+        _lost_mark(c, (x, y - s, x + 2 * s, y + s))
 
     items: list[tuple[Callable[[float], None], str]] = [
-        (general, "General"), (damaged, "Damaged"), (new, "New"), (fought, "Fought"),
-        (attackers, "Attackers"), (defenders, "Defenders"), (in_range, "Range"),
-        (moved, "Last move")]
-    size = 13.5
-    widths = [2 * s + 6 + c.text_width(label, size) for _, label in items]
+        (general, "General"), (damaged, "Damaged"), (new, "Placed"), (moved, "Moved"),
+        (attackers, "Attackers"), (defenders, "Defenders"), (fought, "Fought"),
+        (lost, "Lost"), (in_range, "Range")]
     x0, x1 = BOARD_X - FRAME_PAD, BOARD_X + BOARD_PX + FRAME_PAD
-    gap = max(8.0, (x1 - x0 - sum(widths)) / (len(items) - 1))
+    size = 13.5
+    while True:  # as big as fits on one line
+        widths = [2 * s + 5 + c.text_width(label, size) for _, label in items]
+        if size <= 10 or sum(widths) + 8 * (len(items) - 1) <= x1 - x0:
+            break
+        size -= 0.5
+    gap = (x1 - x0 - sum(widths)) / (len(items) - 1)
     x: float = x0
     for (draw, label), w in zip(items, widths, strict=True):
         draw(x)
-        c.text((x + 2 * s + 6, y), label, size, fill=MUTED, anchor="lm")
+        c.text((x + 2 * s + 5, y), label, size, fill=MUTED, anchor="lm")
         x += w + gap
 
 
@@ -1180,13 +1388,15 @@ def _key_strip(c: Canvas, y: float) -> None:
 
 def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
            names: dict[str, str] | None = None) -> bytes:
-    """PNG bytes of a Liège view. ``view`` is never modified; ``events`` are not needed
-    (the view carries the last fight, blast and move)."""
-    del events
+    """PNG bytes of a Liège view marking what ``events`` did (see the module's docstring).
+    ``view``, ``events`` and ``names`` are never modified."""
     board = _Board(view.get("size"))
     cell = board.cell
     icell = round(cell)
     players = Players(view, names)
+    marks = _marks_from_events(events, board, players)
+    if not marks:
+        marks = _marks_from_view(view, board)
 
     homes = []
     for p in players.players[:6]:
@@ -1215,7 +1425,7 @@ def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
         if isinstance(inside, str) and piece.get("type") in ("av", "trench"):
             generals[sq] = inside
 
-    # under the pieces: a selected piece's range, a blast
+    # under the pieces: a selected piece's range, blasts, the trails of moves
     selected = _mapping(view.get("selected"))
     sel_sq = _square(board, selected.get("square")) if selected else None
     in_range = _squares(board, selected.get("range")) if selected else []
@@ -1225,29 +1435,7 @@ def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
         c.rect(b, fill=with_alpha(RANGE, 72))
         c.rect((b[0] + 1.5, b[1] + 1.5, b[2] - 1.5, b[3] - 1.5), outline=with_alpha(RANGE, 170),
                width=2)
-    blast = _mapping(view.get("blast"))
-    blast_kind = blast.get("kind") if blast else None
-    blast_kind = blast_kind if blast_kind in BLAST_COLOURS else "missile"
-    blast_squares = _squares(board, blast.get("squares")) if blast else []
-    for sq in blast_squares:
-        b = board.box(sq)
-        assert b is not None
-        c.paste(_blast_sprite(blast_kind, icell), b[:2])
-
-    fight = _mapping(view.get("last_fight"))
-    fight_ends = None
-    if fight is not None:
-        fight_ends = (_square(board, fight.get("from")), _square(board, fight.get("to")))
-    last = _mapping(view.get("last_move")) or {}
-    move_from, move_to = _square(board, last.get("from")), _square(board, last.get("to"))
-    if (move_from, move_to) == fight_ends:  # the move was the attack: the fight shows it
-        move_from = move_to = None
-    if move_from is not None and move_from != move_to:
-        b = board.box(move_from)
-        assert b is not None
-        c.rect((b[0] + 3, b[1] + 3, b[2] - 3, b[3] - 3), outline=with_alpha(ACCENT, 150),
-               width=2.5)
-        c.rect((b[0] + 3, b[1] + 3, b[2] - 3, b[3] - 3), fill=with_alpha(ACCENT, 30))
+    _draw_under(c, marks, board)
 
     # the pieces
     for sq, piece in pieces.items():
@@ -1284,46 +1472,16 @@ def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
         if piece.get("damaged"):
             burst(c, (bx0 + cell * 0.07, by1 - cell * 0.07), cell * 0.19)
 
-    # on top: the selected piece, the last fight, the last move, the blast's target
+    # on top: the selected piece, then what happened
     if sel_sq is not None:
         b = board.box(sel_sq)
         assert b is not None
         c.rect((b[0] - 1, b[1] - 1, b[2] + 1, b[3] + 1), outline=(10, 10, 14, 200), width=5)
         c.rect((b[0], b[1], b[2], b[3]), outline=RANGE, width=3)
-    if fight is not None:
-        for sq in _squares(board, fight.get("defenders")):
-            b = board.box(sq)
-            assert b is not None
-            _outline(c, b, DEFENDER, 2.5, inset=4, dashed=True)
-        for sq in _squares(board, fight.get("attackers")):
-            b = board.box(sq)
-            assert b is not None
-            _outline(c, b, DANGER, 3.5, inset=3.5)
-        a, t = board.centre(fight.get("from")), board.centre(fight.get("to"))
-        if a is not None and t is not None:
-            seg = _toward(a, t, cell * 0.18, cell * 0.24)
-            if seg is not None:
-                arrow(c, seg[0], seg[1], DANGER, width=max(3.5, cell * 0.07),
-                      head=cell * 0.3)
-        if t is not None:
-            _swords(c, (t[0] + cell * 0.32, t[1] - cell * 0.32), cell * 0.15, DANGER,
-                    (255, 244, 240))
-    if move_to is not None and (move_from, move_to) != fight_ends:
-        b = board.box(move_to)
-        assert b is not None
-        c.rect((b[0] + 1, b[1] + 1, b[2] - 1, b[3] - 1), outline=(10, 10, 14, 180), width=5)
-        c.rect((b[0] + 1.5, b[1] + 1.5, b[2] - 1.5, b[3] - 1.5), outline=ACCENT, width=3)
-        a, t = board.centre(move_from), board.centre(move_to)
-        if a is not None and t is not None and move_from != move_to:
-            seg = _toward(a, t, cell * 0.18, cell * 0.26)
-            if seg is not None:
-                arrow(c, seg[0], seg[1], ACCENT, width=max(3.0, cell * 0.06), head=cell * 0.28)
-    if blast:
-        t = board.centre(blast.get("target"))
-        if t is not None:
-            c.circle(t, cell * 0.2, fill=(16, 16, 20, 210), outline=BLAST_COLOURS[blast_kind],
-                     width=2)
-            WEAPON_ICONS[blast_kind](c, t, cell * 0.15)
+    occupied = set(pieces) | set(generals)
+    new = {sq for sq, piece in pieces.items() if piece.get("new")}
+    _draw_over(c, marks, board, occupied, new)
 
-    _panel(c, view, players, board)
+    _shop(c, view, players)
+    _panel(c, view, players, board, marks)
     return c.png()

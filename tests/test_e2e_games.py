@@ -7,8 +7,10 @@ the bot, each test runs its own copy of the engine from the seed the bot's store
 applies the same actions, and after every move compares:
 
 * the stored position and version with the engine copy (one log entry per move),
-* the public narration (dice included) with the engine's own events,
-* the board PNG (decodes, 1000x700) and the ping of whoever acts next, after every turn.
+* the mover's private confirmation (dice included) with the engine's own events,
+* the channel: nothing mid-turn, then one turn digest when the turn passes (or the game
+  ends) with every action's narration in order, the board PNG (decodes, full size) and a
+  ping of exactly whoever acts next.
 
 The computer player (``engine.conqueror.ai``) picks the moves, so games reach a winner.
 Seeds are pinned (see :data:`SEEDS`) so the file's running time is stable; nothing here
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import io
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,7 +33,10 @@ from discord_double import ClientRefused, DiscordDouble, Message, Reply, Table
 from PIL import Image
 
 import bot as warhost
+import render
+from cogs import common
 from db import GameRecord, Store
+from db.store import Turn
 from engine import IllegalAction, public_events
 from engine.conqueror import GAME
 from engine.conqueror.ai import choose_action
@@ -38,7 +44,9 @@ from engine.conqueror.ai import choose_action
 pytest_plugins = ["discord_double.fixtures"]
 
 COMMANDS = ["game", "play", "help", "conqueror"]
-BOARD_SIZE = (1000, 700)
+#: The size of every Conqueror board image (whatever the renderer draws at).
+BOARD_SIZE = Image.open(io.BytesIO(render.render(
+    "conqueror", GAME.view(GAME.new_game(["1", "2"], 1), None)))).size
 PEOPLE = ("alice", "bob", "carol", "dave", "erin")
 #: Seeds dealt by the bot's store, by number of players: typical games (194 actions for two
 #: players, 265 for four; medians are about 200 and 310). Any seed works; pinned so the
@@ -162,6 +170,11 @@ def check_board(board: Message, ping: list[str]) -> None:
         assert f"<@{p}>" in board.content
 
 
+def new_messages(table: Table, seen: int) -> list[Message]:
+    """Channel messages (what everyone sees) created after the first ``seen``."""
+    return [m for m in table.messages[seen:] if not m.ephemeral]
+
+
 def expect_filter(legal: list[str], typed: str) -> list[str]:
     """What autocomplete must offer: legal actions containing what was typed, at most 25."""
     needle = " ".join(typed.lower().split())
@@ -202,6 +215,8 @@ class Match:
         self.version = record.version
         self.boards = 0            # board PNGs checked
         self.dice = 0              # narrated dice lines checked
+        self.untold: list[str] = []  # narration the next digest must carry, in order
+        self.seen = len(table.messages)
 
     @classmethod
     async def open(cls, world: World, table: Table, names: list[str]) -> Match:
@@ -216,15 +231,18 @@ class Match:
         for guest in guests:
             joined = await table.click(guest, "Join", message=lobby)
             assert joined.response_type == 7 and not joined.errors   # the lobby itself
-        started = await table.click(host, "Start", message=lobby)
+        seen = len(table.messages)
+        await table.click(host, "Start", message=lobby)
         assert lobby.components == []                  # buttons gone once started
         record = await world.store.get(game_id)
         assert record.status == "active" and record.channel_id == table.channel.id
         assert list(record.seats) == [world.uid(n) for n in names]   # join order
         match = cls(world, table, record)
-        [board] = [m for m in started.messages if m.attachments]
+        [board] = new_messages(table, seen)            # the opening digest
         check_board(board, [match.players[0]])
+        assert "The game begins" in board.content
         match.boards += 1
+        match.seen = len(table.messages)
         return match
 
     def uid(self, name: str) -> str:
@@ -267,31 +285,40 @@ class Match:
         assert entry.events == events
         assert record.status == ("finished" if GAME.outcome(expected) else "active")
 
-        # the narration: the engine's lines for these events, in public, pinging nobody
-        messages = [m for m in reply.messages if not m.ephemeral]
-        assert messages and not reply.ephemeral, reply.describe()
-        talk = [m for m in messages if not m.attachments]
-        said = "\n".join(m.content for m in talk)
-        assert said == "\n".join(GAME.narrate(public_events(events), mention_map(self.players)))
+        # the mover's own answer: private, the engine's lines for these events
+        lines = common.narration_lines(GAME, self.players, player, action, events)
+        assert reply.ephemeral and (reply.content or "").startswith("✅"), reply.describe()
+        for line in lines:
+            assert line in reply.content
         for line in dice_lines(events):
-            assert line in said
+            assert line in reply.content
             self.dice += 1
-        assert all(m.pings == [] for m in talk)
+        assert all(m.pings == [] for m in reply.messages)
+        self.untold.extend(lines)
 
-        # a board after every turn (and at the end), pinging whoever must act next
-        boards = [m for m in messages if m.attachments]
+        # the channel: one digest when the turn passes or the game ends, else nothing
+        posted = new_messages(self.table, self.seen)
+        self.seen = len(self.table.messages)
         outcome = GAME.outcome(expected)
-        if outcome is not None:
-            [board] = boards
-            check_board(board, list(outcome.winners))
-            assert "Game over" in board.content
-        elif GAME.current_turn(expected) != GAME.current_turn(self.state):
-            [board] = boards
-            check_board(board, [GAME.current_turn(expected)])
-            assert "your turn" in board.content
+        turn_changed = Turn.of(GAME, expected) != Turn.of(GAME, self.state)
+        if outcome is not None or turn_changed or action == "resign":   # resigning is news
+            [board] = posted
+            check_board(board, list(outcome.winners) if outcome else
+                        [GAME.current_turn(expected)])
+            said = board.content
+            if outcome is not None:
+                assert "Game over" in said
+            else:
+                assert "your turn" in said.lower()
+            at = 0
+            for line in self.untold:                  # every action since the last one
+                found = said.find(line, at)
+                assert found >= 0, (line, said)
+                at = found + len(line)
+            self.untold = []
+            self.boards += 1
         else:
-            assert boards == [], "a board mid-turn"
-        self.boards += len(boards)
+            assert posted == [], "a public message mid-turn"
         self.state = expected
         self.version = record.version
 
@@ -570,8 +597,9 @@ async def test_a_restart_mid_game_continues_it_and_old_buttons_work(world: World
     joined = await side.click("dave", "Join", message=lobby)
     assert joined.response_type == 7 and not joined.errors
     assert f"<@{world.uid('dave')}>" in lobby.embeds[0]["fields"][0]["value"]
-    started = await side.click("carol", "Start", message=lobby)
-    [board] = [m for m in started.messages if m.attachments]
+    seen = len(side.messages)
+    await side.click("carol", "Start", message=lobby)
+    [board] = new_messages(side, seen)
     check_board(board, [world.uid("carol")])
     side_game = await world.store.active_in_channel(side.channel.id)
     assert side_game is not None and side_game.seats == (world.uid("carol"), world.uid("dave"))

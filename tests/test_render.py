@@ -321,3 +321,152 @@ def test_panel_changes_with_the_turn_and_the_outcome() -> None:
                 outcome={"winners": [B], "standings": [B, A, C], "reason": "Base destroyed."})
     c = decode(render.render("conqueror", over)).crop(panel).tobytes()
     assert len({a, b, c}) == 3
+
+
+# --- a whole turn of events is marked ------------------------------------------------
+
+#: A turn of A's (seat 1, red): three moves, a battle, a recruit and a fort.
+TURN: list[dict[str, Any]] = [
+    {"type": "turn_start", "player": A, "round": 6, "ap": 3, "ap_lost": 0, "gold": 1,
+     "gold_lost": 0, "lumber": 1, "lumber_lost": 0},
+    {"type": "move", "player": A, "from": "a1", "to": "a2", "count": 1},
+    {"type": "move", "player": A, "from": "b2", "to": "c3", "count": 2},
+    {"type": "battle", "kind": "fort", "attacker": A, "defender": B, "from": "b2", "to": "c3",
+     "attackers": 2, "defenders": 1, "strength": 3, "rule": "dice", "winner": "attacker",
+     "attacker_losses": 0, "defender_losses": 1, "survivors": 2},
+    {"type": "move", "player": A, "from": "e2", "to": "d1", "count": 1},
+    {"type": "discover", "square": "d1", "rolls": [4], "resource": "gold", "rerolled": False},
+    {"type": "recruit", "player": A, "count": 2, "square": "a1"},
+    {"type": "fort", "player": A, "square": "b1"},
+    {"type": "end_turn", "player": A, "ap_kept": 0},
+]
+
+
+def centre_between(a: str, b: str) -> tuple[float, float]:
+    """The midpoint of two squares' counters: on the arrow of a move between them."""
+    ca = conqueror._token_centre(a, "blank")
+    cb = conqueror._token_centre(b, "blank")
+    assert ca is not None and cb is not None
+    return (ca[0] + cb[0]) / 2, (ca[1] + cb[1]) / 2
+
+
+def region(image: Image.Image, centre: tuple[float, float],
+           half: float = 6) -> list[tuple[int, int, int]]:
+    x, y = (round(v) for v in centre)
+    h = round(half)
+    raw = image.crop((x - h, y - h, x + h, y + h)).tobytes()
+    return [(raw[i], raw[i + 1], raw[i + 2]) for i in range(0, len(raw), 3)]
+
+
+def quiet(view: dict[str, Any]) -> dict[str, Any]:
+    """The view without its last move (so nothing but events marks the board)."""
+    return dict(view, last_move=None)
+
+
+def test_every_move_of_the_turn_gets_an_arrow() -> None:
+    view = quiet(midgame_view())
+    marked = decode(render.render("conqueror", view, TURN))
+    plain = decode(render.render("conqueror", view))
+    for e in TURN:
+        if e["type"] == "move":
+            mid = centre_between(e["from"], e["to"])
+            assert region(marked, mid) != region(plain, mid), e
+    # squares no event touched are unchanged
+    for name in ("f1", "f4", "e6", "d5"):
+        assert tile_pixels(marked, name) == tile_pixels(plain, name), name
+
+
+@pytest.mark.parametrize(("mover", "test"), [(A, is_reddish), (B, is_bluish)])
+def test_an_arrow_is_drawn_in_the_movers_colour(mover: str, test: Any) -> None:
+    view = quiet(midgame_view())
+    move = [{"type": "move", "player": mover, "from": "d3", "to": "d4", "count": 1}]
+    marked = decode(render.render("conqueror", view, move))
+    plain = decode(render.render("conqueror", view))
+    mid = centre_between("d3", "d4")
+    assert sum(map(test, region(marked, mid))) > sum(map(test, region(plain, mid))) + 30
+
+
+def test_moves_between_the_same_squares_are_drawn_side_by_side() -> None:
+    view = quiet(midgame_view())
+    there = {"type": "move", "player": A, "from": "d3", "to": "d4", "count": 1}
+    back = dict(there, **{"from": "d4", "to": "d3"})
+    one = decode(render.render("conqueror", view, [there]))
+    both = decode(render.render("conqueror", view, [there, back]))
+    mid = centre_between("d3", "d4")
+    # the single arrow runs through the midpoint; the pair is spread either side of it
+    reds_one = sum(map(is_reddish, region(one, mid, 3)))
+    reds_both = sum(map(is_reddish, region(both, mid, 3)))
+    assert reds_one > 10 and reds_both < reds_one
+    wide_one = sum(map(is_reddish, region(one, mid, 18)))
+    wide_both = sum(map(is_reddish, region(both, mid, 18)))
+    assert wide_both > wide_one
+
+
+def test_every_battle_recruit_and_fort_of_the_turn_is_marked() -> None:
+    view = quiet(midgame_view())
+    battles = [*TURN, {"type": "battle", "kind": "soldiers", "attacker": A, "defender": B,
+                       "from": "e4", "to": "e5", "winner": "defender"}]
+    marked = decode(render.render("conqueror", view, battles))
+    plain = decode(render.render("conqueror", view))
+    for name in ("c3", "e5"):  # a red frame and crossed swords
+        red = sum(map(is_reddish, tile_pixels(marked, name)))
+        assert red > sum(map(is_reddish, tile_pixels(plain, name))) + 50, name
+    assert tile_pixels(marked, "a1") != tile_pixels(plain, "a1")  # "+2" on the base
+    assert tile_pixels(marked, "b1") != tile_pixels(plain, "b1")  # the new fort's frame
+
+
+def test_a_turn_replaces_the_last_move_box() -> None:
+    view = midgame_view()
+    panel = (conqueror.PANEL_X0, 0, conqueror.WIDTH, conqueror.HEIGHT)
+    last_move = decode(render.render("conqueror", view)).crop(panel).tobytes()
+    this_turn = decode(render.render("conqueror", view, TURN)).crop(panel).tobytes()
+    assert this_turn != last_move
+    # no events (or none usable) falls back to the view's last move
+    assert render.render("conqueror", view, []) == render.render("conqueror", view, None)
+    # with events, the view's last move is not drawn on the board
+    moved = decode(render.render("conqueror", view, TURN))
+    unmoved = decode(render.render("conqueror", quiet(view), TURN))
+    assert tile_pixels(moved, "c3") == tile_pixels(unmoved, "c3")
+
+
+def test_a_private_event_is_ignored() -> None:
+    view = quiet(midgame_view())
+    secret: list[dict[str, Any]] = [
+        {"type": "move", "player": A, "from": "d3", "to": "d4", "count": 1, "private_to": A},
+        {"type": "battle", "kind": "soldiers", "attacker": A, "defender": B, "from": "e4",
+         "to": "e5", "winner": "attacker", "private_to": B}]
+    assert render.render("conqueror", view, TURN + secret) == render.render(
+        "conqueror", view, TURN)
+    assert render.render("conqueror", view, secret) == render.render("conqueror", view)
+
+
+HOSTILE_EVENTS: list[Any] = [
+    None, 7, "move", [], {}, {"type": None}, {"type": 5, "from": "a1", "to": "a2"},
+    {"type": "move"}, {"type": "move", "from": "a1"}, {"type": "move", "from": "a1", "to": "a1"},
+    {"type": "move", "from": "A1", "to": "b2", "count": "x", "player": 9},
+    {"type": "move", "from": ["a1"], "to": {"b2": 1}, "count": 10**12, "player": None},
+    {"type": "move", "from": "z9", "to": "a0", "count": -3},
+    {"type": "battle", "to": "c3", "winner": ["attacker"], "damage": "lots", "kind": 3},
+    {"type": "battle", "to": "c3", "attacker": {"id": A}, "kind": "base", "damage": -5},
+    {"type": "recruit", "square": "a1", "count": 10**9, "player": A},
+    {"type": "recruit", "square": None, "count": 2}, {"type": "recruit", "square": "b2"},
+    {"type": "fort", "square": "e9"}, {"type": "raze", "square": "c5", "player": ["x"]},
+    {"type": "capture_fort", "square": "d4"}, {"type": "discover", "square": 12},
+    {"type": "convert"}, {"type": "end_turn", "player": 5}, {"type": "eliminated"},
+    {"type": "eliminated", "player": "🔥" * 300}, {"type": "game_over", "winners": "all"},
+    {"type": "move", "player": "ghost\n\u202e", "from": "c3", "to": "d4", "count": 2},
+]
+
+
+def test_hostile_events_do_not_crash_or_change_anything() -> None:
+    for make in (midgame_view, crowded_view, opening_view):
+        view = make()
+        events = copy.deepcopy(HOSTILE_EVENTS)
+        before = copy.deepcopy((view, events))
+        decode(render.render("conqueror", view, events, {A: "Alice"}))
+        assert (view, events) == before
+    for odd in ("not a list", {"type": "move"}, 42, [[{"type": "move"}]]):
+        decode(render.render("conqueror", midgame_view(), odd))  # type: ignore[arg-type]
+    # a very long turn: many moves (numbered), still quick and sound
+    many = [{"type": "move", "player": A, "from": "d3", "to": "d4", "count": 1}] * 300
+    decode(render.render("conqueror", midgame_view(), many))

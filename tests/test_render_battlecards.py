@@ -298,7 +298,9 @@ def test_every_phase_renders_a_png_of_the_expected_size(make: Any) -> None:
     png = render.render("battlecards", make(), None, NAMES)
     image = decode(png)
     assert image.size == (bc.WIDTH, bc.HEIGHT)
-    assert 1000 <= image.size[0] <= 1100
+    # phone first: narrow, and not so tall that a phone shows it as a thin strip
+    assert 700 <= image.size[0] <= 900
+    assert image.size[1] <= 1.4 * image.size[0]
     assert len(png) < 250_000
 
 
@@ -347,10 +349,11 @@ def test_hostile_card_names_and_texts_do_not_crash(name: str) -> None:
 def test_long_names_stay_inside_the_name_area() -> None:
     long, short = draw(between_view(), {G: "W" * 80, B: "W" * 80}), draw(between_view(),
                                                                          {G: "W", B: "W"})
-    # from the deployed stacks rightwards, both placemats are unchanged
+    # below the name row, and the victory points beside it, both placemats are unchanged
     for y in (bc.TOP_MAT_Y, bc.BOTTOM_MAT_Y):
-        box = (bc.M + 280, y, bc.WIDTH, y + bc.MAT_H)
-        assert pixels(long, box) == pixels(short, box)
+        for box in ((bc.M, y + 48, bc.WIDTH, y + bc.MAT_H), (bc.WIDTH - 150, y, bc.WIDTH,
+                                                              y + bc.MAT_H)):
+            assert pixels(long, box) == pixels(short, box)
 
 
 def test_odd_views_still_render() -> None:
@@ -497,7 +500,8 @@ def test_destroyed_and_withdrawn_units_look_different_from_active_ones() -> None
 
 
 def test_current_phase_highlight_moves_with_the_phase() -> None:
-    header = (bc.RIGHT_X1 - 300, bc.MID_Y0 + 30, bc.RIGHT_X1, bc.MID_Y0 + bc.HEADER_H)
+    x1 = bc.HEADER_BOX[2]
+    header = (x1 - 300, bc.MID_Y0 + 28, x1, bc.MID_Y0 + 66)  # the firing track
     xs, card_xs = [], []
     for phase in (1, 2, 3, 4, "withdraw"):
         view = battle_view(phase)
@@ -542,8 +546,7 @@ def test_unit_values_are_drawn() -> None:
 
 def test_last_shots_show_hits_misses_and_action_numbers() -> None:
     def panel(view: dict[str, Any]) -> list[Pixel]:
-        return pixels(draw(view), (bc.LEFT_X0, bc.MID_Y0 + bc.CONFLICT_H + 8, bc.LEFT_X1,
-                                   bc.MID_Y1))
+        return pixels(draw(view), bc.SHOTS_BOX)
 
     view = battle_view()
     base = panel(view)
@@ -616,7 +619,7 @@ def test_who_must_act_is_marked_on_their_mat() -> None:
 
 def test_over_marks_the_winner_and_the_outcome() -> None:
     running, over = draw(between_view()), draw(over_view())
-    header = (bc.RIGHT_X0, bc.MID_Y0, bc.RIGHT_X1, bc.MID_Y0 + bc.HEADER_H)
+    header = bc.HEADER_BOX
     assert pixels(over, header) != pixels(running, header)
     assert count(pixels(over, header), near(bc.ACCENT, 20)) > 500  # the GAME OVER frame
     assert count(top_mat(over), near(bc.ACCENT, 20)) > count(bottom_mat(over),
@@ -627,7 +630,7 @@ def test_over_marks_the_winner_and_the_outcome() -> None:
 
 
 def test_battlecard_in_play_shows_its_forces() -> None:
-    header = (bc.RIGHT_X0, bc.MID_Y0, bc.RIGHT_X1, bc.MID_Y0 + bc.HEADER_H)
+    header = bc.HEADER_BOX
     view = battle_view()
     air = copy.deepcopy(view)
     air["battle"]["card"] = dict(INVASION, forces=["air"])
@@ -638,7 +641,7 @@ def test_battlecard_in_play_shows_its_forces() -> None:
 
 
 def test_between_battles_the_battlecard_list_is_shown() -> None:
-    body = (bc.RIGHT_X0, bc.BANDS[0][1], bc.RIGHT_X1, bc.MID_Y1)
+    body = bc.BODY_BOX
     view = between_view()
     changed = copy.deepcopy(view)
     changed["battlecard_list"][5].update(status="won", won_by=B)
@@ -664,11 +667,11 @@ def test_many_revealed_units_fit_the_band() -> None:
 
 
 def test_the_card_being_resolved_and_the_discard_top_are_drawn() -> None:
-    header = (bc.RIGHT_X0, bc.MID_Y0, bc.RIGHT_X1, bc.MID_Y0 + bc.HEADER_H)
+    header = bc.HEADER_BOX
     between, resolving, deciding = draw(between_view()), draw(resolve_view()), draw(decide_view())
     assert pixels(resolving, header) != pixels(between, header)
     assert pixels(deciding, header) != pixels(resolving, header)
-    conflict = (bc.LEFT_X0, bc.MID_Y0, bc.LEFT_X1, bc.MID_Y0 + bc.CONFLICT_H)
+    conflict = bc.CONFLICT_BOX
     empty = between_view()
     empty["conflict"]["discard_top"] = None
     assert pixels(draw(empty), conflict) != pixels(between, conflict)
@@ -691,3 +694,254 @@ def test_a_crowded_table_still_fits_the_size_budget() -> None:
                         {G: "Gerda the very long-named commander", B: "Basil"})
     assert decode(png).size == (bc.WIDTH, bc.HEIGHT)
     assert len(png) < 250_000
+
+
+# --- the events since the last board (a turn digest) -------------------------------------------
+
+
+def draw_with(view: dict[str, Any], events: Any) -> Image.Image:
+    return decode(render.render("battlecards", view, events, NAMES))
+
+
+def shot(shooter: str, shooter_owner: str, target: str, target_owner: str, an: int,
+         hit: bool, attack: int = 7, defense: int = 3) -> dict[str, Any]:
+    """A shot event as the engine writes it."""
+    return {"type": "shot", "shooter": shooter, "shooter_owner": shooter_owner,
+            "target": target, "target_owner": target_owner, "action_number": an,
+            "attack": attack, "defense": defense, "hit": hit, "shooter_name": "Shooter",
+            "target_name": "Target", "flipped": "Some Card"}
+
+
+def fought_battle(winner: str = G, hit: bool = True) -> list[dict[str, Any]]:
+    """A whole battle, started and won within one digest, then the next turn."""
+    units = [{"ref": "s1", "owner": G, "name": "KMS Bismarck"},
+             {"ref": "a1", "owner": G, "name": "Sturzkampfgeschwader 77"},
+             {"ref": "s1", "owner": B, "name": "HMS Hood"},
+             {"ref": "a1", "owner": B, "name": "No. 19 Squadron"}]
+    return [
+        {"type": "drew", "player": G, "card": "Battle of the Atlantic", "kind": "battle",
+         "text": "A battle.", "action_number": 5},
+        {"type": "attack", "player": G, "card": "Battle of the Atlantic"},
+        {"type": "battle_start", "card": "Battle of the Atlantic", "aggressor": G,
+         "defender": B, "units": units},
+        {"type": "support", "player": G, "from": "a1", "to": "s1", "bonus": 1,
+         "from_name": "Sturzkampfgeschwader 77", "to_name": "KMS Bismarck"},
+        shot("s1", G, "a1", B, 6, hit),
+        shot("a1", B, "a1", G, 9, False),
+        shot("s1", B, "s1", G, 2, False),
+        {"type": "withdraw", "player": B, "ref": "s1", "name": "HMS Hood"},
+        *([] if hit else [{"type": "withdraw", "player": B, "ref": "a1",
+                           "name": "No. 19 Squadron"}]),
+        {"type": "battle_won", "player": winner, "card": "Battle of the Atlantic", "vp": 6,
+         "total_vp": 18},
+        {"type": "turn", "player": B, "round": 10},
+    ]
+
+
+def test_shots_in_the_events_are_drawn_when_the_view_has_none() -> None:
+    """The digest's board: the view's last_shots were emptied by a later action, but
+    every shot since the last board is in the events."""
+    view = battle_view()
+    view["last_shots"] = []
+    events = [shot("g1", G, "g2", B, 7, False), shot("g1", B, "g2", G, 6, True),
+              shot("g1", G, "a1", B, 3, True)]
+    without = pixels(draw_with(view, None), bc.SHOTS_BOX)
+    with_events = pixels(draw_with(view, events), bc.SHOTS_BOX)
+    hit = near(bc.HIT, 20)
+    assert count(with_events, hit) > count(without, hit) + 300  # two HIT pills, the hit count
+    assert count(with_events, near(bc.FACE, 10)) > count(without, near(bc.FACE, 10)) + 300
+    other = copy.deepcopy(events)
+    other[0]["action_number"] = 2  # the Action Numbers are drawn
+    assert pixels(draw_with(view, other), bc.SHOTS_BOX) != with_events
+    # a hit in the events marks the unit it hit with a burst
+    view["battle"]["units"][5]["status"] = "active"  # B's g2
+    box = unit_box(view, B, "g2")
+    missed = count(pixels(draw_with(view, events), box), is_red)
+    events[0]["hit"] = True
+    assert count(pixels(draw_with(view, events), box), is_red) > missed + 30
+
+
+def test_every_shot_since_the_last_board_not_just_the_view_last_shots() -> None:
+    view = battle_view()  # last_shots: the last action's three shots, two hits
+    earlier = [shot("g3", G, "g1", B, 5, True), shot("g1", B, "g3", G, 8, True)]
+    events = earlier + [dict(s, type="shot") for s in view["last_shots"]]
+    hit = near(bc.HIT, 20)
+    assert count(pixels(draw_with(view, events), bc.SHOTS_BOX), hit) > count(
+        pixels(draw_with(view, None), bc.SHOTS_BOX), hit) + 300
+    # between battles too (the battle is over, its shots are still shown)
+    between = between_view()
+    assert count(pixels(draw_with(between, events), bc.SHOTS_BOX), hit) > count(
+        pixels(draw_with(between, None), bc.SHOTS_BOX), hit) + 300
+
+
+def test_without_events_the_view_last_shots_are_shown() -> None:
+    view = battle_view()
+    image = draw_with(view, None).tobytes()
+    assert draw_with(view, []).tobytes() == image
+    # events with no shot (an auto-fire toggle) leave the view's last shots in place
+    assert draw_with(view, [{"type": "autofire", "player": G, "on": True}]).tobytes() == image
+
+
+def test_a_battle_fought_within_the_events_is_reported() -> None:
+    view = between_view()  # the battle is over: the view's battle is empty
+    assert view["battle"] is None
+    plain = draw_with(view, None)
+    report = draw_with(view, fought_battle())
+    # the header names the battle and its winner's gain (gold: the VP seal and "+6 VP")
+    gold = near(bc.GOLD, 20)
+    assert count(pixels(report, bc.HEADER_BOX), gold) > count(
+        pixels(plain, bc.HEADER_BOX), gold) + 800
+    # the winner is named in their side's colour
+    british = draw_with(view, fought_battle(winner=B))
+    assert pixels(british, bc.HEADER_BOX) != pixels(report, bc.HEADER_BOX)
+    blue = near(bc.lighten(bc.BRITISH.bar, 0.25), 20)
+    assert count(pixels(british, bc.HEADER_BOX), blue) > count(
+        pixels(report, bc.HEADER_BOX), blue) + 100
+    # the body reports every unit's fate instead of the Battlecard List
+    assert pixels(report, bc.BODY_BOX) != pixels(plain, bc.BODY_BOX)
+    withdrawn = near(bc.WITHDRAWN, 12)
+    assert count(pixels(report, bc.BODY_BOX), withdrawn) > 300  # HMS Hood withdrew
+    missed = draw_with(view, fought_battle(hit=False))  # No. 19 Squadron withdrew instead
+    hit = near(bc.HIT, 12)
+    assert count(pixels(report, bc.BODY_BOX), hit) > count(pixels(missed, bc.BODY_BOX),
+                                                           hit) + 300
+
+
+def test_the_events_are_read_into_the_battle_report() -> None:
+    digest = bc.read_events(fought_battle())
+    fin = digest.finished
+    assert fin is not None
+    assert (fin.card, fin.winner, fin.vp, fin.total_vp, fin.aggressor, fin.how) == (
+        "Battle of the Atlantic", G, 6, 18, G, "")
+    fates = {(u.owner, u.ref): (u.name, u.fate) for u in fin.units}
+    assert fates == {(G, "S1"): ("KMS Bismarck", ""),
+                     (G, "A1"): ("Sturzkampfgeschwader 77", ""),
+                     (B, "S1"): ("HMS Hood", "withdrawn"),
+                     (B, "A1"): ("No. 19 Squadron", "destroyed")}
+    assert len(fin.shots) == 3 and len(digest.shots) == 3
+    # a battle that began before the last board: its units come from the shots
+    fin = bc.read_events(fought_battle()[3:]).finished
+    assert fin is not None and {(u.owner, u.ref) for u in fin.units} == {
+        (G, "S1"), (G, "A1"), (B, "S1"), (B, "A1")}
+    # a stalemate withdraws the aggressor's units; a walkover has nothing to report
+    stalemate = [*fought_battle()[:4], {"type": "stalemate", "player": G, "defender": B},
+                 {"type": "battle_won", "player": B, "card": "Battle of the Atlantic",
+                  "vp": 6, "total_vp": 10}]
+    fin = bc.read_events(stalemate).finished
+    assert fin is not None and fin.how == "stalemate"
+    assert {u.fate for u in fin.units if u.owner == G} == {"withdrawn"}
+    walkover = [{"type": "walkover", "card": "Dunkirk", "player": B},
+                {"type": "battle_won", "player": B, "card": "Dunkirk", "vp": 4, "total_vp": 8}]
+    fin = bc.read_events(walkover).finished
+    assert fin is not None and fin.how == "uncontested" and not fin.units
+    view = between_view()
+    assert pixels(draw_with(view, walkover), bc.BODY_BOX) == pixels(draw(view), bc.BODY_BOX)
+    assert pixels(draw_with(view, walkover), bc.HEADER_BOX) != pixels(draw(view),
+                                                                      bc.HEADER_BOX)
+
+
+def test_the_battle_that_ended_the_war_is_reported_on_the_final_board() -> None:
+    view = over_view()
+    events = [*fought_battle()[:-1], {"type": "game_over", "winners": [G], "standings": [G, B],
+                                       "reason": "Standard Victory"}]
+    assert pixels(draw_with(view, events), bc.BODY_BOX) != pixels(draw(view), bc.BODY_BOX)
+    # the outcome keeps the header
+    assert pixels(draw_with(view, events), bc.HEADER_BOX) == pixels(draw(view), bc.HEADER_BOX)
+
+
+def test_private_events_change_nothing() -> None:
+    """Events with ``private_to`` (a player's own cards) never reach the image, even
+    shaped like public ones."""
+    for make in (between_view, battle_view):
+        view = make()
+        public = [shot("g1", G, "g2", B, 7, False)]
+        private = [dict(e, private_to=G) for e in fought_battle()] + [
+            {"type": "arsenal_cards", "private_to": G, "player": G,
+             "cards": ["Wunderwaffe ZZZ Secret Prototype"]},
+            {"type": "kept_card", "private_to": B, "player": B, "card": "Top Secret",
+             "text": "Keep this card."}]
+        assert draw_with(view, private).tobytes() == draw_with(view, None).tobytes()
+        mixed = [private[0], *public, *private[1:]]
+        assert draw_with(view, mixed).tobytes() == draw_with(view, public).tobytes()
+
+
+ODD_EVENTS: list[Any] = [
+    None, 5, "shot", [], {}, {"type": None}, {"type": 7, "hit": True}, {"type": "shot"},
+    {"type": "shot", "shooter": {"a": 1}, "target": [1], "hit": "yes", "action_number": "x",
+     "attack": True, "defense": None, "shooter_owner": ["x"], "target_name": 5},
+    {"type": "battle_start", "units": "lots", "card": None},
+    {"type": "battle_start", "units": [None, 3, {"ref": None}, {"ref": "g1", "owner": {}}]},
+    {"type": "withdraw", "ref": None}, {"type": "withdraw", "ref": "🔥" * 50, "player": G},
+    {"type": "support", "from": 3}, {"type": "kept_played", "ref": ["x"]},
+    {"type": "stalemate"}, {"type": "declined", "card": None}, {"type": "battle_ignored"},
+    {"type": "prerequisites_unmet", "card": "x" * 500},
+    {"type": "battle_won"}, {"type": "battle_won", "vp": "six", "player": None, "card": 9,
+                             "total_vp": True},
+]
+
+
+@pytest.mark.parametrize("make", ALL_VIEWS)
+def test_malformed_events_do_not_crash(make: Any) -> None:
+    view = make()
+    for events in (ODD_EVENTS, ODD_EVENTS[::-1], [ODD_EVENTS[-1]], ODD_EVENTS * 50,
+                   {"type": "shot"}, "events", 7, (shot("g1", G, "g2", B, 3, True),)):
+        assert draw_with(view, events).size == (bc.WIDTH, bc.HEIGHT)
+    huge = [shot(f"g{i}", G, f"a{i}", B, i % 10 + 1, i % 3 == 0) for i in range(3000)]
+    assert draw_with(view, huge).size == (bc.WIDTH, bc.HEIGHT)
+
+
+def test_render_never_mutates_a_digest() -> None:
+    for view, events in ((between_view(), fought_battle()), (battle_view(), ODD_EVENTS),
+                         (over_view(), fought_battle(B))):
+        before = copy.deepcopy((view, events))
+        render.render("battlecards", view, events, NAMES)
+        assert (view, events) == before
+
+
+def test_the_shots_list_keeps_every_hit_first() -> None:
+    shots = [shot("g1", G, "a1", B, n, n in (2, 9)) for n in range(1, 11)]
+    picked = bc.pick_shots(shots, 5)
+    assert [s["action_number"] for s in picked] == [2, 7, 8, 9, 10]  # in order
+    assert bc.pick_shots(shots[:3], 5) == shots[:3]
+    all_hits = [dict(s, hit=True) for s in shots]
+    assert [s["action_number"] for s in bc.pick_shots(all_hits, 3)] == [8, 9, 10]
+
+
+# --- text cut at word boundaries ------------------------------------------------------------------
+
+
+SPECIAL = ("The German player wins at once when every British Ground unit in the battle is "
+           "destroyed; the other British units go back to their stacks.")
+
+
+def test_cut_text_ends_with_an_ellipsis_after_a_whole_word() -> None:
+    words = SPECIAL.split()
+    for width in (12, 20, 33, 47, 60):
+        for lines in (1, 2, 3):
+            if width * lines >= len(SPECIAL):  # it might fit
+                continue
+            out = bc.clip_words(SPECIAL, len, width, lines)
+            assert 1 <= len(out) <= lines
+            assert all(len(line) <= width for line in out)
+            assert out[-1].endswith("…")
+            kept = " ".join(out)[:-1].split()
+            assert kept[:-1] == words[:len(kept) - 1]  # only whole words, in order
+            assert words[len(kept) - 1].rstrip(",;:.") == kept[-1]  # punctuation dropped
+            assert not out[-1][:-1].endswith((";", ",", " "))
+    assert bc.clip_words("Dunkirk", len, 20, 1) == ["Dunkirk"]  # no cut, no ellipsis
+    assert bc.clip_words("Battle of the Atlantic", len, 13, 2) == ["Battle of the", "Atlantic"]
+    assert bc.clip_words("Sturzkampfgeschwader", len, 8, 2) == ["Sturzka…"]  # one long word
+    assert bc.clip_words("", len, 10, 2) == [] and bc.clip_words("a b", len, 0, 2) == []
+
+
+def test_the_special_text_is_cut_at_a_word_boundary_in_pixels() -> None:
+    canvas = bc.Canvas(10, 10)
+    measure = lambda s: canvas.text_width(s, 12, bold=True)  # noqa: E731
+    (line,) = bc.clip_words(f"BATTLE · {SPECIAL}", measure, 420, 1)
+    assert line.endswith("…") and measure(line) <= 420
+    assert f"BATTLE · {SPECIAL}".startswith(line[:-1])
+    assert f"BATTLE · {SPECIAL}"[len(line) - 1] == " "  # the next character starts a word
+    # a special text longer than the cleaning limit is also cut between words
+    long = bc._long_text(SPECIAL * 5, limit=100)
+    assert long.endswith("…") and len(long) <= 101
+    assert (SPECIAL * 5).startswith(long[:-1]) and (SPECIAL * 5)[len(long) - 1] == " "

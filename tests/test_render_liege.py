@@ -216,7 +216,7 @@ def test_over_position_renders_and_its_panel_differs() -> None:
     assert over.size == (liege.WIDTH, liege.HEIGHT)
     assert panel(over) != panel(running)
     # the winner's card carries a gold WINNER badge
-    name_row = (liege.PANEL_X0, 144, liege.PANEL_X1, 175)
+    name_row = (liege.PANEL_X0, liege.CARDS_TOP, liege.PANEL_X1, liege.CARDS_TOP + 31)
     assert count(pixels(over, name_row), is_gold) > count(pixels(running, name_row), is_gold) + 50
 
 
@@ -510,3 +510,150 @@ def test_panel_changes_with_credits_lives_limits_and_phase() -> None:
     assert panel(draw(dict(view, phase="fight", to_act=[A]))) != base
     assert panel(draw(dict(view, round=10))) != base
 
+
+
+# --- a whole turn of events is marked --------------------------------------------------------
+
+
+def turn_view() -> dict[str, Any]:
+    """After A's turn: the General stepped e1 -> e2, a Rifle d4 -> d5 and an MG c2 -> c3,
+    an MG bought on g2, a fight won from d5 against B's Rifle on d6 (destroyed)."""
+    view = base_view((A, B))
+    view["players"][0]["general"] = "e2"
+    view["players"][1]["general"] = "f10"
+    view["pieces"] = [piece("d5", "rifle", A), piece("c3", "mg", A, facing="n"),
+                      piece("g2", "mg", A, facing="n"), piece("e8", "rifle", B),
+                      piece("h7", "mortar", B, facing="s")]
+    view.update(phase="general", turn=B, to_act=[B], round=3)
+    return view
+
+
+TURN: list[dict[str, Any]] = [
+    {"type": "general_move", "player": A, "from": "e1", "to": "e2", "into": None},
+    {"type": "shift", "player": A, "piece": "rifle", "from": "d4", "to": "d5"},
+    {"type": "shift", "player": A, "piece": "mg", "from": "c2", "to": "c3"},
+    {"type": "buy", "player": A, "piece": "mg", "square": "g2", "price": 130, "credits": 270,
+     "facing": "n"},
+    {"type": "fight", "attacker": A, "defender": B, "from": "d5", "to": "d6",
+     "attackers": [{"square": "d5", "piece": "rifle", "damaged": False}],
+     "defenders": [{"square": "d6", "piece": "rifle", "damaged": False},
+                   {"square": "e7", "piece": "mg", "damaged": False}],
+     "offense": 1, "defense": 1, "in_range": True, "rounds": [], "winner": "attacker",
+     "loser": B, "only_damage": False},
+    {"type": "casualty", "player": B, "square": "d6", "piece": "rifle", "result": "destroyed"},
+    {"type": "end_turn", "player": A, "bonus": 30, "credits": 300},
+    {"type": "turn_start", "player": B, "round": 3},
+]
+
+BLAST: list[dict[str, Any]] = [
+    {"type": "grenade", "player": A, "from": "d5", "target": "e8", "price": 80, "credits": 320,
+     "squares": ["e7", "d8", "e8", "f8", "e9"],
+     "rolls": [{"square": "e8", "piece": "rifle", "owner": B, "roll": 2, "survived": False}]}]
+
+
+def draw_events(view: dict[str, Any], events: Any) -> Image.Image:
+    return decode(render.render("liege", view, events, NAMES))
+
+
+def test_every_move_of_the_turn_leaves_a_trail() -> None:
+    view = turn_view()
+    marked, plain = draw_events(view, TURN), draw(view)
+    gold = near((255, 214, 102), 25)
+    for src, dst in (("e1", "e2"), ("d4", "d5"), ("c2", "c3")):
+        assert cell(marked, src) != cell(plain, src), src  # the trail
+        assert count(cell(marked, dst), gold) > count(cell(plain, dst), gold) + 60, dst
+    for sq in ("a9", "j1", "h3"):  # nothing happened there
+        assert cell(marked, sq) == cell(plain, sq), sq
+
+
+def test_every_fight_purchase_and_loss_is_marked() -> None:
+    view = turn_view()
+    marked, plain = draw_events(view, TURN), draw(view)
+
+    def rim(image: Image.Image, sq: str) -> list[Pixel]:
+        box = liege._Board(10).box(sq)
+        assert box is not None
+        x0, y0, x1, _ = box
+        return pixels(image, (x0 + 2, y0 + 2, (x0 + x1) / 2, y0 + 7))
+
+    # the attacker (solid red), both defenders (dashed white)
+    assert count(rim(marked, "d5"), is_red) > count(rim(plain, "d5"), is_red) + 20
+    for sq in ("d6", "e7"):
+        assert count(rim(marked, sq), is_whitish) > count(rim(plain, sq), is_whitish) + 10
+    # the Rifle destroyed on d6 leaves a red cross on the empty square
+    assert count(cell(marked, "d6"), is_red) > count(cell(plain, "d6"), is_red) + 100
+    # the MG bought on g2: a dashed gold frame
+    gold = near((255, 214, 102), 25)
+    assert count(cell(marked, "g2"), gold) > count(cell(plain, "g2"), gold) + 40
+
+
+def test_every_blast_area_is_marked() -> None:
+    view = turn_view()
+    marked, plain = draw_events(view, BLAST), draw(view)
+    for sq in BLAST[0]["squares"]:
+        assert cell(marked, sq) != cell(plain, sq), sq
+    for sq in ("f7", "c8", "g8", "e10", "b5"):  # a plus, and the shot only crosses d5-e8
+        assert cell(marked, sq) == cell(plain, sq), sq
+    # two blasts in one image (e.g. two players' turns): both areas
+    gas = dict(BLAST[0], type="gas", target="b3", squares=["a2", "b2", "c2", "a3", "b3",
+                                                           "c3", "a4", "b4", "c4"])
+    both = draw_events(view, [*BLAST, gas])
+    assert cell(both, "e9") != cell(plain, "e9") and cell(both, "a4") != cell(plain, "a4")
+
+
+def test_this_turn_replaces_the_last_action_box() -> None:
+    view = turn_view()
+    view["last_move"] = {"player": A, "action": "end", "from": None, "to": None}
+    assert panel(draw_events(view, TURN)) != panel(draw(view))
+    # no usable events: the view's last fight, blast and move are drawn instead
+    assert render.render("liege", view, [], NAMES) == render.render("liege", view, None, NAMES)
+    fought = dict(view, last_fight={"attacker": A, "defender": B, "from": "d5", "to": "e8",
+                                    "attackers": ["d5"], "defenders": ["e8"],
+                                    "winner": "attacker"})
+    assert cell(draw(fought), "e8") != cell(draw(view), "e8")
+    # with events, they alone say what happened
+    assert cell(draw_events(fought, TURN), "e8") == cell(draw_events(view, TURN), "e8")
+
+
+def test_a_private_event_is_ignored() -> None:
+    view = turn_view()
+    secret: list[dict[str, Any]] = [dict(TURN[1], private_to=A),
+                                    dict(BLAST[0], private_to=B)]
+    assert render.render("liege", view, TURN + secret, NAMES) == render.render(
+        "liege", view, TURN, NAMES)
+    assert render.render("liege", view, secret, NAMES) == render.render("liege", view, None,
+                                                                        NAMES)
+
+
+HOSTILE_EVENTS: list[Any] = [
+    None, 3.5, "fight", [], {}, {"type": None}, {"type": ["shift"]},
+    {"type": "shift"}, {"type": "shift", "from": "d4"}, {"type": "shift", "from": "d4",
+                                                         "to": "d4"},
+    {"type": "general_move", "from": "E1", "to": "k11", "player": 4},
+    {"type": "general_placed", "square": ["e1"]}, {"type": "turn", "square": "c3", "to": "up"},
+    {"type": "buy", "square": "z0", "piece": "tank"}, {"type": "buy", "square": "b2",
+                                                       "piece": {"x": 1}},
+    {"type": "grenade"}, {"type": "missile", "target": "e5", "squares": "e5",
+                          "destroyed": "all"},
+    {"type": "gas", "target": 5, "squares": [None, "e5", 7, "q1"], "effects": [None, 3]},
+    {"type": "grenade", "target": "e5", "rolls": [{"square": 9, "survived": False}, "x"]},
+    {"type": "fight"}, {"type": "fight", "attackers": "d5", "defenders": [None, {"sq": 1}]},
+    {"type": "fight", "from": "d5", "to": "d6", "attackers": [{"square": "d5"}] * 500,
+     "winner": ["attacker"], "attacker": {"id": A}},
+    {"type": "casualty", "square": "d6", "result": None}, {"type": "casualty", "result": "x"},
+    {"type": "life_lost", "player": A, "lives": "many", "square": "e2", "to": "e2"},
+    {"type": "eliminated", "player": 7}, {"type": "edge_win", "player": "😀" * 400},
+    {"type": "end_turn", "player": A, "bonus": "a lot"}, {"type": "skip", "player": None},
+]
+
+
+def test_hostile_events_do_not_crash_or_change_anything() -> None:
+    for make in (turn_view, crowded_view, over_view, lambda: opening_view(8)):
+        view = make()
+        events = copy.deepcopy(HOSTILE_EVENTS)
+        before = copy.deepcopy((view, events))
+        draw_events(view, events)
+        assert (view, events) == before
+    for odd in ("not a list", {"type": "shift"}, 42, [[{"type": "fight"}]]):
+        draw_events(turn_view(), odd)
+    draw_events(turn_view(), TURN * 60)  # a very long digest

@@ -96,6 +96,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("discord_double")
 
+#: How long Discord remembers a message's nonce for ``enforce_nonce`` (a few minutes).
+NONCE_WINDOW = 300.0
+
 # Gateway opcodes
 OP_DISPATCH = 0
 OP_HEARTBEAT = 1
@@ -334,6 +337,13 @@ class DiscordDouble:
         self._tasks: set[asyncio.Task[Any]] = set()
         #: exceptions raised inside the double's own handlers (a bug in the double)
         self.internal_errors: list[BaseException] = []
+        #: fault injection: awaited with each REST request's record (body read) before
+        #: the double handles it, and after (status and response set, not yet sent back).
+        #: A test can kill the bot process in either, to crash it at that exact moment.
+        self.before_request: Callable[[RequestRecord], Awaitable[None]] | None = None
+        self.after_request: Callable[[RequestRecord], Awaitable[None]] | None = None
+        #: (author id, nonce) -> message, for messages sent with enforce_nonce
+        self._nonces: dict[tuple[str, str], tuple[float, Message]] = {}
         self.port = 0
 
         self.guild = self.add_guild(guild_name, channels=(channel_name,))
@@ -1405,6 +1415,8 @@ class DiscordDouble:
                     },
                 )
             record.json, record.uploads = await self._read_body(request)
+            if self.before_request is not None:
+                await self.before_request(record)
             status, body = await handler(request)  # type: ignore[misc]
         except ApiError as e:
             status, body = e.status, e.body
@@ -1420,6 +1432,8 @@ class DiscordDouble:
             self._inflight -= 1
             self._bump()
         record.status, record.response, record.response_headers = status, body, headers
+        if self.after_request is not None and request.path.startswith("/api/"):
+            await self.after_request(record)
         return self._response(status, body, headers)
 
     async def _read_body(self, request: web.Request) -> tuple[Any, list[Upload]]:
@@ -2048,7 +2062,17 @@ class DiscordDouble:
             raise ApiError(400, error_body(50083, "Thread is archived"))
         if not self._bot_can(channel, EMBED_LINKS) and data.get("embeds"):
             data = dict(data, embeds=[])  # Discord drops embeds it may not show
+        nonce = data.get("nonce")
+        key = (self.bot_user.id, str(nonce))
+        if nonce is not None and data.get("enforce_nonce"):
+            # Discord: the same author and nonce within a few minutes gets the message
+            # already created, not a second one.
+            seen = self._nonces.get(key)
+            if seen is not None and time.monotonic() - seen[0] < NONCE_WINDOW:
+                return 200, self.message_payload(seen[1])
         msg = self.create_message(channel, data, record.uploads)
+        if nonce is not None and data.get("enforce_nonce"):
+            self._nonces[key] = (time.monotonic(), msg)
         return 200, self.message_payload(msg)
 
     async def _patch_message(self, request: web.Request) -> tuple[int, Any]:
