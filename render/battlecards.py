@@ -359,33 +359,19 @@ def _paste_centred(c: Canvas, image: Image.Image, centre: Point) -> None:
     c.paste(image, (centre[0] - image.width / (2 * SCALE), centre[1] - image.height / (2 * SCALE)))
 
 
-def _badge(c: Canvas, centre: Point, n: int, fill: Colour = (22, 22, 26),
-           ring: Colour = TEXT, size: float = 15) -> None:
-    """A round count badge."""
-    label = str(n)
-    r = max(size * 0.78, c.text_width(label, size, bold=True) / 2 + 5)
-    x, y = centre
-    c.rect((x - r, y - size * 0.78, x + r, y + size * 0.78), fill=fill, outline=ring, width=1.5,
-           radius=size * 0.78)
-    c.text((x, y + 0.5), label, size, fill=TEXT, bold=True, anchor="mm")
-
-
-def _pile(c: Canvas, box: Box, count: int, side: str, badge: bool = True) -> None:
-    """A face-down pile of ``count`` cards in ``box`` (its top card); an empty slot if none."""
+def _pile(c: Canvas, box: Box, count: int, side: str) -> None:
+    """A face-down pile of ``count`` cards in ``box`` (its top card; at most five layers,
+    leaning up and right); an empty slot if none. Its count is drawn beside it."""
     x0, y0, x1, y1 = box
     w, h = round(x1 - x0), round(y1 - y0)
     if count <= 0:
         dashed_rect(c, (x0 + 2, y0 + 2, x1 - 2, y1 - 2), (120, 122, 130, 150), 1.5, 6, 4)
-        if badge:
-            _badge(c, (x1 - 6, y1 - 8), 0, fill=(40, 42, 48), ring=FAINT)
         return
     layers = min(count, 5)
     sprite = _back_sprite(side, w, h)
     step = 2.5
     for i in range(layers - 1, -1, -1):
         c.paste(sprite, (x0 - 3 + i * step, y0 - 3 - i * step))
-    if badge:
-        _badge(c, (x1 - 6, y1 - 8), count)
 
 
 def _fan(c: Canvas, centre: Point, w: int, h: int, count: int, side: str, most: int = 7,
@@ -944,6 +930,7 @@ def _mat(c: Canvas, view: Mapping[str, Any], table: _Table, p: Mapping[str, Any]
 
 SLOT_ART = {"hand": 62.0}  # the art's width (a fan is wider than a pile)
 PILE_W, PILE_H = 40.0, 56.0
+ART_GAP = 15.0  # from a slot's art to its count (a tall pile leans 10 px to the right)
 COUNT_SIZE = 24.0
 
 
@@ -954,7 +941,7 @@ def _slot_row(c: Canvas, box: Box, groups: list[list[Slot]], style: Style) -> No
 
     def width(slot: Slot) -> float:
         kind, label, n, _ = slot
-        return SLOT_ART.get(kind, PILE_W) + 9 + max(
+        return SLOT_ART.get(kind, PILE_W) + ART_GAP + max(
             c.text_width(str(n), COUNT_SIZE, bold=True), c.text_width(label, 13))
 
     widths = [[width(s) for s in g] for g in groups]
@@ -965,14 +952,13 @@ def _slot_row(c: Canvas, box: Box, groups: list[list[Slot]], style: Style) -> No
     muted = lighten(style.mat, 0.55)
     for gi, (group, ws) in enumerate(zip(groups, widths, strict=True)):
         if gi:
-            rx = x - gap / 2 - gap / 2
-            c.line([(rx, y0 + 2), (rx, y1 - 2)], fill=darken(style.mat, 0.3), width=1.5)
+            c.line([(x, y0 + 2), (x, y1 - 2)], fill=darken(style.mat, 0.3), width=1.5)
             x += gap
         for slot, w in zip(group, ws, strict=True):
             kind, label, n, role = slot
             art = SLOT_ART.get(kind, PILE_W)
             _slot_art(c, kind, (x, y0 + (y1 - y0 - PILE_H) / 2), art, n, style)
-            tx = x + art + 9
+            tx = x + art + ART_GAP
             c.text((tx, y0 + 20), str(n), COUNT_SIZE, fill=TEXT if n else muted, bold=True,
                    anchor="lm", role=role)
             c.text((tx, y0 + 46), label, 13, fill=muted, anchor="lm")
@@ -983,7 +969,7 @@ def _slot_art(c: Canvas, kind: str, xy: Point, art_w: float, n: int, style: Styl
     x, y = xy
     box = (x, y, x + PILE_W, y + PILE_H)
     if kind.startswith("stack "):
-        _pile(c, box, n, style.key, badge=False)
+        _pile(c, box, n, style.key)
         force = kind.split(" ", 1)[1]
         cx, cy = x + PILE_W / 2, y + PILE_H / 2
         if n:
@@ -995,9 +981,9 @@ def _slot_art(c: Canvas, kind: str, xy: Point, art_w: float, n: int, style: Styl
     elif kind == "hand":
         _fan(c, (x + art_w / 2, y + PILE_H / 2 + 2), 30, 44, n, style.key, most=7, span=30.0)
     elif kind == "kept":
-        _pile(c, box, n, "conflict", badge=False)
+        _pile(c, box, n, "conflict")
     elif kind == "deck":
-        _pile(c, box, n, style.key, badge=False)
+        _pile(c, box, n, style.key)
     else:
         _discard_pile(c, box, n)
 
@@ -1037,7 +1023,7 @@ def _find_battlecard(view: Mapping[str, Any], name: str) -> Mapping[str, Any]:
 
 
 def _header_frame(c: Canvas, box: Box, style: Style, fill: Colour, edge: Colour) -> None:
-    x0, y0, x1, y1 = box
+    x0, y0, _, y1 = box
     c.rect(box, fill=fill, outline=edge, width=1.5, radius=10)
     c.rect((x0, y0, x0 + 12, y1), fill=style.head, radius=10)
     c.rect((x0 + 6, y0, x0 + 12, y1), fill=style.head)
@@ -1070,7 +1056,7 @@ def _battle_header(c: Canvas, table: _Table, card: Mapping[str, Any], state: str
                    right_w: float) -> tuple[float, float]:
     """The left part of a battle's header (seal, state line, name, forces); returns the
     left and right edges of the room it leaves to the right."""
-    x0, y0, x1, y1 = HEADER_BOX
+    x0, y0, x1, _ = HEADER_BOX
     style = _style(card.get("aggressor"))
     _header_frame(c, HEADER_BOX, style, (44, 44, 40), (120, 108, 72))
     _vp_seal(c, (x0 + 52, y0 + HEADER_H / 2), max(0, as_int(card.get("vp"))))
@@ -1109,7 +1095,7 @@ def _header(c: Canvas, view: Mapping[str, Any], table: _Table, battle: Mapping[s
             outcome: Mapping[str, Any] | None, digest: _Digest) -> None:
     """Across the top of the middle: the outcome, the battle being fought or decided, the
     card being resolved, a battle won since the last board, or what happened instead."""
-    x0, y0, x1, y1 = HEADER_BOX
+    y0 = HEADER_BOX[1]
     current = _mapping(view.get("current"))
     card = _mapping(battle.get("card")) or current
     if outcome is not None:
@@ -1156,7 +1142,7 @@ def _runs_right(c: Canvas, x0: float, x1: float, cy: float, runs: list[Run],
 
 
 def _outcome_header(c: Canvas, table: _Table, outcome: Mapping[str, Any]) -> None:
-    x0, y0, x1, y1 = HEADER_BOX
+    x0, y0, x1, _ = HEADER_BOX
     c.rect(HEADER_BOX, fill=(54, 48, 30), outline=ACCENT, width=2.5, radius=10)
     winners = [w for w in outcome.get("winners") or [] if isinstance(w, str)][:2]
     runs: list[Run] = []
@@ -1213,7 +1199,7 @@ def _finished_header(c: Canvas, view: Mapping[str, Any], table: _Table,
 
 
 def _idle_header(c: Canvas, view: Mapping[str, Any], table: _Table, digest: _Digest) -> None:
-    x0, y0, x1, y1 = HEADER_BOX
+    x0, y0, x1, _ = HEADER_BOX
     c.rect(HEADER_BOX, fill=PANEL, radius=10)
     c.text((x0 + 18, y0 + 17), "IN PLAY", 12, fill=MUTED, bold=True, anchor="lm")
     c.text((x0 + 18, y0 + 46), "No battle in progress", 24, fill=FAINT, bold=True,
@@ -1269,7 +1255,7 @@ def _band(c: Canvas, box: Box, p: Mapping[str, Any] | None, units: list[Mapping[
 
 
 def _band_frame(c: Canvas, box: Box, style: Style, label: str) -> None:
-    x0, y0, x1, y1 = box
+    x0, y0, _, y1 = box
     c.rect(box, fill=darken(style.mat, 0.25), radius=10)
     tab = BAND_TAB
     c.rect((x0, y0, x0 + tab, y1), fill=style.head, radius=10)
@@ -1481,7 +1467,7 @@ def _conflict_panel(c: Canvas, view: Mapping[str, Any]) -> None:
     c.text((x0 + 12, y0 + 15), "CONFLICT", 12, fill=MUTED, bold=True, anchor="lm")
     c.text((x0 + 94, y0 + 15), f"DISCARD · {discards}", 12, fill=MUTED, bold=True,
            anchor="lm")
-    _pile(c, (x0 + 16, y0 + 34, x0 + 72, y0 + 112), deck, "conflict", badge=False)
+    _pile(c, (x0 + 16, y0 + 34, x0 + 72, y0 + 112), deck, "conflict")
     c.text((x0 + 44, y0 + 132), str(deck), 22, fill=TEXT if deck else MUTED, bold=True,
            anchor="mm", role="count")
     top = conflict.get("discard_top")
@@ -1604,7 +1590,7 @@ def _title(c: Canvas, view: Mapping[str, Any], over: bool) -> None:
 def _status(c: Canvas, view: Mapping[str, Any], table: _Table, over: bool,
             outcome: Mapping[str, Any] | None) -> None:
     """Who must act (or the final score), then what they must decide."""
-    x0, y0, x1, y1 = STATUS_BOX
+    x0, y0, x1, _ = STATUS_BOX
     c.rect(STATUS_BOX, fill=(32, 35, 42), outline=(58, 62, 72), width=1, radius=10)
     top, bottom = y0 + 21, y0 + 47
     prompt = _long_text(view.get("prompt"), limit=200)

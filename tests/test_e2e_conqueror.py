@@ -62,6 +62,14 @@ def board_message(reply: Reply) -> Message:
     return with_file[0]
 
 
+def digest_after(table: Table, seen: int) -> Message:
+    """The one channel message (a turn digest, with its board) posted after ``seen``."""
+    posted = [m for m in table.messages[seen:] if not m.ephemeral]
+    assert len(posted) == 1, [m.content for m in posted]
+    assert len(posted[0].attachments) == 1
+    return posted[0]
+
+
 async def open_and_start(table: Table) -> Reply:
     await table.slash("alice", "game new", kind="conqueror")
     await table.click("bob", "Join")
@@ -145,11 +153,11 @@ async def test_options_of_a_game_without_any(table: Table) -> None:
 
 
 async def test_start_posts_the_board_and_pings_the_first_player(table: Table) -> None:
-    started = await open_and_start(table)
+    await open_and_start(table)
     lobby = table.messages[0]
     assert lobby.edited and lobby.components == []   # buttons gone once started
-    board = board_message(started)
-    assert not board.ephemeral
+    board = digest_after(table, 1)
+    assert not board.ephemeral and "The game begins" in board.content
     assert board.pings == [uid(table, "alice")]
     [png] = board.attachments
     assert png.filename.endswith(".png")
@@ -178,30 +186,35 @@ async def test_a_few_turns(table: Table) -> None:
     early = await table.slash("bob", "play", action="end")
     assert early.ephemeral and f"<@{alice}>" in (early.content or "")  # ids shown as names
 
-    # a move within the turn: public narration with the die, no board, nobody pinged
+    # a move within the turn: a private confirmation with the die; the channel hears nothing
+    seen = len(table.messages)
     moved = await table.slash("alice", "conqueror move", **{"from": "a1", "to": "b2",
                                                            "count": 1})
-    assert not moved.ephemeral
+    assert moved.ephemeral and moved.response_type == 5      # deferred, then answered
     assert f"<@{alice}> moves 1 from a1 to b2" in (moved.content or "")
     assert "rolled" in (moved.content or "")
     assert moved.attachments == [] and all(m.pings == [] for m in moved.messages)
+    assert len(table.messages) == seen
 
-    # ending the turn: narration, then the board pinging bob only
+    # ending the turn: one digest of the whole turn, with the board, pinging bob only
     ended = await table.slash("alice", "play", action="end")
-    assert "ends their turn" in (ended.content or "")
-    board = board_message(ended)
-    assert board.pings == [bob] and f"<@{bob}>" in board.content
+    assert ended.ephemeral and "ends their turn" in (ended.content or "")
+    board = digest_after(table, seen)
+    text = board.content
+    assert text.index("moves 1 from a1 to b2") < text.index("ends their turn")
+    assert board.pings == [bob] and f"<@{bob}>" in text
     assert ended.message.pings == []
 
     # bob's turn: recruiting without gold is refused, the game unchanged
     broke = await table.slash("bob", "conqueror recruit", count=2)
     assert broke.ephemeral and "gold" in (broke.content or "").lower()
     converted = await table.slash("bob", "conqueror convert", what="ap")
-    assert not converted.ephemeral and converted.attachments == []
+    assert converted.ephemeral and converted.attachments == []
     with pytest.raises(ClientRefused):               # the client enforces Range[1, 6]
         await table.slash("bob", "conqueror recruit", count=7)
-    ended = await table.slash("bob", "conqueror end")
-    assert board_message(ended).pings == [alice]
+    seen = len(table.messages)
+    await table.slash("bob", "conqueror end")
+    assert digest_after(table, seen).pings == [alice]
 
     status = await table.slash("carol", "game status")
     assert status.ephemeral and "round 2" in (status.content or "").lower()
@@ -210,8 +223,12 @@ async def test_a_few_turns(table: Table) -> None:
     assert [line.split(" · ")[-1] for line in (log.content or "").splitlines()[1:]] == [
         "`move a1 b2 1`", "`end`", "`convert ap`", "`end`"]
 
-    shown = await table.slash("carol", "game board")
-    assert not board_message(shown).ephemeral and board_message(shown).pings == []
+    seen = len(table.messages)
+    shown = await table.slash("carol", "game board")       # looking costs nothing
+    assert board_message(shown).ephemeral and board_message(shown).pings == []
+    assert len(table.messages) == seen
+    shared = await table.slash("carol", "game board", share=True)
+    assert not board_message(shared).ephemeral and board_message(shared).pings == []
 
     # garbage of every kind: refused politely, never a crash
     for junk in ("💥💥💥", "move a1 b2 99999999999999999999", "x" * 200, "move 🙂 b2 1"):
@@ -219,8 +236,9 @@ async def test_a_few_turns(table: Table) -> None:
         assert bad.ephemeral and bad.content and "Something went wrong" not in bad.content
 
     # bob resigns out of turn: the game ends, alice wins
-    over = await table.slash("bob", "game resign")
-    result = board_message(over)
+    seen = len(table.messages)
+    await table.slash("bob", "game resign")
+    result = digest_after(table, seen)
     assert "Game over" in result.content and f"<@{alice}>" in result.content
     assert alice not in result.content.replace(f"<@{alice}>", "")  # no bare ids
     listed = await table.slash("alice", "game list")
@@ -236,13 +254,15 @@ async def test_lobby_buttons_survive_a_restart(discord_double: DiscordDouble, st
     joined = await table.click("bob", "Join")
     assert joined.response_type == 7
     assert f"<@{uid(table, 'bob')}>" in table.messages[0].embeds[0]["fields"][0]["value"]
-    started = await table.click("alice", "Start")
-    assert board_message(started).pings == [uid(table, "alice")]
+    await table.click("alice", "Start")
+    assert digest_after(table, 1).pings == [uid(table, "alice")]
 
 
 async def test_rules_help_and_abort(table: Table, discord_double: DiscordDouble) -> None:
     rules = await table.slash("carol", "game rules", kind="conqueror")
-    assert rules.ephemeral and "docs/games/conqueror.md" in (rules.content or "")
+    [embed] = rules.message.embeds
+    assert rules.ephemeral and embed["title"] == "Conqueror — quick rules"
+    assert len(embed["fields"]) >= 4 and "docs/" not in str(embed)
     helped = await table.slash("carol", "help")
     assert helped.ephemeral and "/play" in (helped.content or "")
     await open_and_start(table)
