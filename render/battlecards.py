@@ -203,6 +203,11 @@ def _forces(value: Any) -> list[str]:
     return out
 
 
+def _number(n: int) -> str:
+    """A count as drawn: at most three digits."""
+    return str(n) if n <= 999 else "999+"
+
+
 def _stat(value: Any) -> str:
     """A card value: the number, or "–" for N/A (anything that is not a number)."""
     if isinstance(value, bool) or not isinstance(value, int):
@@ -739,7 +744,7 @@ def read_events(events: Any) -> _Digest:
     """What ``events`` tell the board (odd or private events are skipped, never trusted)."""
     evs = _public(events)
     digest = _Digest()
-    last_start = -1
+    last_start = news_at = -1
     for i, e in enumerate(evs):
         kind = e.get("type")
         if kind == "shot":
@@ -747,7 +752,7 @@ def read_events(events: Any) -> _Digest:
         elif kind == "battle_start":
             last_start = i
         elif kind in ("declined", "battle_ignored", "prerequisites_unmet"):
-            digest.news = e
+            digest.news, news_at = e, i
     digest.battle_shots = [e for e in evs[last_start + 1:] if e.get("type") == "shot"]
     won = [i for i, e in enumerate(evs) if e.get("type") == "battle_won"]
     if won:
@@ -755,7 +760,7 @@ def read_events(events: Any) -> _Digest:
         previous = won[-2] if len(won) > 1 else -1
         starts = [i for i in range(previous + 1, k) if evs[i].get("type") == "battle_start"]
         digest.finished = _finished(evs, starts[-1] if starts else previous + 1, k)
-        if digest.news is not None and evs.index(digest.news) < k:
+        if news_at < k:  # a battle was won since: that is the news
             digest.news = None
     return digest
 
@@ -942,7 +947,7 @@ def _slot_row(c: Canvas, box: Box, groups: list[list[Slot]], style: Style) -> No
     def width(slot: Slot) -> float:
         kind, label, n, _ = slot
         return SLOT_ART.get(kind, PILE_W) + ART_GAP + max(
-            c.text_width(str(n), COUNT_SIZE, bold=True), c.text_width(label, 13))
+            c.text_width(_number(n), COUNT_SIZE, bold=True), c.text_width(label, 13))
 
     widths = [[width(s) for s in g] for g in groups]
     slots = sum(len(g) for g in groups)
@@ -959,7 +964,7 @@ def _slot_row(c: Canvas, box: Box, groups: list[list[Slot]], style: Style) -> No
             art = SLOT_ART.get(kind, PILE_W)
             _slot_art(c, kind, (x, y0 + (y1 - y0 - PILE_H) / 2), art, n, style)
             tx = x + art + ART_GAP
-            c.text((tx, y0 + 20), str(n), COUNT_SIZE, fill=TEXT if n else muted, bold=True,
+            c.text((tx, y0 + 20), _number(n), COUNT_SIZE, fill=TEXT if n else muted, bold=True,
                    anchor="lm", role=role)
             c.text((tx, y0 + 46), label, 13, fill=muted, anchor="lm")
             x += w + gap
@@ -1320,7 +1325,8 @@ def _report(c: Canvas, box: Box, table: _Table, fin: _Finished) -> None:
         ("s" if hits != 1 else "") + (f" · {lost} withdrawn" if lost else "")
     c.text((x1 - 14, y0 + 17), summary, 13, fill=MUTED, bold=True, anchor="rm")
     room = x1 - x0 - 42 - c.text_width(summary, 13, bold=True)
-    runs: list[Run] = [("BATTLE REPORT · ", MUTED, None), (fin.card, TEXT, None)]
+    runs: list[Run] = [("BATTLE REPORT · ", MUTED, None), (fin.card, TEXT, None),
+                       (f" · {fin.vp} VP", GOLD, None)]
     text_runs(c, x0 + 14, y0 + 17, runs, 13, x0 + 14 + room, bold=True)
     band_h = (y1 - y0 - 34 - 8 - BAND_GAP) / 2
     for i, p in enumerate((table.top, table.bottom)):
@@ -1336,43 +1342,51 @@ def _report(c: Canvas, box: Box, table: _Table, fin: _Finished) -> None:
 
 
 def _fought_grid(c: Canvas, band: Box, units: list[_Fought], style: Style) -> None:
+    """A side's units in two columns (down the first, then the second): large rows when
+    few, else smaller ones and "+N more" when they still do not fit."""
     x0, y0, x1, y1 = band
     ax0, ay0, ax1, ay1 = x0 + BAND_TAB + 10, y0 + 7, x1 - 8, y1 - 7
     if not units:
         c.text(((ax0 + ax1) / 2, (ay0 + ay1) / 2), "No units seen", 15,
                fill=lighten(style.mat, 0.35), bold=True, anchor="mm")
         return
-    cols, gap = 2, 4.0
-    row_h = 25.0
-    rows = max(1, int((ay1 - ay0 + gap) // (row_h + gap)))
+    cols = 2
+
+    def rows_of(row_h: float, gap: float) -> int:
+        return max(1, int((ay1 - ay0 + gap) // (row_h + gap)))
+
+    big, small = (34.0, 6.0, 16.0), (25.0, 4.0, 14.0)  # row height, gap, font size
+    row_h, gap, size = big if len(units) <= cols * rows_of(big[0], big[1]) else small
+    rows = rows_of(row_h, gap)
     cw = (ax1 - ax0 - gap * (cols - 1)) / cols
     cells = cols * rows
     shown = units if len(units) <= cells else units[: cells - 1]
     for i, u in enumerate(shown):
-        col, r = divmod(i, rows)  # down the first column, then the second
+        col, r = divmod(i, rows)
         bx, by = ax0 + col * (cw + gap), ay0 + r * (row_h + gap)
-        _fought_chip(c, (bx, by, bx + cw, by + row_h), u, style)
+        _fought_chip(c, (bx, by, bx + cw, by + row_h), u, style, size)
     if len(shown) < len(units):
         col, r = divmod(len(shown), rows)
         bx, by = ax0 + col * (cw + gap), ay0 + r * (row_h + gap)
-        c.text((bx + 8, by + row_h / 2), f"+{len(units) - len(shown)} more", 14,
+        c.text((bx + 8, by + row_h / 2), f"+{len(units) - len(shown)} more", size,
                fill=lighten(style.mat, 0.5), bold=True, anchor="lm")
 
 
-def _fought_chip(c: Canvas, box: Box, u: _Fought, style: Style) -> None:
+def _fought_chip(c: Canvas, box: Box, u: _Fought, style: Style, size: float) -> None:
     x0, y0, x1, y1 = box
     cy = (y0 + y1) / 2
     destroyed = u.fate == "destroyed"
     c.rect(box, fill=darken(style.mat, 0.45) if not destroyed else (40, 38, 38), radius=5)
-    x = _ref_chip(c, x0 + 4, cy, u.ref, style)
+    x = _ref_chip(c, x0 + 5, cy, u.ref, style, size - 1)
     right = x1 - 6
     if u.fate:
         label, colour = ("DESTROYED", HIT) if destroyed else ("WITHDRAWN", WITHDRAWN)
-        right = pill(c, right, cy - 9, label, colour, size=10.5, height=18, text=TEXT) - 6
-    name = c.fit(u.name or "?", 14, right - x - 8)
-    c.text((x + 8, cy), name, 14, fill=TEXT if not destroyed else MUTED, anchor="lm")
+        right = pill(c, right, cy - size * 0.62, label, colour, size=size * 0.75,
+                     height=size * 1.25, text=TEXT) - 6
+    name = c.fit(u.name or "?", size, right - x - 8)
+    c.text((x + 8, cy), name, size, fill=TEXT if not destroyed else MUTED, anchor="lm")
     if destroyed:
-        c.line([(x + 8, cy + 1), (x + 8 + c.text_width(name, 14), cy + 1)], fill=MUTED,
+        c.line([(x + 8, cy + 1), (x + 8 + c.text_width(name, size), cy + 1)], fill=MUTED,
                width=1.2)
 
 
@@ -1468,7 +1482,7 @@ def _conflict_panel(c: Canvas, view: Mapping[str, Any]) -> None:
     c.text((x0 + 94, y0 + 15), f"DISCARD · {discards}", 12, fill=MUTED, bold=True,
            anchor="lm")
     _pile(c, (x0 + 16, y0 + 34, x0 + 72, y0 + 112), deck, "conflict")
-    c.text((x0 + 44, y0 + 132), str(deck), 22, fill=TEXT if deck else MUTED, bold=True,
+    c.text((x0 + 44, y0 + 132), _number(deck), 22, fill=TEXT if deck else MUTED, bold=True,
            anchor="mm", role="count")
     top = conflict.get("discard_top")
     face = (x0 + 92, y0 + 30, x1 - 10, y1 - 10)
@@ -1558,12 +1572,15 @@ def _window(attack: Any, defense: Any) -> str:
     return f"hits {lo}" if lo == hi else f"hits {lo}–{hi}"
 
 
-def _ref_chip(c: Canvas, x: float, cy: float, ref: Any, style: Style) -> float:
+def _ref_chip(c: Canvas, x: float, cy: float, ref: Any, style: Style,
+              size: float = 13) -> float:
+    """A unit's reference (G1, A2) on its side's colours; returns the chip's right edge."""
     label = _ref(ref)
-    w = max(34.0, c.text_width(label, 13, bold=True) + 12)
-    c.rect((x, cy - 10, x + w, cy + 10), fill=style.chip, outline=style.chip_edge, width=1.5,
-           radius=4)
-    c.text((x + w / 2, cy + 0.5), label, 13, fill=TEXT, bold=True, anchor="mm")
+    h = size * 1.55
+    w = max(size * 2.6, c.text_width(label, size, bold=True) + 12)
+    c.rect((x, cy - h / 2, x + w, cy + h / 2), fill=style.chip, outline=style.chip_edge,
+           width=1.5, radius=4)
+    c.text((x + w / 2, cy + 0.5), label, size, fill=TEXT, bold=True, anchor="mm")
     return x + w
 
 
