@@ -108,9 +108,10 @@ async def test_a_raced_out_of_turn_action_is_refused_not_applied_to_the_next_tur
 
     # alice sends `end` while bob's `end` is on its way: hers is received first but
     # held back (Discord slow to take her deferral), so bob's commits before hers runs
-    async def slow_alice(record: Any) -> None:
+    async def slow_alice(record: Any) -> bool:
         if record.route.endswith("/callback") and alice_reply.token in record.path:
             await asyncio.sleep(0.3)
+        return False
 
     alice_data = copy.deepcopy((await table.slash("alice", "play", action="zzz")).payload)
     alice_reply = world.dd.new_interaction(type=2, user=world.dd.resolve_user("alice"),

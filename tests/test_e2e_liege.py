@@ -23,6 +23,7 @@ import pytest
 from discord_double import DiscordDouble, Message, Reply, Table
 from e2e_world import World, deal_seeds, start_world
 
+from cogs import common
 from db import GameRecord
 from engine import IllegalAction, public_events
 from engine.liege import GAME
@@ -122,6 +123,8 @@ class Match:
         self.version = record.version
         self.boards = 0
         self.off_turn_boards = 0
+        self.untold: list[str] = []     # narration the next digest must carry, in order
+        self.seen = len(table.messages)
 
     @classmethod
     async def open(cls, world: World, table: Table, options: str | None = "size=8"
@@ -133,14 +136,16 @@ class Match:
         game_id = int(lobby.embeds[0]["title"].rsplit("#", 1)[1])
         joined = await table.click("bob", "Join", message=lobby)
         assert joined.response_type == 7 and not joined.errors
-        started = await table.click("alice", "Start", message=lobby)
+        seen = len(table.messages)
+        await table.click("alice", "Start", message=lobby)
         record = await world.store.get(game_id)
         assert record.status == "active"
         assert list(record.seats) == [world.uid("alice"), world.uid("bob")]
         match = cls(world, table, record)
-        [board] = [m for m in started.messages if m.attachments]
+        [board] = [m for m in table.messages[seen:] if not m.ephemeral]   # the opening digest
         check_board(board, [match.players[0]])
         match.boards += 1
+        match.seen = len(table.messages)
         return match, opened
 
     def uid(self, name: str) -> str:
@@ -183,36 +188,47 @@ class Match:
         assert entry.events == events
         assert record.status == ("finished" if GAME.outcome(expected) else "active")
 
-        messages = [m for m in reply.messages if not m.ephemeral]
-        assert messages and not reply.ephemeral, reply.describe()
-        talk = [m for m in messages if not m.attachments]
-        said = "\n".join(m.content for m in talk)
-        assert said == "\n".join(GAME.narrate(public_events(events), mention_map(self.players)))
-        assert all(m.pings == [] for m in talk)
+        # the mover's own answer: private, with the engine's lines for these events
+        lines = common.narration_lines(GAME, self.players, player, action, events)
+        assert reply.ephemeral and (reply.content or "").startswith("✅"), reply.describe()
+        for line in lines:
+            assert line in reply.content
+        assert all(m.pings == [] for m in reply.messages)
+        self.untold.extend(lines)
 
-        boards = [m for m in messages if m.attachments]
+        # the channel: one digest when the turn passes, the decision moves to someone
+        # else or the game ends (with everything since the last one), else nothing
+        boards = [m for m in self.table.messages[self.seen:] if not m.ephemeral]
+        self.seen = len(self.table.messages)
         outcome = GAME.outcome(expected)
         turn_before, turn_after = GAME.current_turn(self.state), GAME.current_turn(expected)
         acting_before, acting_after = GAME.to_act(self.state), GAME.to_act(expected)
-        if outcome is not None:
+        if outcome is not None or turn_before != turn_after or acting_before != acting_after \
+                or action == "resign":
             [board] = boards
+            at = 0
+            for line in self.untold:
+                found = board.content.find(line, at)
+                assert found >= 0, (line, board.content)
+                at = found + len(line)
+            self.untold = []
+        if outcome is not None:
             check_board(board, list(outcome.winners))
             assert "Game over" in board.content
         elif turn_before != turn_after or acting_before != acting_after:
-            [board] = boards
             check_board(board, acting_after)
             if acting_after == [turn_after]:
-                assert "your turn" in board.content
+                assert "your turn" in board.content.lower()
             else:
                 # someone decides off-turn: named, told what to decide, with the choices
                 [loser] = acting_after
                 assert f"<@{loser}>: {CASUALTY_PROMPT}" in board.content
                 for choice in GAME.legal_actions(expected, loser):
                     assert f"`{choice}`" in board.content
-                assert f"<@{turn_after}>" not in board.content
+                assert board.pings == [loser]            # the attacker is not pinged
                 self.off_turn_boards += 1
         else:
-            assert boards == [], "a board while the same player keeps acting"
+            assert boards == [], "a public message while the same player keeps acting"
         self.boards += len(boards)
         self.state = expected
         self.version = record.version

@@ -340,7 +340,8 @@ class DiscordDouble:
         #: fault injection: awaited with each REST request's record (body read) before
         #: the double handles it, and after (status and response set, not yet sent back).
         #: A test can kill the bot process in either, to crash it at that exact moment.
-        self.before_request: Callable[[RequestRecord], Awaitable[None]] | None = None
+        #: ``before_request`` returning True drops the request unhandled (a 503).
+        self.before_request: Callable[[RequestRecord], Awaitable[bool]] | None = None
         self.after_request: Callable[[RequestRecord], Awaitable[None]] | None = None
         #: (author id, nonce) -> message, for messages sent with enforce_nonce
         self._nonces: dict[tuple[str, str], tuple[float, Message]] = {}
@@ -1415,8 +1416,9 @@ class DiscordDouble:
                     },
                 )
             record.json, record.uploads = await self._read_body(request)
-            if self.before_request is not None:
-                await self.before_request(record)
+            if self.before_request is not None and await self.before_request(record):
+                # dropped: as if it never reached Discord (the bot was killed mid-send)
+                raise ApiError(503, {"message": "dropped by the test", "code": 0})
             status, body = await handler(request)  # type: ignore[misc]
         except ApiError as e:
             status, body = e.status, e.body
