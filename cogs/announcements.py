@@ -24,6 +24,7 @@ import io
 import logging
 import time
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -39,6 +40,8 @@ log = logging.getLogger("warhost.announce")
 
 #: Digest content is kept under Discord's 2000 characters with room to spare.
 DIGEST_LIMIT = 1900
+#: A long turn's narration goes in an embed description (Discord allows 4096).
+EMBED_LIMIT = 4000
 #: How far back (seconds before it was saved) a pending message is looked for.
 LOOKBACK = 120
 #: Pages of 100 messages searched for a pending message's marker.
@@ -65,7 +68,7 @@ def digest_marker(game: Game[Any], game_id: int, first: int, last: int) -> str:
 
 
 def private_marker(game: Game[Any], game_id: int, seq: int) -> str:
-    return f"-# {game.name} #{game_id} · move {seq} · only you can see this"
+    return f"-# {game.name} #{game_id} · move {seq}"
 
 
 def where_line(record: GameRecord, channel_name: str | None, guild_name: str | None) -> str:
@@ -95,10 +98,21 @@ def digest_events(entries: Iterable[LogEntry]) -> list[dict[str, Any]]:
     return events
 
 
+@dataclass(frozen=True)
+class Digest:
+    """A turn digest, composed: its content (ending with the marker), the narration in an
+    embed when it is too long for the content, and whom it pings."""
+
+    content: str
+    embed: str | None
+    to_ping: list[str]
+
+
 def digest_text(game: Game[Any], record: GameRecord, payload: Mapping[str, Any],
-                entries: Sequence[LogEntry]) -> tuple[str, list[str]]:
-    """The digest's content and the players it pings (only those who must act now, or
-    the winners once it is over)."""
+                entries: Sequence[LogEntry], *, can_embed: bool = False) -> Digest:
+    """Compose a digest. Everything fits in the content when it can; a long turn's
+    narration goes into an embed (4096 characters instead of 2000) when the channel
+    shows embeds, and is cut in the middle (with a note) only past that."""
     players = list(record.seats)
     view = payload.get("view") or {}
     first, last = int(payload.get("first", 1)), int(payload.get("last", 0))
@@ -112,11 +126,15 @@ def digest_text(game: Game[Any], record: GameRecord, payload: Mapping[str, Any],
         body.append(f"The game begins. Seats: {seats}")
     for entry in entries:
         body.extend(entry_lines(game, players, entry))
-    footer_text, to_ping = common.next_up_text(game, players, view, payload)
+    footer, to_ping = common.next_up_text(game, players, view, payload)
     if isinstance(view.get("round"), int) and not payload.get("outcome"):
-        footer_text = f"Round {view['round']} — {footer_text}"
+        footer = f"Round {view['round']} — {footer}"
     marker = digest_marker(game, record.id, first, last)
-    return fit_digest(head, body, footer_text, marker), to_ping
+    whole = fit_digest(head, body, footer, marker)
+    if not can_embed or "more lines: `/game log`" not in whole:
+        return Digest(whole, None, to_ping)
+    narration = fit_digest("", body, "", "", limit=EMBED_LIMIT).strip("\n")
+    return Digest(fit_digest(head, [], footer, marker), narration, to_ping)
 
 
 def fit_digest(head: str, body: list[str], footer: str, marker: str,
@@ -124,7 +142,7 @@ def fit_digest(head: str, body: list[str], footer: str, marker: str,
     """Head, body, footer and marker in at most ``limit`` characters: body lines are
     dropped from the middle (with a note saying how many) when they do not all fit."""
     fixed = [common.clip(head, 300), common.clip(footer, 800), marker]
-    budget = limit - sum(len(x) + 1 for x in fixed)
+    budget = limit - sum(len(x) + 1 for x in fixed if x)
     lines = [common.clip(line, 400) for line in body]
     if sum(len(x) + 1 for x in lines) > budget:
         kept_head: list[str] = []
@@ -147,13 +165,14 @@ def fit_digest(head: str, body: list[str], footer: str, marker: str,
                 j -= 1
         skipped = len(lines) - len(kept_head) - len(kept_tail)
         lines = [*kept_head, f"… {skipped} more lines: `/game log` has them all.", *kept_tail]
-    return "\n".join([fixed[0], *lines, fixed[1], fixed[2]])
+    return "\n".join(x for x in [fixed[0], *lines, fixed[1], fixed[2]] if x)
 
 
 def reply_text(game: Game[Any], record: GameRecord, entry: LogEntry,
-               payload: Mapping[str, Any]) -> str:
+               payload: Mapping[str, Any]) -> tuple[str, str | None]:
     """The mover's own, ephemeral confirmation: what their action did, their private
-    events, and whether the turn passed."""
+    events, and whether the turn passed. Returns the content and, when that is too long
+    for a message (a whole battle), an embed's text holding the narration."""
     try:
         shown = game.normalise(entry.action)
     except IllegalAction:
@@ -168,11 +187,13 @@ def reply_text(game: Game[Any], record: GameRecord, entry: LogEntry,
         if private:
             lines.append("🔒 Only you can see this:")
             lines.extend(private)
-    if payload.get("turn_passed"):
-        lines.append("The channel has the summary of this turn.")
-    else:
-        lines.append("Still your move: carry on with `/play`.")
-    return common.clip("\n".join(lines))
+    closing = ("The channel has the summary of this turn." if payload.get("turn_passed")
+               else "Still your move: carry on with `/play`.")
+    text = "\n".join([*lines, closing])
+    if len(text) <= DIGEST_LIMIT:
+        return text, None
+    narration = fit_digest("", lines[1:], "", "", limit=EMBED_LIMIT).strip("\n")
+    return f"{lines[0]}\n{closing}", narration
 
 
 def private_text(game: Game[Any], record: GameRecord, entry: LogEntry, recipient: str,
@@ -184,7 +205,7 @@ def private_text(game: Game[Any], record: GameRecord, entry: LogEntry, recipient
     lines = common.private_lines(game, recipient, mine)
     if not lines:
         return None
-    text = "\n".join([f"🔒 {where}", *lines])
+    text = "\n".join([f"🔒 Only you can see this — {where}", *lines])
     marker = private_marker(game, record.id, entry.seq)
     return common.clip(text, DIGEST_LIMIT - len(marker) - 1) + "\n" + marker
 
@@ -334,10 +355,13 @@ class Announcer:
     async def _reply(self, record: GameRecord, item: Announcement,
                      interaction: discord.Interaction | None) -> str | None:
         game = engine.get_game(record.kind)
-        content = reply_text(game, record, await self._entry(record, item.seq), item.payload)
+        content, long = reply_text(game, record, await self._entry(record, item.seq),
+                                   item.payload)
+        embeds = [] if long is None else [discord.Embed(description=long,
+                                                        colour=discord.Colour.dark_gold())]
         if interaction is not None and str(interaction.id) == item.payload.get(
                 "interaction_id"):
-            await interaction.edit_original_response(content=content,
+            await interaction.edit_original_response(content=content, embeds=embeds,
                                                       allowed_mentions=common.NO_MENTIONS)
             return None
         expires = float(item.payload.get("expires_at", 0))
@@ -347,7 +371,7 @@ class Announcer:
         # The interaction's webhook; "@original" names its deferred response.
         webhook: Any = discord.Webhook.partial(int(app_id), item.secret, client=self.client)
         try:
-            await webhook.edit_message("@original", content=content,
+            await webhook.edit_message("@original", content=content, embeds=embeds,
                                        allowed_mentions=common.NO_MENTIONS)
         except discord.NotFound as exc:
             raise Gone("Discord no longer knows the interaction") from exc
@@ -376,7 +400,8 @@ class Announcer:
         last = int(item.payload.get("last", 0))
         entries = (await self.store.actions_between(record.id, first, last)
                    if last >= first else [])
-        content, to_ping = digest_text(game, record, item.payload, entries)
+        digest = digest_text(game, record, item.payload, entries,
+                             can_embed=self._can_embed(record))
         marker = digest_marker(game, record.id, first, last)
         channel = self.client.get_partial_messageable(
             int(record.channel_id), guild_id=int(record.guild_id) if record.guild_id else None)
@@ -395,11 +420,27 @@ class Announcer:
             return discord.File(io.BytesIO(png),
                                 filename=f"{record.kind}-{record.id}-{max(last, 0)}.png")
 
-        return await self._send_once(channel, item, marker, content, board, to_ping)
+        embed = None if digest.embed is None else discord.Embed(
+            description=digest.embed, colour=discord.Colour.dark_gold())
+        return await self._send_once(channel, item, marker, digest.content, board,
+                                     digest.to_ping, embed)
+
+    def _can_embed(self, record: GameRecord) -> bool:
+        """Whether the bot may show embeds in the game's channel (as far as it knows)."""
+        channel = self.client.get_channel(int(record.channel_id))
+        guild = getattr(channel, "guild", None)
+        me = getattr(guild, "me", None)
+        if channel is None or me is None or not hasattr(channel, "permissions_for"):
+            return False
+        try:
+            return bool(channel.permissions_for(me).embed_links)
+        except Exception:
+            return False
 
     async def _send_once(self, channel: discord.abc.Messageable, item: Announcement,
                          marker: str, content: str, file: Any,
-                         to_ping: Sequence[str]) -> str | None:
+                         to_ping: Sequence[str], embed: discord.Embed | None = None
+                         ) -> str | None:
         """Send ``content`` unless a message with ``marker`` is already there."""
         if item.id in self._uncertain:
             found = await self._find(channel, marker, item.created_at)
@@ -413,6 +454,8 @@ class Announcer:
                                       "nonce": f"wh{item.id}"}
             if attached is not None:
                 kwargs["file"] = attached
+            if embed is not None:
+                kwargs["embed"] = embed
             message = await channel.send(content, **kwargs)
         except discord.Forbidden as exc:
             raise Gone(f"missing permission ({exc.text})") from exc
