@@ -37,7 +37,7 @@ import render
 from cogs import common
 from db import GameRecord, Store
 from db.store import Turn
-from engine import IllegalAction, public_events
+from engine import IllegalAction
 from engine.conqueror import GAME
 from engine.conqueror.ai import choose_action
 

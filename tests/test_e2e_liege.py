@@ -25,7 +25,7 @@ from e2e_world import World, deal_seeds, start_world
 
 from cogs import common
 from db import GameRecord
-from engine import IllegalAction, public_events
+from engine import IllegalAction
 from engine.liege import GAME
 from engine.liege.ai import choose_action
 
