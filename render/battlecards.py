@@ -56,6 +56,7 @@ from render.common import (
     clean_text,
     darken,
     dashed_rect,
+    drawable_events,
     encode_png,
     lighten,
     min_essential_size,
@@ -733,11 +734,8 @@ class _Digest:
 
 
 def _public(events: Any) -> list[Mapping[str, Any]]:
-    """The usable public events: mappings with a string type and no ``private_to``."""
-    if not isinstance(events, list | tuple):
-        return []
-    return [e for e in events[-MAX_EVENTS:] if isinstance(e, Mapping)
-            and "private_to" not in e and isinstance(e.get("type"), str)]
+    """The usable public events (the newest, when there are too many)."""
+    return drawable_events(events, MAX_EVENTS, newest=True)
 
 
 def read_events(events: Any) -> _Digest:

@@ -657,3 +657,32 @@ def text_runs(canvas: Canvas, x: float, y: float, runs: Sequence[Run], size: flo
         if fitted != text and room == left:  # the line is full (not just this run's cap)
             break
     return x
+
+
+# --- the events a board marks ------------------------------------------------------------
+
+#: A board reads at most this many events (a turn digest's worth and more): hostile input
+#: cannot make drawing slow.
+MAX_EVENTS = 500
+
+
+def drawable_events(events: Any, limit: int = MAX_EVENTS,
+                    newest: bool = False) -> list[Mapping[str, Any]]:
+    """The events a board may draw from: public (no ``private_to``) mappings with a text
+    ``type``, at most ``limit`` of them (the first, or the ``newest``); anything else,
+    including a non-list, is skipped rather than trusted."""
+    if not isinstance(events, list | tuple):
+        return []
+    window = events[-limit:] if newest else events[:limit]
+    return [e for e in window if isinstance(e, Mapping) and "private_to" not in e
+            and isinstance(e.get("type"), str)]
+
+
+def note_actor(actors: list[str], player: Any) -> str | None:
+    """Add ``player`` (if it is an id) to ``actors``, kept in order of first action, and
+    return it (None for anything that is not an id)."""
+    if isinstance(player, str):
+        if player not in actors:
+            actors.append(player)
+        return player
+    return None

@@ -30,6 +30,7 @@ from render.common import (
     BACKGROUND,
     DANGER,
     FAINT,
+    MAX_EVENTS,
     MUTED,
     NEUTRAL,
     PANEL,
@@ -45,9 +46,11 @@ from render.common import (
     darken,
     dashed_rect,
     display_name,
+    drawable_events,
     lighten,
     logs_icon,
     min_essential_size,
+    note_actor,
     pips,
     seat_colour,
     text_on,
@@ -149,7 +152,6 @@ class _Players:
 # --- what the events did (tolerant: odd events are skipped, never drawn wrongly) ---------
 
 #: At most this many events are read (a turn has a few dozen; hostile input stays cheap).
-MAX_EVENTS = 500
 
 
 @dataclass(frozen=True)
@@ -190,11 +192,7 @@ class _Turn:
                     or self.discovered or self.converts or self.ended or self.eliminated)
 
     def acted(self, player: Any) -> str | None:
-        if isinstance(player, str):
-            if player not in self.actors:
-                self.actors.append(player)
-            return player
-        return None
+        return note_actor(self.actors, player)
 
 
 def _sq(value: Any) -> str | None:
@@ -209,14 +207,8 @@ def _player_id(value: Any) -> str | None:
 def _read_events(events: Any) -> _Turn:
     """The drawable facts in ``events``: private, unknown and malformed events are skipped."""
     turn = _Turn()
-    if not isinstance(events, list | tuple):
-        return turn
-    for e in events[:MAX_EVENTS]:
-        if not isinstance(e, Mapping) or "private_to" in e:
-            continue
-        kind = e.get("type")
-        if not isinstance(kind, str):
-            continue
+    for e in drawable_events(events, MAX_EVENTS):
+        kind = e["type"]
         if kind == "move":
             src, dst = _sq(e.get("from")), _sq(e.get("to"))
             if src is not None and dst is not None and src != dst:

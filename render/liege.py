@@ -38,6 +38,7 @@ from render.common import (
     BACKGROUND,
     DANGER,
     FAINT,
+    MAX_EVENTS,
     MUTED,
     NEUTRAL,
     PANEL,
@@ -55,10 +56,12 @@ from render.common import (
     coin_icon,
     darken,
     dashed_rect,
+    drawable_events,
     heart,
     lighten,
     min_essential_size,
     mix,
+    note_actor,
     pill,
     seat_colour,
     star_points,
@@ -588,7 +591,6 @@ def _backdrop(size: int, homes: tuple[tuple[str, RGB, tuple[str, ...]], ...]) ->
 # --- what happened: from the events, else from the view ------------------------------------
 
 #: At most this many events are read (a turn has a few dozen; hostile input stays cheap).
-MAX_EVENTS = 500
 #: Colours of the "THIS TURN" lines by what they tell.
 LINE_FIGHT: RGB = (255, 170, 150)
 LINE_LOSS: RGB = (255, 196, 120)
@@ -643,11 +645,7 @@ class _Marks:
                     or self.retreats or self.lines or self.ended)
 
     def acted(self, player: Any) -> str | None:
-        if isinstance(player, str):
-            if player not in self.actors:
-                self.actors.append(player)
-            return player
-        return None
+        return note_actor(self.actors, player)
 
 
 def _unit_squares(board: _Board, value: Any) -> tuple[str, ...]:
@@ -667,15 +665,9 @@ def _piece_name(kind: Any) -> str:
 def _marks_from_events(events: Any, board: _Board, players: Players) -> _Marks:
     """The marks of ``events``: private, unknown and malformed events are skipped."""
     m = _Marks(from_events=True)
-    if not isinstance(events, list | tuple):
-        return m
     shifts: list[int] = []  # where the pieces' moves are told
-    for e in events[:MAX_EVENTS]:
-        if not isinstance(e, Mapping) or "private_to" in e:
-            continue
-        kind = e.get("type")
-        if not isinstance(kind, str):
-            continue
+    for e in drawable_events(events, MAX_EVENTS):
+        kind = e["type"]
         who = e.get("player")
         src, dst = _square(board, e.get("from")), _square(board, e.get("to"))
         if kind == "general_placed":
