@@ -230,7 +230,6 @@ class Announcer:
         self._uncertain: set[int] = set()
         self._failures: dict[int, int] = {}
         self._task: asyncio.Task[None] | None = None
-        self._wake = asyncio.Event()
 
     # lifecycle
 
@@ -257,13 +256,7 @@ class Announcer:
                 raise
             except Exception:
                 log.exception("Delivering pending announcements failed")
-            self._wake.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=self.retry_every)
-
-    def wake(self) -> None:
-        """Retry pending deliveries now (not at the next tick)."""
-        self._wake.set()
+            await asyncio.sleep(self.retry_every)
 
     async def deliver_all(self, *, recovering: bool = False) -> None:
         """Every game's pending announcements. ``recovering``: this process did not

@@ -612,3 +612,53 @@ async def test_expected_errors_show_their_message(client: FakeClient, box: Outbo
     await common.report_app_command_error(inter, error)
     [reply] = box.sent
     assert reply.via == "followup" and reply.ephemeral and reply.content == "No gold."
+
+
+# -- delivery after a crash ----------------------------------------------------------------
+
+
+async def test_a_restarted_bot_sends_what_was_left_and_never_twice(
+        store: Store, client: FakeClient, box: Outbox) -> None:
+    game_id = await started_game(store)
+    await store.apply_action(game_id, A, "move a1 b2 1")
+    await store.apply_action(game_id, A, "end")            # saved; the bot died before telling
+    [digest] = await store.pending_announcements(game_id)
+    # ...or it had posted the digest and died before noting it: the marker is in the channel
+    marker = "-# Conqueror #1 · moves 1–2"
+    already = SimpleNamespace(id=123, content=f"earlier text\n{marker}",
+                              author=SimpleNamespace(id=BOT_ID))
+    client.channel.messages.append(already)
+    restarted = Announcer(client, store)  # type: ignore[arg-type]
+    await restarted.deliver_all(recovering=True)
+    assert box.sent == []                                  # found, not sent again
+    assert (await store.announcement(digest.id)).message_id == "123"
+    # a digest that never went out is sent by the next process
+    client.channel.messages.clear()
+    await store.apply_action(game_id, B, "end")
+    await Announcer(client, store).deliver_all(recovering=True)  # type: ignore[arg-type]
+    [sent] = box.public()
+    assert sent.content is not None and sent.content.endswith("-# Conqueror #1 · move 3")
+    assert sent.pinged == [int(A)] and await store.pending_announcements() == []
+
+
+async def test_a_failed_send_is_retried_and_looked_for_first(
+        store: Store, client: FakeClient, box: Outbox) -> None:
+    game_id = await started_game(store)
+    calls = []
+    real_send = client.channel.send
+
+    async def flaky(content: str | None = None, **kwargs: Any) -> Any:
+        calls.append(content)
+        message = await real_send(content, **kwargs)     # it reached Discord...
+        if len(calls) == 1:
+            raise discord.HTTPException(SimpleNamespace(status=500, reason="boom"),
+                                        "server error")  # ...but the answer was lost
+        return message
+
+    client.channel.send = flaky  # type: ignore[method-assign]
+    await store.apply_action(game_id, A, "end")
+    await client.announcer.deliver(game_id)
+    assert len(calls) == 1 and len(await store.pending_announcements(game_id)) == 1
+    await client.announcer.deliver_all()                   # the retry finds it, sends nothing
+    assert len(calls) == 1 and await store.pending_announcements(game_id) == []
+    assert len(box.public()) == 1

@@ -595,3 +595,77 @@ async def test_closed_store_says_so(db_path: str) -> None:
     await s.close()                                            # idempotent
     with pytest.raises(StoreError, match="closed"):
         await s.get(1)
+
+
+# ---------------------------------------------------------------- announcements (the outbox)
+
+
+async def test_a_database_from_before_announcements_is_migrated_in_place(db_path: str) -> None:
+    conn = await aiosqlite.connect(db_path, isolation_level=None)
+    try:
+        await migrate(conn, db_path, MIGRATIONS[:1])          # a Warhost of the first schema
+        await conn.execute(
+            "INSERT INTO games (kind, guild_id, channel_id, host_id, status, seats, seed, "
+            "options, state, version, created_at, updated_at) VALUES ('race', 'g', 'c', 'a', "
+            "'active', '[\"a\",\"b\"]', 1, '{}', NULL, 7, 0, 0)")
+    finally:
+        await conn.close()
+    store = await Store.open(db_path)
+    try:
+        record = await store.get(1)
+        # nothing of the running game is told again, and no decision is bound yet
+        assert (record.digest_seq, record.decisions) == (7, {})
+        assert await store.pending_announcements() == []
+    finally:
+        await store.close()
+
+
+async def test_each_move_saves_what_it_makes_due_in_its_own_transaction(store: Store) -> None:
+    game = await started(store)
+    [opening] = await store.pending_announcements(game.id)
+    assert (opening.kind, opening.seq) == ("digest", 0)
+    assert (opening.payload["first"], opening.payload["last"]) == (1, 0)
+    assert opening.payload["to_act"] == ["a"] and "view" in opening.payload
+    await store.mark_delivered(opening.id, "m1")
+    reply = {"application_id": "1", "token": "secret-token", "interaction_id": "9"}
+    moved = await store.apply_action(game.id, "a", "roll", request_id="r1", reply_to=reply)
+    # the roller's answer (with their private luck in it) and the turn's digest
+    [answer, digest] = await store.pending_announcements(game.id)
+    assert moved.announcements == (answer.id, digest.id)
+    assert (answer.kind, answer.recipient, answer.secret) == ("reply", "a", "secret-token")
+    assert answer.payload["turn_passed"] is True and "token" not in answer.payload
+    assert (digest.payload["first"], digest.payload["last"], digest.payload["to_act"]) == (
+        1, 1, ["b"])
+    assert (await store.get(game.id)).digest_seq == 1
+    await store.mark_delivered(answer.id, None)
+    assert (await store.announcement(answer.id)).secret is None   # the token is forgotten
+    # without an interaction (a timer, say), a roll's private event goes by DM
+    await store.apply_action(game.id, "b", "roll")
+    kinds = [(a.kind, a.recipient) for a in await store.pending_announcements(game.id)]
+    assert kinds == [("digest", None), ("private", "b"), ("digest", None)]
+
+
+async def test_a_failed_move_saves_no_announcement(store: Store) -> None:
+    game = await started(store)
+    before = await store.pending_announcements(game.id)
+    with pytest.raises(IllegalAction):
+        await store.apply_action(game.id, "b", "roll", reply_to={"token": "t"})
+    assert await store.pending_announcements(game.id) == before
+
+
+async def test_a_move_sent_before_its_players_decision_began_is_refused(store: Store) -> None:
+    game = await started(store)
+    began_a = (await store.get(game.id)).decisions["a"]
+    await store.apply_action(game.id, "a", "roll", sent_at=began_a + 1)
+    record = await store.get(game.id)
+    began_b = record.decisions["b"]
+    assert set(record.decisions) == {"b"} and began_b >= began_a
+    # b's "roll" sent before a's roll made it b's turn: chosen for another moment
+    with pytest.raises(IllegalAction, match="before your current turn began"):
+        await store.apply_action(game.id, "b", "roll", sent_at=began_b - 0.5)
+    assert (await store.get(game.id)).version == 1
+    # resigning is never refused for that, and a move sent after the turn began applies
+    await store.apply_action(game.id, "b", "step 1", sent_at=began_b + 0.1)
+    assert (await store.get(game.id)).version == 2
+    await store.apply_action(game.id, "b", "resign", sent_at=0.0)
+    assert (await store.get(game.id)).status == "finished"
