@@ -20,7 +20,6 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import aiohttp
 import discord
@@ -30,11 +29,9 @@ from discord.ext import commands
 from dotenv import dotenv_values
 
 import cogs
-from cogs.common import RecentIds, SentClock
-
-if TYPE_CHECKING:
-    from cogs.announcements import Announcer
-    from db import Store
+from cogs.announcements import Announcer
+from cogs.common import MENTION_HELP, SERVER_ONLY, RecentIds, SentClock
+from db import Store
 
 log = logging.getLogger("warhost")
 
@@ -178,8 +175,6 @@ class WarhostTree(app_commands.CommandTree):
         root = getattr(command, "root_parent", None) or command
         if root is not None and root.name in DM_COMMANDS:
             return True
-        from cogs.common import SERVER_ONLY
-
         if interaction.type == discord.InteractionType.autocomplete:
             await interaction.response.autocomplete([])
         else:
@@ -213,12 +208,8 @@ class WarhostBot(commands.Bot):
             _, url, _ = await self.http.get_bot_gateway()
             discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
             log.info("Gateway at %s (from %s)", url, self.config.api_base)
-        from db import Store  # imported late so `python bot.py` without a token stays light
-
         self.store = await Store.open(self.config.database_path)
         log.info("Database open at %s", self.config.database_path)
-        from cogs.announcements import Announcer
-
         self.announcer = Announcer(self, self.store)
         self.announcer.start()      # delivers what a crash left undelivered, then retries
         for name in discover_cogs():
@@ -249,8 +240,6 @@ class WarhostBot(commands.Bot):
             return
         if not any(user.id == self.user.id for user in message.mentions):
             return
-        from cogs.common import MENTION_HELP
-
         try:
             await message.reply(MENTION_HELP, mention_author=False,
                                 allowed_mentions=discord.AllowedMentions.none())
