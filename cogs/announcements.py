@@ -23,7 +23,7 @@ import contextlib
 import io
 import logging
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -127,8 +127,6 @@ def digest_text(game: Game[Any], record: GameRecord, payload: Mapping[str, Any],
     for entry in entries:
         body.extend(entry_lines(game, players, entry))
     footer, to_ping = common.next_up_text(game, players, view, payload)
-    if isinstance(view.get("round"), int) and not payload.get("outcome"):
-        footer = f"Round {view['round']} — {footer}"
     marker = digest_marker(game, record.id, first, last)
     whole = fit_digest(head, body, footer, marker)
     if not can_embed or "more lines: `/game log`" not in whole:
@@ -182,8 +180,7 @@ def reply_text(game: Game[Any], record: GameRecord, entry: LogEntry,
     lines.extend(body)
     mine = common.private_events_for(entry.events).get(entry.player)
     if mine:
-        game_obj = engine.get_game(record.kind)
-        private = common.private_lines(game_obj, entry.player, mine)
+        private = common.private_lines(game, entry.player, mine)
         if private:
             lines.append("🔒 Only you can see this:")
             lines.extend(private)
@@ -431,16 +428,18 @@ class Announcer:
             return False
 
     async def _send_once(self, channel: discord.abc.Messageable, item: Announcement,
-                         marker: str, content: str, file: Any,
+                         marker: str, content: str,
+                         make_file: Callable[[], Awaitable[discord.File | None]] | None,
                          to_ping: Sequence[str], embed: discord.Embed | None = None
                          ) -> str | None:
-        """Send ``content`` unless a message with ``marker`` is already there."""
+        """Send ``content`` (with the file ``make_file`` draws, if any) unless a message
+        with ``marker`` is already there."""
         if item.id in self._uncertain:
             found = await self._find(channel, marker, item.created_at)
             if found is not None:
                 log.info("Announcement %s was already delivered (message %s)", item.id, found)
                 return found
-        attached = await file() if file is not None else None
+        attached = await make_file() if make_file is not None else None
         self._uncertain.add(item.id)      # from here on, the message may exist
         try:
             kwargs: dict[str, Any] = {"allowed_mentions": common.ping(to_ping),

@@ -23,6 +23,7 @@ from discord import app_commands
 import engine
 import render
 from db import GameRecord, MoveResult, Store, StoreError
+from db.store import digest_payload
 from engine import Game, IllegalAction, public_events
 
 log = logging.getLogger("warhost.cogs")
@@ -338,11 +339,13 @@ def next_up_text(game: Game[Any], players: Sequence[str], view: Mapping[str, Any
     if not to_act:
         return "Waiting.", []
     who = ", ".join(mention(p) for p in to_act)
+    rnd = view.get("round")
+    prefix = f"Round {rnd} — " if isinstance(rnd, int) and not isinstance(rnd, bool) else ""
     if to_act == [current]:
-        return f"Your turn, {who}. Use `/play` (or the game's own commands).", to_act
+        return f"{prefix}Your turn, {who}. Use `/play` (or the game's own commands).", to_act
     choices = [str(c) for c in payload.get("choices") or ()]
     prompt = decision_prompt(game, view, to_act, current, choices)
-    return f"{who}: {prompt}", to_act
+    return f"{prefix}{who}: {prompt}", to_act
 
 
 def result_lines(game: Game[Any], state: Any) -> list[str]:
@@ -353,20 +356,8 @@ def result_lines(game: Game[Any], state: Any) -> list[str]:
 
 def next_up_line(game: Game[Any], state: Any) -> tuple[str, list[str]]:
     """Who must act now (and how), or the result; plus whom a message would ping."""
-    to_act = list(game.to_act(state))
-    current = game.current_turn(state)
-    outcome = game.outcome(state)
-    choices: list[str] = []
-    if len(to_act) == 1 and to_act != [current]:
-        legal = game.legal_actions(state, to_act[0])
-        choices = list(legal) if len(legal) <= 8 else []
-    payload = {"to_act": to_act, "current": current, "choices": choices,
-               "outcome": None if outcome is None else outcome.to_json()}
-    view = game.view(state, None)
-    text, to_ping = next_up_text(game, game.players(state), view, payload)
-    if isinstance(view.get("round"), int) and outcome is None:
-        text = f"Round {view['round']} — {text}"
-    return text, to_ping
+    payload = digest_payload(game, state, 0, 0)
+    return next_up_text(game, game.players(state), payload["view"], payload)
 
 
 # -- the board ----------------------------------------------------------------------------
@@ -426,7 +417,7 @@ class SentClock:
         self._offsets: list[float] = []
 
     def sent_at(self, interaction_id: int, received: float) -> float:
-        stamped = ((interaction_id >> 22) + discord.utils.DISCORD_EPOCH) / 1000
+        stamped = discord.utils.snowflake_time(interaction_id).timestamp()
         self._offsets.append(received - stamped)
         del self._offsets[:-self.WINDOW]
         return min(received, stamped + min(self._offsets))

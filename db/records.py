@@ -114,6 +114,5 @@ class Announcement:
     payload: dict[str, Any]
     secret: str | None
     created_at: float
-    attempts: int
     delivered_at: float | None = None
     message_id: str | None = None

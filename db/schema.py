@@ -78,7 +78,6 @@ MIGRATIONS: list[str] = [
         payload      TEXT    NOT NULL,        -- JSON, canonical
         secret       TEXT,                    -- an interaction token; cleared once used
         created_at   REAL    NOT NULL,
-        attempts     INTEGER NOT NULL DEFAULT 0,
         delivered_at REAL,
         message_id   TEXT
     );

@@ -32,7 +32,7 @@ import sqlite3
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import Any
@@ -70,7 +70,7 @@ MAX_SEED = 2**63 - 1
 _COLUMNS = ("id, kind, guild_id, channel_id, host_id, status, seats, seed, options, state, "
             "version, lobby_message_id, created_at, updated_at, digest_seq, decisions")
 _ANNOUNCEMENT_COLUMNS = ("id, game_id, seq, kind, recipient, payload, secret, created_at, "
-                         "attempts, delivered_at, message_id")
+                         "delivered_at, message_id")
 _OPEN = "status IN ('lobby', 'active')"
 
 Row = Sequence[Any]
@@ -91,12 +91,16 @@ def _record(row: Row) -> GameRecord:
         digest_seq=int(row[14]), decisions=json.loads(row[15]))
 
 
+def _entries(rows: Iterable[Row]) -> list[LogEntry]:
+    """Log rows (seq, player, action, events, created_at) as entries, in the given order."""
+    return [LogEntry(int(r[0]), r[1], r[2], json.loads(r[3]), float(r[4])) for r in rows]
+
+
 def _announcement(row: Row) -> Announcement:
     return Announcement(
         id=int(row[0]), game_id=int(row[1]), seq=int(row[2]), kind=row[3], recipient=row[4],
         payload=json.loads(row[5]), secret=row[6], created_at=float(row[7]),
-        attempts=int(row[8]), delivered_at=None if row[9] is None else float(row[9]),
-        message_id=row[10])
+        delivered_at=None if row[8] is None else float(row[8]), message_id=row[9])
 
 
 def _game_name(kind: str) -> str:
@@ -180,9 +184,11 @@ class Turn:
         return began
 
 
-def _digest_payload(game: Game[Any], state: Any, first: int, last: int,
-                    turn: Turn) -> dict[str, Any]:
-    """What a turn digest needs of the position it ends at (public only)."""
+def digest_payload(game: Game[Any], state: Any, first: int, last: int,
+                   turn: Turn | None = None) -> dict[str, Any]:
+    """What a turn digest of moves ``first``..``last`` needs of the position it ends at
+    (public only): the view, who must act, a few choices for an off-turn decision."""
+    turn = turn or Turn.of(game, state)
     outcome = game.outcome(state)
     choices: list[str] = []
     if len(turn.to_act) == 1 and turn.to_act[0] != turn.current:
@@ -522,7 +528,7 @@ class Store:
                                         decisions=turn.decisions({}, None, now))
             # The opening digest: the board and who moves first.
             await self._announce(conn, started.id, 0, DIGEST, None,
-                                 _digest_payload(game, state, 1, 0, turn), now=now)
+                                 digest_payload(game, state, 1, 0, turn), now=now)
         self._remember(started.id, 0, text, state)
         return started
 
@@ -573,8 +579,7 @@ class Store:
             rows = list(await conn.execute_fetchall(
                 "SELECT seq, player, action, events, created_at FROM actions "
                 "WHERE game_id = ? ORDER BY seq DESC LIMIT ?", (game_id, max(0, limit))))
-        return [LogEntry(int(r[0]), r[1], r[2], json.loads(r[3]), float(r[4]))
-                for r in reversed(rows)]
+        return _entries(reversed(rows))
 
     # ------------------------------------------------------------------ moves
 
@@ -675,7 +680,7 @@ class Store:
         if digest:
             made.append(await self._announce(
                 conn, record.id, seq, DIGEST, None,
-                _digest_payload(game, state, digested + 1, seq, turn), now=now))
+                digest_payload(game, state, digested + 1, seq, turn), now=now))
         return made
 
     async def _announce(self, conn: aiosqlite.Connection, game_id: int, seq: int, kind: str,
@@ -726,12 +731,6 @@ class Store:
                 (int(announcement_id),))))
         return _announcement(rows[0]) if rows else None
 
-    async def note_attempt(self, announcement_id: int) -> None:
-        """Count a delivery attempt (so a later one knows to look for its message first)."""
-        async with self._transaction() as conn:
-            await conn.execute("UPDATE announcements SET attempts = attempts + 1 "
-                               "WHERE id = ?", (int(announcement_id),))
-
     async def mark_delivered(self, announcement_id: int, message_id: str | None) -> None:
         """Delivered (or given up on): never sent again; its interaction token is dropped."""
         async with self._transaction() as conn:
@@ -747,7 +746,7 @@ class Store:
                 "SELECT seq, player, action, events, created_at FROM actions "
                 "WHERE game_id = ? AND seq BETWEEN ? AND ? ORDER BY seq",
                 (game_id, int(first), int(last))))
-        return [LogEntry(int(r[0]), r[1], r[2], json.loads(r[3]), float(r[4])) for r in rows]
+        return _entries(rows)
 
     async def last_turn_start(self, game_id: int) -> int:
         """The first move told by the newest turn digest (1 if there is none): from
@@ -755,12 +754,12 @@ class Store:
         game_id = _gid(game_id)
         async with self._reading() as conn:
             rows = list(await self._safely(conn.execute_fetchall(
-                "SELECT seq, json_extract(payload, '$.first') FROM announcements "
+                "SELECT json_extract(payload, '$.first') FROM announcements "
                 "WHERE game_id = ? AND kind = 'digest' ORDER BY id DESC LIMIT 1",
                 (game_id,))))
-        if not rows or rows[0][1] is None:
+        if not rows or rows[0][0] is None:
             return 1
-        return max(1, int(rows[0][1]))
+        return max(1, int(rows[0][0]))
 
     @staticmethod
     async def _safely(query: Any) -> Any:

@@ -258,3 +258,31 @@ def test_many_choices_or_many_deciders_are_not_listed() -> None:
     text, to_ping = common.next_up_line(both, None)  # type: ignore[arg-type]
     assert to_ping == [A, B]
     assert text == f"Round 3 — <@{A}>, <@{B}>: you must act now; use `/play`."
+
+
+# -- when an interaction was sent; one answer per interaction ----------------------------
+
+
+def snowflake_at(seconds: float) -> int:
+    return int(seconds * 1000 - discord.utils.DISCORD_EPOCH) << 22
+
+
+def test_sent_time_is_discords_stamp_corrected_by_the_smallest_delay_seen() -> None:
+    clock = common.SentClock()
+    t = 1_800_000_000.0
+    # this machine's clock runs 2 s ahead of Discord's; deliveries take 50-300 ms
+    assert clock.sent_at(snowflake_at(t), t + 2.3) == pytest.approx(t + 2.3)
+    assert clock.sent_at(snowflake_at(t + 10), t + 12.05) == pytest.approx(t + 12.05)
+    # a slow delivery (queued 1 s) is dated back to when it was sent, on this clock
+    assert clock.sent_at(snowflake_at(t + 20), t + 23.0) == pytest.approx(t + 22.05)
+    # never later than its arrival, whatever the stamp says
+    assert clock.sent_at(snowflake_at(t + 40), t + 30.0) == pytest.approx(t + 30.0)
+
+
+def test_each_interaction_is_taken_on_once() -> None:
+    seen = common.RecentIds()
+    assert seen.claim(1) and seen.claim(2)
+    assert not seen.claim(1)
+    for i in range(3, common.RecentIds.LIMIT + 10):
+        seen.claim(i)
+    assert seen.claim(1)                       # the oldest are forgotten, memory is bounded

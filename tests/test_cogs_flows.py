@@ -662,3 +662,18 @@ async def test_a_failed_send_is_retried_and_looked_for_first(
     await client.announcer.deliver_all()                   # the retry finds it, sends nothing
     assert len(calls) == 1 and await store.pending_announcements(game_id) == []
     assert len(box.public()) == 1
+
+
+def test_a_turn_too_long_for_one_message_keeps_its_start_and_end() -> None:
+    from cogs.announcements import DIGEST_LIMIT, fit_digest
+
+    body = [f"line {i} " + "x" * 80 for i in range(60)]
+    text = fit_digest("HEAD", body, "FOOTER", "-# marker")
+    assert len(text) <= DIGEST_LIMIT
+    lines = text.splitlines()
+    assert lines[0] == "HEAD" and lines[-2:] == ["FOOTER", "-# marker"]
+    assert lines[1].startswith("line 0 ") and lines[-3].startswith("line 59 ")
+    kept = [line for line in lines if line.startswith("line ")]
+    assert f"… {60 - len(kept)} more lines: `/game log` has them all." in lines
+    short = fit_digest("HEAD", body[:3], "FOOTER", "-# marker")
+    assert short == "\n".join(["HEAD", *body[:3], "FOOTER", "-# marker"])
