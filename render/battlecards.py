@@ -57,8 +57,8 @@ from render.common import (
     darken,
     dashed_rect,
     drawable_events,
-    encode_png,
     lighten,
+    load_palette,
     min_essential_size,
     pill,
     progress_bar,
@@ -68,7 +68,8 @@ from render.common import (
 )
 
 WIDTH, HEIGHT = 800, 1100
-SCALE = 2
+SCALE = 2  # sprites and static layers are drawn this many times larger, then reduced
+KIND = "battlecards"
 M = 12  # the outer margin
 #: The size of essential text: at least 8 px once Discord shrinks the image to a phone.
 BIG = max(17.0, float(math.ceil(min_essential_size(WIDTH))))  # 17 px at 800 wide
@@ -103,7 +104,6 @@ FIRING_PHASES = (1, 2, 3, 4)
 DEFAULT_TARGET = 38
 SHOT_ROWS = 5  # rows of the shots list
 MAX_EVENTS = 5000  # events read (the latest)
-PNG_BUDGET = 240_000  # bytes; a larger image is re-encoded in 256 colours
 # Revealed units per detail level (0 full, 1 compact, 2 tiny): rows in a side's band and
 # the narrowest and widest card.
 CARD_ROWS = (1, 2, 3)
@@ -348,7 +348,7 @@ def _draw_back(c: Canvas, box: Box, style: Style | None) -> None:
 
 @lru_cache(maxsize=128)
 def _back_sprite(side: str, w: int, h: int, angle: int = 0) -> Image.Image:
-    """A card back with a soft shadow, rotated ``angle`` degrees clockwise (RGBA, scaled).
+    """A card back with a soft shadow, rotated ``angle`` degrees clockwise (RGBA, final size).
 
     ``side`` is a style key, or "conflict" for the conflict deck's back."""
     pad = 3
@@ -356,13 +356,14 @@ def _back_sprite(side: str, w: int, h: int, angle: int = 0) -> Image.Image:
     c.rect((pad + 1, pad + 2, pad + w + 1, pad + h + 2), fill=(0, 0, 0, 90), radius=w * 0.1)
     _draw_back(c, (pad, pad, pad + w, pad + h), None if side == "conflict" else
                STYLES.get(side, OTHER))
-    if angle:
-        return c.image.rotate(-angle, resample=Image.Resampling.BICUBIC, expand=True)
-    return c.image
+    if angle:  # turned at drawing scale, then reduced: smooth edges
+        return c.image.rotate(-angle, resample=Image.Resampling.BICUBIC,
+                              expand=True).reduce(SCALE)
+    return c.finish()
 
 
 def _paste_centred(c: Canvas, image: Image.Image, centre: Point) -> None:
-    c.paste(image, (centre[0] - image.width / (2 * SCALE), centre[1] - image.height / (2 * SCALE)))
+    c.paste(image, (centre[0] - image.width / 2, centre[1] - image.height / 2))
 
 
 def _pile(c: Canvas, box: Box, count: int, side: str) -> None:
@@ -1298,11 +1299,11 @@ def _columns(width: float, gap: float, level: int) -> int:
 
 @lru_cache(maxsize=16)
 def _vertical_text(text: str, size: float, colour: RGB) -> Image.Image:
-    """``text`` turned to read bottom-up (RGBA, at drawing scale)."""
+    """``text`` turned to read bottom-up (RGBA, final size)."""
     w = Canvas(1, 1, (0, 0, 0, 0), scale=SCALE, mode="RGBA").text_width(text, size, bold=True)
     c = Canvas(math.ceil(w) + 4, math.ceil(size * 1.5), (0, 0, 0, 0), scale=SCALE, mode="RGBA")
     c.text((2, size * 0.75), text, size, fill=colour, bold=True, anchor="lm")
-    return c.image.rotate(90, expand=True)
+    return c.finish().rotate(90, expand=True)
 
 
 def _vertical_label(c: Canvas, centre: Point, text: str, colour: RGB) -> None:
@@ -1649,7 +1650,7 @@ def _backdrop() -> Image.Image:
     c = Canvas(WIDTH, HEIGHT, BACKGROUND, scale=SCALE)
     # a felt table top under the middle
     c.rect((M - 5, MID_Y0 - 4, WIDTH - M + 5, MID_Y1 + 4), fill=(33, 38, 36), radius=14)
-    return c.image
+    return c.finish()
 
 
 def _hit_marks(shots: list[Mapping[str, Any]]) -> dict[tuple[str | None, str], str]:
@@ -1671,8 +1672,7 @@ def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
     read: never a player's ``hand``, ``kept`` or ``stack_cards``, nor a private event."""
     table = _Table(view, names)
     digest = read_events(events)
-    c = Canvas(WIDTH, HEIGHT, BACKGROUND, scale=SCALE)
-    c.image.paste(_backdrop())
+    c = Canvas(WIDTH, HEIGHT, BACKGROUND, base=_backdrop())
     outcome_raw = view.get("outcome")
     outcome = outcome_raw if isinstance(outcome_raw, Mapping) else None
     over = outcome is not None or view.get("phase") == "over"
@@ -1706,8 +1706,4 @@ def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
         _battle_list(c, view, table, BODY_BOX)
     _conflict_panel(c, view)
     _shots_panel(c, table, shots, fresh, units)
-    image = c.finish()
-    png = encode_png(image)
-    if len(png) > PNG_BUDGET:  # a crowded table: 256 colours look the same at a third the size
-        png = encode_png(image, colours=256)
-    return png
+    return c.png(load_palette(KIND))

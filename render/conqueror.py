@@ -48,6 +48,7 @@ from render.common import (
     display_name,
     drawable_events,
     lighten,
+    load_palette,
     logs_icon,
     min_essential_size,
     note_actor,
@@ -60,7 +61,8 @@ from render.common import (
 )
 
 WIDTH, HEIGHT = 1000, 700
-SCALE = 2
+SCALE = 2  # sprites and static layers are drawn this many times larger, then reduced
+KIND = "conqueror"
 
 FILES = "abcdef"
 RANKS = "123456"
@@ -312,7 +314,7 @@ def _turn_lines(c: Canvas, turn: _Turn, players: _Players, size: float,
 
 @lru_cache(maxsize=16)
 def _tile(resource: str) -> Image.Image:
-    """The background of one square (RGBA, rounded, at drawing scale), cached."""
+    """The background of one square (RGBA, rounded, final size), cached."""
     fill = TILE_COLOURS.get(resource, TILE_COLOURS["blank"])
     c = Canvas(TILE, TILE, fill, scale=SCALE)
     if resource == "hidden":
@@ -345,7 +347,7 @@ def _tile(resource: str) -> Image.Image:
     ImageDraw.Draw(mask).rounded_rectangle((0, 0, img.size[0] - 1, img.size[1] - 1),
                                            radius=9 * SCALE, fill=255)
     img.putalpha(mask)
-    return img
+    return img.reduce(SCALE)
 
 
 @lru_cache(maxsize=2)
@@ -365,7 +367,7 @@ def _backdrop() -> Image.Image:
         row = 5 - i
         y = BOARD_Y + row * CELL + (QGAP if row >= 3 else 0) + CELL / 2
         c.text((BOARD_X - pad - 13, y), r, 18, fill=MUTED, bold=True, anchor="mm")
-    return c.image
+    return c.finish()
 
 
 # --- pieces on the board -------------------------------------------------------------
@@ -881,8 +883,7 @@ def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
            names: dict[str, str] | None = None) -> bytes:
     """PNG bytes of a Conqueror view marking what ``events`` did (see the module's
     docstring). ``view``, ``events`` and ``names`` are never modified."""
-    c = Canvas(WIDTH, HEIGHT, BACKGROUND, scale=SCALE)
-    c.image.paste(_backdrop())
+    c = Canvas(WIDTH, HEIGHT, BACKGROUND, base=_backdrop())
     players = _Players(view, names)
     board = _board(view)
     turn = _read_events(events)
@@ -995,4 +996,4 @@ def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
             _order_badge(c, centre, colour, number)
 
     _panel(c, view, players, turn)
-    return c.png()
+    return c.png(load_palette(KIND))

@@ -59,6 +59,7 @@ from render.common import (
     drawable_events,
     heart,
     lighten,
+    load_palette,
     min_essential_size,
     mix,
     note_actor,
@@ -69,7 +70,8 @@ from render.common import (
 )
 
 WIDTH, HEIGHT = 1100, 840
-SCALE = 2
+SCALE = 2  # sprites and static layers are drawn this many times larger, then reduced
+KIND = "liege"
 
 FILES = "abcdefghij"
 SIZES = range(4, 11)  # the engine uses 10 and 8; anything else falls back to 10
@@ -435,7 +437,7 @@ def _facing_tab(c: Canvas, box: tuple[float, float, float, float], facing: str,
     c.polygon(pts, fill=ICON, outline=darken(colour, 0.65), width=max(1.5, w * 0.04))
 
 
-# --- cached sprites (RGBA, at drawing scale, one cell square) ---------------------------
+# --- cached sprites (RGBA, final size, one cell square) ---------------------------
 
 
 def _counter_box(cell: float) -> tuple[float, float, float, float]:
@@ -454,7 +456,7 @@ def _piece_sprite(kind: str, colour: RGB, cell: int, facing: str | None,
         trench_icon(c, (m, m + cell * 0.04, cell - m, cell - m - cell * 0.02))
         if general is not None:
             general_icon(c, (cx, cy + cell * 0.03), cell * 0.23, general)
-        return c.image
+        return c.finish()
     box = _counter_box(cell)
     _counter(c, box, colour)
     outline = darken(colour, 0.62)
@@ -477,14 +479,14 @@ def _piece_sprite(kind: str, colour: RGB, cell: int, facing: str | None,
     if general is not None and kind == "av":  # the General rides in the vehicle
         gr = cell * 0.2
         general_icon(c, (box[2] - gr * 0.55, box[1] + gr * 0.55), gr, general, shadow=False)
-    return c.image
+    return c.finish()
 
 
 @lru_cache(maxsize=16)
 def _general_sprite(colour: RGB, cell: int) -> Image.Image:
     c = Canvas(cell, cell, (0, 0, 0, 0), scale=SCALE, mode="RGBA")
     general_icon(c, (cell / 2, cell / 2), cell * 0.38, colour)
-    return c.image
+    return c.finish()
 
 
 @lru_cache(maxsize=8)
@@ -507,13 +509,13 @@ def _blast_sprite(kind: str, cell: int) -> Image.Image:
                 c.line([(k, 0), (k + cell, cell)], fill=line, width=max(1.5, cell * 0.03))
             k += step
     c.rect((0, 0, cell, cell), outline=with_alpha(colour, 230), width=2)
-    return c.image
+    return c.finish()
 
 
 @lru_cache(maxsize=4)
 def _backdrop(size: int, homes: tuple[tuple[str, RGB, tuple[str, ...]], ...]) -> Image.Image:
     """Background, frame, squares, coordinates, home edges, highlighted squares and the key
-    (RGB, at drawing scale: about 10 MB each, so only a few are kept)."""
+    (RGB, final size)."""
     board = _Board(size)
     n, cell = board.n, board.cell
     c = Canvas(WIDTH, HEIGHT, BACKGROUND, scale=SCALE)
@@ -585,7 +587,7 @@ def _backdrop(size: int, homes: tuple[tuple[str, RGB, tuple[str, ...]], ...]) ->
         y = BOARD_Y + (n - 1 - ri + 0.5) * cell
         c.text((BOARD_X - pad - 14, y), str(ri + 1), 17, fill=MUTED, bold=True, anchor="mm")
     _key_strip(c, KEY_Y)
-    return c.image
+    return c.finish()
 
 
 # --- what happened: from the events, else from the view ------------------------------------
@@ -1396,8 +1398,7 @@ def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
         if side in ("south", "north", "west", "east"):
             homes.append((side, players.colour(p.get("id")),
                           tuple(_squares(board, p.get("highlights"), 4))))
-    c = Canvas(WIDTH, HEIGHT, BACKGROUND, scale=SCALE)
-    c.image.paste(_backdrop(board.n, tuple(homes)))
+    c = Canvas(WIDTH, HEIGHT, BACKGROUND, base=_backdrop(board.n, tuple(homes)))
 
     # what is on the board
     pieces: dict[str, Mapping[str, Any]] = {}
@@ -1476,4 +1477,4 @@ def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
 
     _shop(c, view, players)
     _panel(c, view, players, board, marks)
-    return c.png()
+    return c.png(load_palette(KIND))
