@@ -314,7 +314,7 @@ def _turn_lines(c: Canvas, turn: _Turn, players: _Players, size: float,
 
 @lru_cache(maxsize=16)
 def _tile(resource: str) -> Image.Image:
-    """The background of one square (RGBA, rounded, final size), cached."""
+    """The background of one square (rounded, on the frame's colour, final size), cached."""
     fill = TILE_COLOURS.get(resource, TILE_COLOURS["blank"])
     c = Canvas(TILE, TILE, fill, scale=SCALE)
     if resource == "hidden":
@@ -347,7 +347,11 @@ def _tile(resource: str) -> Image.Image:
     ImageDraw.Draw(mask).rounded_rectangle((0, 0, img.size[0] - 1, img.size[1] - 1),
                                            radius=9 * SCALE, fill=255)
     img.putalpha(mask)
-    return img.reduce(SCALE)
+    # composed onto the board's frame (what is under every square): pasted opaque, fast
+    tile = Image.new("RGB", (TILE, TILE), FRAME)
+    small = img.reduce(SCALE)
+    tile.paste(small, (0, 0), small)
+    return tile
 
 
 @lru_cache(maxsize=2)
