@@ -30,6 +30,7 @@ from dotenv import dotenv_values
 
 import cogs
 from cogs.announcements import Announcer
+from cogs.boards import Boards
 from cogs.common import MENTION_HELP, SERVER_ONLY, RecentIds, SentClock
 from db import Store
 
@@ -65,6 +66,8 @@ class Config:
     log_level: str = "INFO"
     api_base: str | None = None
     gateway_url: str | None = None
+    #: Worker processes drawing boards (None: one per core; 0: draw in a thread).
+    render_workers: int | None = None
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None,
@@ -107,10 +110,20 @@ class Config:
             # None: asked of that API (GET /gateway/bot) once logged in, see setup_hook
             gateway_url = values.get("DISCORD_GATEWAY_URL")
 
+        workers_text = values.get("RENDER_WORKERS")
+        render_workers: int | None = None
+        if workers_text is not None:
+            if not workers_text.isdigit() or int(workers_text) > 64:
+                raise ConfigError(
+                    f"RENDER_WORKERS must be a number of processes from 0 to 64, not "
+                    f"{workers_text!r}. Leave it empty for one per CPU core.")
+            render_workers = int(workers_text)
+
         return cls(token=token,
                    database_path=values.get("DATABASE_PATH", DEFAULT_DATABASE_PATH),
                    dev_guild_id=dev_guild_id, log_level=level,
-                   api_base=api_base, gateway_url=gateway_url)
+                   api_base=api_base, gateway_url=gateway_url,
+                   render_workers=render_workers)
 
 
 def point_discord_at(config: Config) -> None:
@@ -199,6 +212,7 @@ class WarhostBot(commands.Bot):
         self.config = config
         self.store: Store | None = None
         self.announcer: Announcer | None = None
+        self.boards = Boards(config.render_workers)
         self.sent_clock = SentClock()
         self.recent_interactions = RecentIds()
 
@@ -208,6 +222,7 @@ class WarhostBot(commands.Bot):
             _, url, _ = await self.http.get_bot_gateway()
             discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
             log.info("Gateway at %s (from %s)", url, self.config.api_base)
+        self.boards.start()  # board workers warm up while we connect
         self.store = await Store.open(self.config.database_path)
         log.info("Database open at %s", self.config.database_path)
         self.announcer = Announcer(self, self.store)
@@ -252,6 +267,7 @@ class WarhostBot(commands.Bot):
             if self.announcer is not None:
                 await self.announcer.close()
             await super().close()
+            await self.boards.close()
         finally:
             if self.store is not None:
                 store, self.store = self.store, None

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
@@ -31,8 +30,8 @@ from typing import Any
 import discord
 
 import engine
-import render
 from cogs import common
+from cogs.boards import board_key, boards_of
 from db import DIGEST, PRIVATE, REPLY, Announcement, GameRecord, LogEntry, Store, StoreError
 from engine import Game, IllegalAction, public_events
 
@@ -402,13 +401,13 @@ class Announcer:
                 return None
             names = await names_for(self.client, record.guild_id, record.seats)
             try:
-                png = await asyncio.to_thread(render.render, record.kind, view,
-                                              digest_events(entries) or None, names)
+                return await boards_of(self.client).file(
+                    record.kind, view, digest_events(entries) or None, names,
+                    f"{record.kind}-{record.id}-{max(last, 0)}.png",
+                    key=board_key(record.id, first, last, names))
             except Exception:
                 log.exception("Drawing the board of game %s failed", record.id)
                 return None
-            return discord.File(io.BytesIO(png),
-                                filename=f"{record.kind}-{record.id}-{max(last, 0)}.png")
 
         embed = None if digest.embed is None else discord.Embed(
             description=digest.embed, colour=discord.Colour.dark_gold())

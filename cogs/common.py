@@ -9,19 +9,16 @@ turn passes, the channel's turn digest with the board.
 
 from __future__ import annotations
 
-import asyncio
-import io
 import logging
 import re
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
 import discord
 from discord import app_commands
 
 import engine
-import render
 from db import GameRecord, MoveResult, Store, StoreError
 from db.store import digest_payload
 from engine import Game, IllegalAction, public_events
@@ -363,13 +360,15 @@ def next_up_line(game: Game[Any], state: Any) -> tuple[str, list[str]]:
 # -- the board ----------------------------------------------------------------------------
 
 
-async def board_file(game: Game[Any], state: Any, names: dict[str, str],
-                     events: Sequence[dict[str, Any]] | None = None) -> discord.File:
-    """The public board as a PNG attachment (drawn off the event loop)."""
-    view = game.view(state, None)
-    png = await asyncio.to_thread(render.render, game.kind, view,
-                                  list(events) if events else None, names)
-    return discord.File(io.BytesIO(png), filename=f"{game.kind}-board.png")
+async def board_file(client: discord.Client, game: Game[Any], state: Any,
+                     names: dict[str, str], events: Sequence[dict[str, Any]] | None = None,
+                     *, key: Hashable | None = None) -> discord.File:
+    """The public board as a PNG attachment (drawn by the bot's worker processes; once
+    per ``key``, see :func:`cogs.boards.board_key`)."""
+    from cogs.boards import boards_of
+
+    return await boards_of(client).file(game.kind, game.view(state, None), events, names,
+                                        f"{game.kind}-board.png", key=key)
 
 
 # -- the one path for every move ---------------------------------------------------------

@@ -20,6 +20,7 @@ from discord.ext import commands
 import engine
 from cogs import common
 from cogs.announcements import digest_events
+from cogs.boards import board_key
 from cogs.common import reply_error, send_ephemeral, send_public, store_of
 from db import GameRecord, StoreError
 from engine import Game, IllegalAction, Option
@@ -558,7 +559,9 @@ class GameCog(commands.Cog):
         first = await store.last_turn_start(record.id)
         entries = await store.actions_between(record.id, first, record.version)
         names = await common.display_names(interaction, game.players(state))
-        file = await common.board_file(game, state, names, digest_events(entries))
+        file = await common.board_file(interaction.client, game, state, names,
+                                       digest_events(entries),
+                                       key=board_key(record.id, first, record.version, names))
         text, _ = common.next_up_line(game, state)
         await interaction.followup.send(common.clip(text), file=file, ephemeral=not share,
                                         allowed_mentions=common.NO_MENTIONS)

@@ -8,7 +8,6 @@ not act now. ``/liege shop`` and ``/liege range`` only look: they answer ephemer
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 import re
@@ -20,8 +19,8 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
-import render
 from cogs import common
+from cogs.boards import boards_of
 from cogs.common import reply_error, send_ephemeral, store_of
 from cogs.game import legal_for
 from engine import IllegalAction
@@ -520,7 +519,7 @@ class LiegeCog(commands.GroupCog, group_name="liege",
         view["selected"] = {"square": sq, "range": reach}
         await interaction.response.defer(ephemeral=True, thinking=True)
         names = await common.display_names(interaction, game.players(state))
-        png = await asyncio.to_thread(render.render, KIND, view, None, names)
+        png = await boards_of(interaction.client).png(KIND, view, None, names)
         what = occupants(view)[sq]
         text = (f"{what} on {sq} reaches: {', '.join(reach)}." if reach
                 else f"{what} on {sq} reaches no square.")

@@ -9,11 +9,12 @@ database or the engine's classes: the view dict is all they see.
 from __future__ import annotations
 
 import importlib
+import pkgutil
 import re
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["render"]
+__all__ = ["kinds", "render", "renderer"]
 
 _KIND = re.compile(r"[a-z][a-z0-9_]*")
 #: Modules in this package that are helpers, not game renderers.
@@ -23,7 +24,14 @@ Renderer = Callable[[dict[str, Any], "list[dict[str, Any]] | None", "dict[str, s
                     bytes]
 
 
-def _renderer(kind: str) -> Renderer:
+def kinds() -> list[str]:
+    """The game kinds that have a renderer here."""
+    return sorted(m.name for m in pkgutil.iter_modules(__path__)
+                  if _KIND.fullmatch(m.name) and m.name not in _NOT_GAMES)
+
+
+def renderer(kind: str) -> Renderer:
+    """The ``render`` function of ``kind``'s module; ValueError for an unknown kind."""
     if not isinstance(kind, str) or not _KIND.fullmatch(kind) or kind in _NOT_GAMES:
         raise ValueError(f"No renderer for game kind {kind!r}.")
     try:
@@ -44,4 +52,4 @@ def render(kind: str, view: dict[str, Any], events: list[dict[str, Any]] | None 
 
     ``names`` maps player id to display name. Raises ValueError for an unknown kind.
     """
-    return _renderer(kind)(view, events, names)
+    return renderer(kind)(view, events, names)

@@ -46,7 +46,7 @@ def played(kind: str, players: int, seed: int, plies: int,
             break
         player = to_act[0]
         state, events = game.apply(state, player, rng.choice(game.legal_actions(state, player)))
-        recent = (recent + [list(events)])[-marked:] if marked else []
+        recent = ([*recent, list(events)])[-marked:] if marked else []
     return state, [e for batch in recent for e in batch]
 
 

@@ -1,0 +1,158 @@
+"""Drawing boards without holding up moves: in worker processes, each board once.
+
+A board takes milliseconds of pure CPU; drawn on the event loop it would stall every
+other game, and in a thread it would still share one core (Pillow holds the GIL for much
+of it). :class:`Boards` sends each drawing to a pool of worker processes (one per core by
+default, ``RENDER_WORKERS`` to change; 0 draws in a thread instead) and keeps the PNGs
+it made by key, so the board of a game at a version (a turn digest's, then everyone's
+``/game board``) is drawn at most once, even when asked for twice at the same moment.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import multiprocessing
+import os
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Hashable, Mapping, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+import discord
+
+import render
+
+log = logging.getLogger(__name__)
+
+#: How many finished PNGs are kept (about 60 KB each).
+CACHE_SIZE = 128
+
+
+def _worker_start(bot_pid: int) -> None:
+    """A worker's first act: import every renderer (so no move waits for an import) and
+    watch the bot, leaving when it is gone, even killed outright (the pool's own
+    shutdown never runs then, and a worker would wait for work forever)."""
+    for kind in render.kinds():
+        render.renderer(kind)
+    threading.Thread(target=_exit_with, args=(bot_pid,), daemon=True).start()
+
+
+def _exit_with(pid: int) -> None:
+    while True:
+        time.sleep(1)
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            os._exit(0)
+        except PermissionError:  # alive, someone else's: not ours, but not gone
+            pass
+
+
+def board_key(game_id: int, first: int, last: int,
+              names: Mapping[str, str] | None) -> Hashable:
+    """What a game's public board depends on, besides the game: the version it shows
+    (``last``), the actions it marks (``first``..``last``) and the players' names."""
+    return (game_id, first, last, tuple(sorted((names or {}).items())))
+
+
+class Boards:
+    """Draws board PNGs in worker processes, once per key (see the module docstring)."""
+
+    def __init__(self, workers: int | None = None, cache_size: int = CACHE_SIZE) -> None:
+        self.workers = max(0, (os.cpu_count() or 1) if workers is None else workers)
+        self.cache_size = cache_size
+        self._pool: Executor | None = None
+        self._done: OrderedDict[Hashable, bytes] = OrderedDict()
+        self._drawing: dict[Hashable, asyncio.Future[bytes]] = {}
+        self.drawn = 0  # boards actually drawn (not served from the cache)
+
+    def _executor(self) -> Executor | None:
+        if self.workers == 0:
+            return None
+        if self._pool is None:
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload(["render", "PIL.Image"])
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=context,
+                                             initializer=_worker_start,
+                                             initargs=(os.getpid(),))
+        return self._pool
+
+    def start(self) -> None:
+        """Start the workers now (they warm up while the bot connects)."""
+        pool = self._executor()
+        if pool is not None:
+            for _ in range(self.workers):
+                pool.submit(len, ())
+
+    async def png(self, kind: str, view: dict[str, Any],
+                  events: Sequence[dict[str, Any]] | None = None,
+                  names: dict[str, str] | None = None, *, key: Hashable | None = None) -> bytes:
+        """The PNG of ``view`` marking ``events``. With a ``key`` (see :func:`board_key`)
+        it is drawn at most once: later and simultaneous asks get the same bytes."""
+        if key is None or self.cache_size <= 0:
+            return await self._draw(kind, view, events, names)
+        full_key = (kind, key)
+        if full_key in self._done:
+            self._done.move_to_end(full_key)
+            return self._done[full_key]
+        pending = self._drawing.get(full_key)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        self._drawing[full_key] = future
+        try:
+            png = await self._draw(kind, view, events, names)
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: nobody else may be waiting
+            raise
+        finally:
+            self._drawing.pop(full_key, None)
+        future.set_result(png)
+        self._done[full_key] = png
+        while len(self._done) > self.cache_size:
+            self._done.popitem(last=False)
+        return png
+
+    async def file(self, kind: str, view: dict[str, Any],
+                   events: Sequence[dict[str, Any]] | None, names: dict[str, str] | None,
+                   filename: str, *, key: Hashable | None = None) -> discord.File:
+        """:meth:`png` as an attachment."""
+        return discord.File(io.BytesIO(await self.png(kind, view, events, names, key=key)),
+                            filename=filename)
+
+    async def _draw(self, kind: str, view: dict[str, Any],
+                    events: Sequence[dict[str, Any]] | None,
+                    names: dict[str, str] | None) -> bytes:
+        args = (kind, view, list(events) if events else None, names)
+        self.drawn += 1
+        pool = self._executor()
+        if pool is not None:
+            loop = asyncio.get_running_loop()
+            try:
+                return await loop.run_in_executor(pool, render.render, *args)
+            except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh
+                log.warning("A board worker died; restarting the pool")
+                self._pool = None
+                pool.shutdown(wait=False, cancel_futures=True)
+        return await asyncio.to_thread(render.render, *args)
+
+    async def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+
+
+#: For clients without their own (tests' fakes): draws in a thread and keeps nothing (such
+#: clients may come and go with their own databases, where game ids repeat).
+_IN_THREAD = Boards(workers=0, cache_size=0)
+
+
+def boards_of(client: Any) -> Boards:
+    boards = getattr(client, "boards", None)
+    return boards if isinstance(boards, Boards) else _IN_THREAD
