@@ -477,8 +477,8 @@ class Canvas:
         if alpha >= 255:
             self._im.paste(tuple(colour[:3]), box)
         elif alpha > 0:
-            self._im.paste(tuple(colour[:3]), box,
-                           Image.core.fill("L", (box[2] - box[0], box[3] - box[1]), alpha))
+            mask = Image.new("L", (box[2] - box[0], box[3] - box[1]), alpha)
+            self._im.paste(tuple(colour[:3]), box, mask.im)
 
     def _shape(self, kind: str, coords: Sequence[float], fill: Colour | None,
                outline: Colour | None, width: float = 1, radius: float = 0) -> None:
