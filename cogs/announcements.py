@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
@@ -225,6 +226,7 @@ class Announcer:
         #: Announcements whose send may have reached Discord: look before sending again.
         self._uncertain: set[int] = set()
         self._failures: dict[int, int] = {}
+        self._drawing: set[asyncio.Task[bytes | None]] = set()
         self._task: asyncio.Task[None] | None = None
 
     # lifecycle
@@ -282,6 +284,8 @@ class Announcer:
             except StoreError:
                 log.exception("Reading game %s's announcements failed", game_id)
                 return
+            if record is not None and len(pending) > 1 and boards_of(self.client).cache_size:
+                self._start_boards(record, pending[1:])
             for item in pending:
                 assert record is not None
                 try:
@@ -396,23 +400,50 @@ class Announcer:
             int(record.channel_id), guild_id=int(record.guild_id) if record.guild_id else None)
 
         async def board() -> discord.File | None:
-            view = item.payload.get("view")
-            if not isinstance(view, dict):
-                return None
-            names = await names_for(self.client, record.guild_id, record.seats)
             try:
-                return await boards_of(self.client).file(
-                    record.kind, view, digest_events(entries) or None, names,
-                    f"{record.kind}-{record.id}-{max(last, 0)}.png",
-                    key=board_key(record.id, first, last, names))
+                png = await self._board(record, item, entries)
             except Exception:
                 log.exception("Drawing the board of game %s failed", record.id)
                 return None
+            if png is None:
+                return None
+            return discord.File(io.BytesIO(png),
+                                filename=f"{record.kind}-{record.id}-{max(last, 0)}.png")
 
         embed = None if digest.embed is None else discord.Embed(
             description=digest.embed, colour=discord.Colour.dark_gold())
         return await self._send_once(channel, item, marker, digest.content, board,
                                      digest.to_ping, embed)
+
+    async def _board(self, record: GameRecord, item: Announcement,
+                     entries: list[LogEntry] | None = None) -> bytes | None:
+        """The PNG of a digest's board (drawn once: see :class:`cogs.boards.Boards`)."""
+        view = item.payload.get("view")
+        if not isinstance(view, dict):
+            return None
+        first = int(item.payload.get("first", 1))
+        last = int(item.payload.get("last", 0))
+        if entries is None:
+            entries = (await self.store.actions_between(record.id, first, last)
+                       if last >= first else [])
+        names = await names_for(self.client, record.guild_id, record.seats)
+        return await boards_of(self.client).png(record.kind, view,
+                                                digest_events(entries) or None, names,
+                                                key=board_key(record.id, first, last, names))
+
+    def _start_boards(self, record: GameRecord, pending: Sequence[Announcement]) -> None:
+        """Start drawing the digests' boards now, so they are drawn while the mover's
+        answer goes out; the digest then picks its board up already made."""
+        for item in pending:
+            if item.kind == DIGEST:
+                task = asyncio.create_task(self._board(record, item))
+                self._drawing.add(task)
+                task.add_done_callback(self._board_drawn)
+
+    def _board_drawn(self, task: asyncio.Task[bytes | None]) -> None:
+        self._drawing.discard(task)
+        if not task.cancelled():
+            task.exception()  # retrieved: the digest draws again and reports a failure
 
     def _can_embed(self, record: GameRecord) -> bool:
         """Whether the bot may show embeds in the game's channel (as far as it knows)."""

@@ -304,15 +304,18 @@ STAMP_CACHE = 2048
 
 
 class _Quality:
-    reference = False
+    reference = 0  # the supersampling of boards drawn the slow way; 0: the fast way
     captured: list[Image.Image] | None = None
 
 
 @contextmanager
-def reference_quality() -> Iterator[None]:
-    """Boards drawn inside are drawn the slow, high-quality way (tests compare)."""
+def reference_quality(scale: int = REFERENCE_SCALE) -> Iterator[None]:
+    """Boards drawn inside are drawn the slow way: every primitive blended straight onto
+    an RGB image ``scale`` times larger, then reduced, and saved losslessly. At
+    :data:`REFERENCE_SCALE` that is the high-quality yardstick the tests compare with; at 1
+    it is the naive baseline the benchmarks compare with."""
     before = _Quality.reference
-    _Quality.reference = True
+    _Quality.reference = max(1, scale)
     try:
         yield
     finally:
@@ -429,7 +432,7 @@ class Canvas:
         self.width = width
         self.height = height
         self.fast = scale is None and mode == "RGB" and not _Quality.reference
-        self.scale = 1 if self.fast else (scale or REFERENCE_SCALE)
+        self.scale = 1 if self.fast else (scale or _Quality.reference or REFERENCE_SCALE)
         if base is not None:
             image = base.convert(mode) if base.mode != mode else base.copy()
             if self.scale != 1:

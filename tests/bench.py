@@ -1,35 +1,86 @@
-"""Warhost benchmarks: ``make bench``. Prints medians, never asserts.
+"""Warhost benchmarks: ``make bench``. Prints every figure beside its target; asserts
+nothing (speed is measured here, never in timed tests).
 
-Timings on shared machines are noisy: compare medians and ratios, not single runs.
-    engine   one ``apply`` and one ``legal_actions`` in random play, for every game kind
-    render   one board PNG per game kind: the opening and a crowded position
-    store    one persisted move through ``Store.apply_action`` (file database, WAL;
-             synchronous=FULL as the bot runs, and NORMAL for comparison)
+Machines here are shared and noisy, so each figure is a median (and p99) and stands
+beside a baseline measured in the same run:
+    engine   random playouts (``legal_actions`` + ``apply``) per second, every kind
+    render   every kind's board, opening and crowded (a turn's events marked): the fast
+             pipeline beside the same drawing done naively (every primitive blended on an
+             RGB image, zlib PNG) and the naive drawing saved as an octree palette PNG
+    store    one persisted move through ``Store.apply_action`` beside raw aiosqlite doing
+             the same insert and update on the same database settings
+    e2e      the real bot through the real discord.py client against the loopback Discord
+             double: a move whose turn digest carries a board, from the interaction's
+             dispatch to the board's message landing; one game, then 100 games at once;
+             beside ``/game status`` (a plain text answer) as the floor
+
+    python -m tests.bench [--quick] [--markdown FILE]
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import io
+import json
+import os
+import platform
 import random
 import statistics
+import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import aiosqlite
+from PIL import Image
+
 import engine
 import render
+import render.common as drawing
 from db import Store
-from engine.conqueror import GAME
-from engine.conqueror.ai import choose_action
+from tests.boards import played
 
 
-def _median_ms(samples: list[float]) -> float:
+@dataclass
+class Figure:
+    section: str
+    name: str
+    value: float
+    unit: str
+    target: str = ""
+    met: bool | None = None
+    note: str = ""
+
+    def line(self) -> str:
+        mark = {True: "ok  ", False: "MISS", None: "    "}[self.met]
+        return (f"{mark} {self.name:<46} {self.value:>10.2f} {self.unit:<8} "
+                f"{self.target:<16} {self.note}")
+
+
+FIGURES: list[Figure] = []
+
+
+def figure(section: str, name: str, value: float, unit: str, target: str = "",
+           met: bool | None = None, note: str = "") -> None:
+    f = Figure(section, name, value, unit, target, met, note)
+    FIGURES.append(f)
+    print(f.line(), flush=True)
+
+
+def median_ms(samples: list[float]) -> float:
     return statistics.median(samples) * 1000
 
 
-def _time(fn: Callable[[], Any], repeat: int) -> list[float]:
+def p99_ms(samples: list[float]) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))] * 1000
+
+
+def timed(fn: Callable[[], Any], repeat: int) -> list[float]:
     out = []
     for _ in range(repeat):
         began = time.perf_counter()
@@ -38,92 +89,194 @@ def _time(fn: Callable[[], Any], repeat: int) -> list[float]:
     return out
 
 
-def _played(game: Any, players: int, seed: int, plies: int,
-            timings: dict[str, list[float]] | None = None) -> Any:
-    """A game after ``plies`` random legal actions (timing each call if asked)."""
-    rng = random.Random(seed)
-    state = game.new_game([f"p{i}" for i in range(1, players + 1)], seed)
-    for _ in range(plies):
-        if not game.to_act(state):
-            break
-        p = game.to_act(state)[0]
-        began = time.perf_counter()
-        legal = game.legal_actions(state, p)
-        mid = time.perf_counter()
-        state, _ = game.apply(state, p, rng.choice(legal))
-        if timings is not None:
-            timings["legal_actions"].append(mid - began)
-            timings["apply"].append(time.perf_counter() - mid)
-    return state
+# -- engine -------------------------------------------------------------------------------
 
 
-def bench_engines() -> dict[str, float]:
-    """Every game kind, at its largest player count, over random play."""
-    results = {}
+def bench_engine(quick: bool) -> None:
+    print("\n# engine: random playouts (legal_actions + apply), largest table")
     for kind, game in engine.GAMES.items():
-        timings: dict[str, list[float]] = {"apply": [], "legal_actions": []}
-        for seed in range(20):
-            _played(game, game.max_players, seed, 200, timings)
-        results[f"{kind} apply"] = _median_ms(timings["apply"])
-        results[f"{kind} legal_actions"] = _median_ms(timings["legal_actions"])
-    return results
+        steps, spent = 0, 0.0
+        for seed in range(8 if quick else 30):
+            rng = random.Random(seed)
+            state = game.new_game([f"p{i}" for i in range(1, game.max_players + 1)], seed)
+            began = time.perf_counter()
+            for _ in range(300):
+                to_act = game.to_act(state)
+                if not to_act:
+                    break
+                state, _ = game.apply(state, to_act[0],
+                                      rng.choice(game.legal_actions(state, to_act[0])))
+                steps += 1
+            spent += time.perf_counter() - began
+        rate = steps / spent
+        figure("engine", f"{kind} steps/s", rate, "steps/s", ">= 10000", rate >= 10_000)
 
 
-def bench_render() -> dict[str, float]:
-    """Every game's board: the opening and a crowded position after random play."""
-    results = {}
+# -- render -------------------------------------------------------------------------------
+
+
+def _octree_png(image: Image.Image, palette: Any = None) -> bytes:
+    """The second baseline's encoder: octree palette, zlib level 1."""
+    buf = io.BytesIO()
+    image.quantize(256, method=Image.Quantize.FASTOCTREE).save(buf, "PNG", compress_level=1)
+    return buf.getvalue()
+
+
+def bench_render(quick: bool) -> None:
+    print("\n# render: one board PNG (fast pipeline; naive RGB baseline; naive palette "
+          "baseline)")
+    repeat = 10 if quick else 40
+    names = {f"p{i}": f"Player {i}" for i in range(1, 7)}
     for kind, game in engine.GAMES.items():
-        opening = game.view(_played(game, 2, 1, 0), None)
-        late = game.view(_played(game, game.max_players, 3, 150), None)
-        render.render(kind, opening)  # warm fonts and caches
-        results[f"render {kind} opening"] = _median_ms(
-            _time(lambda v=opening, k=kind: render.render(k, v), 30))
-        results[f"render {kind} crowded"] = _median_ms(
-            _time(lambda v=late, k=kind: render.render(k, v), 30))
-    return results
+        for label, players, plies, marked in (("opening", 2, 0, 0),
+                                              ("crowded", game.max_players, 150, 10)):
+            state, events = played(kind, players, 3, plies, marked)
+            view, ev = game.view(state, None), events or None
+            png = render.render(kind, view, ev, names)  # warm the caches, as a worker is
+            fast = timed(lambda v=view, e=ev, k=kind: render.render(k, v, e, names), repeat)
+            with drawing.reference_quality(1):
+                rgb = timed(lambda v=view, e=ev, k=kind: render.render(k, v, e, names),
+                            max(5, repeat // 4))
+                encode = drawing.encode_png
+                drawing.encode_png = _octree_png  # type: ignore[assignment]
+                try:
+                    pal = timed(lambda v=view, e=ev, k=kind: render.render(k, v, e, names),
+                                max(5, repeat // 4))
+                finally:
+                    drawing.encode_png = encode  # type: ignore[assignment]
+            m, base, base_pal = median_ms(fast), median_ms(rgb), median_ms(pal)
+            name = f"{kind} {label}"
+            figure("render", f"{name} median", m, "ms", "<= 10", m <= 10)
+            figure("render", f"{name} p99", p99_ms(fast), "ms")
+            figure("render", f"{name} baseline RGB", base, "ms")
+            figure("render", f"{name} baseline palette", base_pal, "ms")
+            figure("render", f"{name} / baseline RGB", m / base, "x", "<= 0.4", m / base <= 0.4)
+            figure("render", f"{name} / baseline palette", m / base_pal, "x")
+            figure("render", f"{name} PNG", len(png) / 1000, "KB", "<= 150",
+                   len(png) <= 150_000)
 
 
-async def _store_moves(path: str, synchronous: str, moves: int = 200) -> list[float]:
-    store = await Store.open(path, synchronous=synchronous)
+# -- store --------------------------------------------------------------------------------
+
+
+async def _store_moves(path: str, moves: int) -> tuple[list[float], list[tuple[str, str]]]:
+    """Times of ``moves`` persisted Conqueror moves, and (action row, state) sizes seen."""
+    game = engine.GAMES["conqueror"]
+    store = await Store.open(path)
     try:
-        lobby = await store.create_lobby("conqueror", "guild", "channel", "a")
+        lobby = await store.create_lobby("conqueror", "1", "2", "a")
         await store.join(lobby.id, "b")
         record = await store.start(lobby.id, "a", seed=5)
         state = store.load_state(record)
-        times = []
+        times, payloads = [], []
+        rng = random.Random(5)
         for n in range(moves):
-            if not GAME.to_act(state):
+            to_act = game.to_act(state)
+            if not to_act:
                 break
-            p = GAME.to_act(state)[0]
-            action = choose_action(GAME, state, p)
+            action = rng.choice(game.legal_actions(state, to_act[0]))
             began = time.perf_counter()
-            result = await store.apply_action(record.id, p, action, request_id=f"r{n}")
+            result = await store.apply_action(record.id, to_act[0], action, request_id=f"r{n}")
             times.append(time.perf_counter() - began)
             state = result.state
-        return times
+            payloads.append((json.dumps(result.events), game.dump(state)))
+        return times, payloads
     finally:
         await store.close()
 
 
-def bench_store() -> dict[str, float]:
-    results = {}
-    for synchronous, label in (("FULL", "persisted move"),
-                               ("NORMAL", "persisted move (sync=NORMAL)")):
-        with tempfile.TemporaryDirectory() as tmp:
-            times = asyncio.run(_store_moves(str(Path(tmp) / "bench.db"), synchronous))
-        results[label] = _median_ms(times)
-    return results
+async def _raw_moves(path: str, payloads: list[tuple[str, str]]) -> list[float]:
+    """The same insert (the action) and update (the snapshot) in raw aiosqlite, on the same
+    settings (WAL, synchronous=FULL): the floor for a persisted move."""
+    async with aiosqlite.connect(path, isolation_level=None) as conn:
+        await conn.execute("PRAGMA journal_mode = WAL")
+        await conn.execute("PRAGMA synchronous = FULL")
+        await conn.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, version INTEGER, "
+                           "state TEXT)")
+        await conn.execute("CREATE TABLE actions (game_id INTEGER, seq INTEGER, player TEXT, "
+                           "action TEXT, events TEXT, PRIMARY KEY (game_id, seq))")
+        await conn.execute("INSERT INTO games VALUES (1, 0, '{}')")
+        times = []
+        for seq, (events, state) in enumerate(payloads, 1):
+            began = time.perf_counter()
+            await conn.execute("BEGIN IMMEDIATE")
+            await conn.execute("INSERT INTO actions VALUES (1, ?, 'a', 'move a1 b2 1', ?)",
+                               (seq, events))
+            await conn.execute("UPDATE games SET version = ?, state = ? WHERE id = 1",
+                               (seq, state))
+            await conn.execute("COMMIT")
+            times.append(time.perf_counter() - began)
+        return times
 
 
-def main() -> None:
-    results: dict[str, float] = {}
-    for bench in (bench_engines, bench_render, bench_store):
-        results.update(bench())
-    width = max(map(len, results))
-    for name, ms in results.items():
-        print(f"{name:<{width}}  median {ms:8.3f} ms")
-    ratio = results["persisted move"] / results["conqueror apply"]
-    print(f"{'persisted / conqueror apply':<{width}}  {ratio:8.1f}x")
+def bench_store(quick: bool) -> None:
+    print("\n# store: one persisted move (file database, WAL, synchronous=FULL)")
+    with tempfile.TemporaryDirectory() as tmp:
+        times, payloads = asyncio.run(_store_moves(str(Path(tmp) / "store.db"),
+                                                   60 if quick else 200))
+        raw = asyncio.run(_raw_moves(str(Path(tmp) / "raw.db"), payloads))
+    m, floor = median_ms(times), median_ms(raw)
+    figure("store", "persisted move median", m, "ms", "<= 1", m <= 1)
+    figure("store", "persisted move p99", p99_ms(times), "ms")
+    figure("store", "raw aiosqlite insert+update median", floor, "ms")
+    figure("store", "persisted move / raw aiosqlite", m / floor, "x")
+
+
+# -- end to end ---------------------------------------------------------------------------
+
+
+def bench_e2e(quick: bool) -> None:
+    from tests.bench_e2e import run
+
+    print("\n# e2e: real bot, real discord.py client, loopback Discord double")
+    for f in run(quick):
+        figure("e2e", *f[:2], f[2], *f[3:])
+
+
+# -- report -------------------------------------------------------------------------------
+
+
+def machine() -> str:
+    try:
+        model = next(line.split(":", 1)[1].strip()
+                     for line in Path("/proc/cpuinfo").read_text().splitlines()
+                     if line.startswith("model name"))
+    except (OSError, StopIteration):
+        model = platform.processor() or "unknown CPU"
+    return (f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
+            f"Python {platform.python_version()}, Pillow {Image.__version__}")
+
+
+def markdown() -> str:
+    out = [f"Machine: {machine()}.", ""]
+    for section in dict.fromkeys(f.section for f in FIGURES):
+        out += [f"### {section}", "", "| figure | value | target | |", "| --- | ---: | --- | --- |"]
+        for f in (f for f in FIGURES if f.section == section):
+            mark = {True: "met", False: "**missed**", None: ""}[f.met]
+            out.append(f"| {f.name} | {f.value:.2f} {f.unit} | {f.target} | {mark} |")
+        out.append("")
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer samples (a smoke run)")
+    parser.add_argument("--only", choices=("engine", "render", "store", "e2e"), action="append")
+    parser.add_argument("--markdown", type=Path, help="also write the figures as a table")
+    args = parser.parse_args(argv)
+    print(f"Machine: {machine()}")
+    print(f"{'':5}{'figure':<46} {'value':>10} {'unit':<8} {'target':<16}")
+    benches = {"engine": bench_engine, "render": bench_render, "store": bench_store,
+               "e2e": bench_e2e}
+    for name, bench in benches.items():
+        if not args.only or name in args.only:
+            bench(args.quick)
+    missed = [f for f in FIGURES if f.met is False]
+    print(f"\n{sum(f.met is True for f in FIGURES)} targets met, {len(missed)} missed"
+          + (": " + ", ".join(f.name for f in missed) if missed else ""))
+    if args.markdown:
+        args.markdown.write_text(markdown() + "\n", encoding="utf-8")
+    sys.stdout.flush()
 
 
 if __name__ == "__main__":
