@@ -23,6 +23,15 @@ FORT_COST = {"lumber": 2, "gold": 2, "ap": 2}
 MAX_BLANKS_PER_QUADRANT = 2
 ROLL_RESOURCE = {1: "gold", 4: "gold", 2: "lumber", 5: "lumber", 3: "blank", 6: "blank"}
 
+#: Every square's neighbours, each with its move texts "move a1 b2 1" .. "move a1 b2 6".
+#: The notation never changes, so legal_actions slices these instead of formatting
+#: the same strings on every call.
+_MOVE_TEXTS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    src: tuple((dst, tuple(f"move {src} {dst} {n}" for n in range(1, MAX_STACK + 1)))
+               for dst in NEIGHBOURS[src])
+    for src in SQUARES
+}
+
 
 def ap_income(round_number: int) -> int:
     """AP gained at the start of a turn: 2 in rounds 1-10, 4 in 11-15, then 5."""
@@ -100,31 +109,53 @@ class Conqueror(Game[ConquerorState]):
         return Outcome(winners=tuple(alive), standings=standings, reason=reason)
 
     def legal_actions(self, state: ConquerorState, player: str) -> list[str]:
+        # Generated from what can act rather than by testing every candidate against the
+        # _problem checks apply uses: same list, same order (tests/test_engine_movegen.py
+        # keeps the brute-force version as the reference).
         if player not in self.to_act(state):
             return []
         seat = state.seats[state.turn]
+        board = state.board
         actions: list[str] = []
-        for src in SQUARES:
-            sq = state.board[src]
-            if sq.owner != player or not sq.soldiers or seat.ap < 1:
-                continue
-            for dst in NEIGHBOURS[src]:
-                for n in range(1, sq.soldiers + 1):
-                    if self._move_problem(state, seat, src, dst, n) is None:
-                        actions.append(f"move {src} {dst} {n}")
-        base = state.board[seat.base]
+        if seat.ap >= 1:
+            for src in SQUARES:
+                sq = board[src]
+                if sq.owner != player or not sq.soldiers:
+                    continue
+                for dst, texts in _MOVE_TEXTS[src]:
+                    most = self._most_movable(seat, dst, board[dst], sq.soldiers)
+                    if most > len(texts):  # more than a full stack: not a legal position
+                        texts = tuple(f"move {src} {dst} {n}" for n in range(1, most + 1))
+                    actions += texts[:most]
+        base = board[seat.base]
         for n in range(1, min(seat.gold, MAX_STACK - base.soldiers) + 1):
             actions.append(f"recruit {n}")
+        # The player-wide fort conditions (count and cost) hold for every square or none.
+        can_fort = (sum(1 for s in board.values() if s.fort_owner == player) < MAX_FORTS
+                    and all(getattr(seat, what) >= cost for what, cost in FORT_COST.items()))
         for name in SQUARES:
-            if self._fort_problem(state, seat, name) is None:
+            sq = board[name]
+            if (can_fort and sq.owner == player and sq.soldiers and sq.resource != "base"
+                    and not sq.has_fort and sq.soldiers <= MAX_STACK_FORT):
                 actions.append(f"fort {name}")
-            if state.board[name].fort_owner == player:
+            if sq.fort_owner == player:
                 actions.append(f"raze {name}")
         for what in ("lumber", "ap"):
             if self._convert_problem(seat, what) is None:
                 actions.append(f"convert {what}")
         actions.append("end")
         return actions
+
+    @staticmethod
+    def _most_movable(seat: Seat, dst: str, target: Square, soldiers: int) -> int:
+        """How many of ``soldiers`` may step onto the neighbour ``dst``: 1..result are
+        legal, as :meth:`_move_problem` rules once the source and AP are known good."""
+        if target.resource == "base":
+            return 0 if dst == seat.base else soldiers
+        if target.owner == seat.id or (not target.soldiers and target.fort_owner == seat.id):
+            limit = MAX_STACK_FORT if target.has_fort else MAX_STACK
+            return min(soldiers, limit - target.soldiers)
+        return soldiers
 
     # -- applying actions --------------------------------------------------------
 
