@@ -20,6 +20,7 @@ FORWARD: dict[str, tuple[int, int]] = {
 FORWARD_FACING = {"south": "n", "north": "s", "west": "e", "east": "w"}
 FACINGS: dict[str, tuple[int, int]] = {"n": (0, 1), "e": (1, 0), "s": (0, -1), "w": (-1, 0)}
 KING = tuple((df, dr) for dr in (-1, 0, 1) for df in (-1, 0, 1) if df or dr)
+TWO_KING_STEPS = tuple((df, dr) for dr in range(-2, 3) for df in range(-2, 3) if df or dr)
 
 
 class Board:
@@ -38,6 +39,15 @@ class Board:
         self.block: dict[str, tuple[str, ...]] = {
             s: tuple(sorted((s, *self.neighbours[s]), key=self.index.__getitem__))
             for s in self.squares}
+        #: Squares at most two king steps away (not the square itself), in board order:
+        #: where a General inside its Armored Vehicle may go.
+        self.near2: dict[str, tuple[str, ...]] = {
+            s: tuple(self.sort(list(self._offsets(s, TWO_KING_STEPS)))) for s in self.squares}
+        # progress() for every side and square, computed once: deployment checks ask for
+        # it square by square many times a move.
+        self._progress: dict[str, dict[str, int]] = {
+            side: {s: self._measure_progress(side, s) for s in self.squares}
+            for side in SIDES}
 
     def is_square(self, name: str) -> bool:
         return name in self.index
@@ -77,6 +87,10 @@ class Board:
 
     def progress(self, side: str, square: str) -> int:
         """How far ``square`` is from the side's home edge (0 on it, size-1 on the far edge)."""
+        known = self._progress[side].get(square)
+        return self._measure_progress(side, square) if known is None else known
+
+    def _measure_progress(self, side: str, square: str) -> int:
         f, r = self.coords(square)
         last = self.size - 1
         return {"south": r, "north": last - r, "west": f, "east": last - f}[side]
@@ -84,6 +98,11 @@ class Board:
     def to_go(self, side: str, square: str) -> int:
         """Squares still to go to the side's opposite edge."""
         return self.size - 1 - self.progress(side, square)
+
+    @cache  # noqa: B019 - boards live for the whole process (one per size)
+    def zone(self, side: str, reach: int) -> tuple[str, ...]:
+        """Squares at most ``reach`` from the side's home edge, in board order."""
+        return tuple(s for s in self.squares if self._progress[side][s] <= reach)
 
     def back(self, side: str, square: str) -> str | None:
         df, dr = FORWARD[side]
@@ -112,8 +131,7 @@ class Board:
     @cache  # noqa: B019
     def throw_zone(self, square: str) -> tuple[str, ...]:
         """Where a Rifle can throw a Grenade: any square at most 2 away (not its own)."""
-        offsets = tuple((df, dr) for dr in range(-2, 3) for df in range(-2, 3) if df or dr)
-        return tuple(self.sort(list(self._offsets(square, offsets))))
+        return tuple(self.sort(list(self._offsets(square, TWO_KING_STEPS))))
 
     def king_path(self, src: str, dst: str, free: set[str]) -> bool:
         """True if a General can go from src to dst in one or two king steps through ``free``."""

@@ -6,16 +6,18 @@ Trench, or inside its Armored Vehicle, which then fights as the General at Defen
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.core import Event
 from engine.liege.pieces import DEFENSE, GENERAL_IN_AV_DEFENSE, NAMES, OFFENSE
 from engine.liege.state import LiegeState, Piece, Seat
 
 
-@dataclass(frozen=True)
-class Unit:
+class Unit(NamedTuple):
+    """One fighting unit. Immutable; a NamedTuple rather than a frozen dataclass because
+    one is built for every piece each time the legal actions are listed, and a NamedTuple
+    builds about four times faster."""
+
     square: str
     kind: str  # "general" or a piece type
     owner: str | None

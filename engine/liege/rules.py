@@ -135,13 +135,8 @@ class Liege(Game[LiegeState]):
         moves = []
         if in_av:
             free = {s for s in geo.squares if s not in taken}
-            for s in geo.squares:
-                if s in free and s != here and max(
-                        abs(a - b) for a, b in zip(geo.coords(s), geo.coords(here),
-                                                   strict=True)) <= 2 \
-                        and geo.king_path(here, s, free):
-                    moves.append(s)
-            return moves
+            # near2 lists the squares two king steps away in board order.
+            return [s for s in geo.near2[here] if s in free and geo.king_path(here, s, free)]
         for s in geo.neighbours[here]:
             piece = state.pieces.get(s)
             if state.general_at(s) is not None:
@@ -151,61 +146,57 @@ class Liege(Game[LiegeState]):
                 moves.append(s)
         return geo.sort(moves)
 
-    def _zone(self, state: LiegeState, seat: Seat) -> set[str]:
-        """Empty squares where this player may place a piece other than a Trench."""
+    def _zone(self, state: LiegeState, seat: Seat) -> tuple[str, ...]:
+        """Squares (in board order) where this player may place a piece other than a
+        Trench, if they are empty."""
         assert seat.general is not None
         geo = state.geo
-        reach = geo.progress(seat.side, seat.general) + 1
-        return {s for s in geo.squares if geo.progress(seat.side, s) <= reach}
+        return geo.zone(seat.side, geo.progress(seat.side, seat.general) + 1)
+
+    def _enemy_squares(self, state: LiegeState, seat: Seat) -> list[str]:
+        """Squares holding an opponent's piece or General."""
+        me = seat.id
+        enemy = [sq for sq, p in state.pieces.items() if p.owner is not None and p.owner != me]
+        enemy += [s.general for s in state.seats if not s.out and s.id != me and s.general]
+        return enemy
 
     def _near_enemy(self, state: LiegeState, seat: Seat) -> set[str]:
         geo = state.geo
         near: set[str] = set()
-        enemy = [sq for sq, p in state.pieces.items() if p.owner not in (None, seat.id)]
-        enemy += [s.general for s in state.alive if s.id != seat.id and s.general]
-        for sq in enemy:
-            near.add(sq)
-            near.update(geo.neighbours[sq])
+        for sq in self._enemy_squares(state, seat):
+            near.update(geo.block[sq])  # the square and its neighbours
         return near
 
+    # The list builders below generate their actions already in the canonical order
+    # (verb, then the first square's board index, then the second square's), which is
+    # what the old build-then-sort gave; tests/test_engine_movegen.py checks them against
+    # that reference.
+
     def _buy_actions(self, state: LiegeState, seat: Seat) -> list[str]:
+        """Buys (by BUY_ORDER, then square), then weapons (by WEAPONS, firer, target)."""
         price = prices(seat.mortar_losses)
-        taken = state.occupied()
-        blocked = self._near_enemy(state, seat)
-        zone = self._zone(state, seat)
+        excluded = state.occupied() | self._near_enemy(state, seat)
         geo = state.geo
+        in_zone = [s for s in self._zone(state, seat) if s not in excluded]
         out = []
         for kind in BUY_ORDER:
             if price[kind] > seat.credits:
                 continue
-            if kind == "trench" and seat.used["trench"] >= LIMITS["trench"]:
+            if kind == "trench":
+                if seat.used["trench"] < LIMITS["trench"]:
+                    out += [f"buy trench {s}" for s in geo.squares if s not in excluded]
                 continue
-            for s in geo.squares:
-                if s in taken or s in blocked or (kind != "trench" and s not in zone):
-                    continue
-                out.append(f"buy {kind} {s}")
+            out += [f"buy {kind} {s}" for s in in_zone]
         for kind in WEAPONS:
             if price[kind] > seat.credits or seat.used[kind] >= LIMITS[kind]:
                 continue
-            for src, piece in state.pieces.items():
-                if piece.owner == seat.id and piece.type == FIRERS[kind]:
-                    for t in self._weapon_zone(state, src, piece, kind):
-                        out.append(f"{kind} {src} {t}")
-        return self._sorted_pairs(state, out, len(BUY_ORDER))
-
-    def _sorted_pairs(self, state: LiegeState, actions: list[str], _: int) -> list[str]:
-        index = state.geo.index
-        verbs = {"buy": 0, "grenade": 1, "missile": 2, "gas": 3, "shift": 4, "turn": 5,
-                 "attack": 6}
-        kinds = {k: i for i, k in enumerate(BUY_ORDER)}
-
-        def key(a: str) -> tuple[int, int, int, int]:
-            w = a.split(" ")
-            if w[0] == "buy":
-                return 0, kinds[w[1]], index[w[2]], 0
-            second = index[w[2]] if w[2] in index else "nesw".index(w[2])
-            return verbs[w[0]], index[w[1]], second, 0
-        return sorted(actions, key=key)
+            firers = [src for src, piece in state.pieces.items()
+                      if piece.owner == seat.id and piece.type == FIRERS[kind]]
+            for src in geo.sort(firers):
+                # weapon zones are tuples in board order
+                zone_of = self._weapon_zone(state, src, state.pieces[src], kind)
+                out += [f"{kind} {src} {t}" for t in zone_of]
+        return out
 
     def _weapon_zone(self, state: LiegeState, src: str, piece: Piece,
                      kind: str) -> tuple[str, ...]:
@@ -215,25 +206,36 @@ class Liege(Game[LiegeState]):
         return state.geo.fire_zone(src, piece.facing)
 
     def _move_actions(self, state: LiegeState, seat: Seat) -> list[str]:
+        """Every shift (by piece, then neighbour), then every turn (by piece, then n/e/s/w)."""
         taken = state.occupied()
-        out = []
-        for src, piece in state.pieces.items():
-            if piece.owner != seat.id:
-                continue
+        geo = state.geo
+        shifts: list[str] = []
+        turns: list[str] = []
+        mine = [src for src, piece in state.pieces.items() if piece.owner == seat.id]
+        for src in geo.sort(mine):
+            piece = state.pieces[src]
             if self._shift_problem(state, seat, src, None) is None:
-                out += [f"shift {src} {d}" for d in state.geo.neighbours[src] if d not in taken]
+                # neighbours are listed in board order
+                shifts += [f"shift {src} {d}" for d in geo.neighbours[src] if d not in taken]
             if piece.type in TURNING and not piece.turned:
                 assert piece.facing is not None
-                out += [f"turn {src} {f}" for f in "nesw" if _quarter(piece.facing, f)]
-        return self._sorted_pairs(state, out, 0)
+                turns += [f"turn {src} {f}" for f in "nesw" if _quarter(piece.facing, f)]
+        return shifts + turns
 
     def _attacks(self, state: LiegeState, seat: Seat) -> list[tuple[Unit, str]]:
+        # Only an opponent's square can be a target; whether it is one does not depend on
+        # the attacker, so _target_problem is asked once per square, not once per pair.
+        enemy = set(self._enemy_squares(state, seat))
+        verdicts: dict[str, bool] = {}
         out = []
         for unit in fights.units_of(state, seat.id):
             if unit.offense <= 0 or unit.fought or unit.new:
                 continue
-            for t in state.geo.sort(list(fight_range(state, unit))):
-                if self._target_problem(state, seat, t) is None:
+            for t in enemy.intersection(fight_range(state, unit)):
+                ok = verdicts.get(t)
+                if ok is None:
+                    ok = verdicts[t] = self._target_problem(state, seat, t) is None
+                if ok:
                     out.append((unit, t))
         index = state.geo.index
         out.sort(key=lambda pair: (index[pair[0].square], index[pair[1]]))
