@@ -32,11 +32,20 @@ def can_target(u: Unit, t: Unit) -> bool:
 
 
 def targets(b: Battle, u: Unit) -> list[Unit]:
-    return [t for t in b.units if t.active and t.owner != u.owner and can_target(u, t)]
+    # the cheap owner test first: half the units are the shooter's own
+    return [t for t in b.units if t.owner != u.owner and t.active and can_target(u, t)]
+
+
+#: Every unit card's highest attack value, auto-fire's tie-break. Card data never
+#: changes, so it is worked out once instead of on every comparison.
+THREATS: dict[str, int] = {
+    cid: max((v for v in card.attack.values() if v is not None), default=0)
+    for cid, card in UNITS.items()
+}
 
 
 def threat(t: Unit) -> int:
-    return max((v for v in UNITS[t.card].attack.values() if v is not None), default=0)
+    return THREATS[t.card]
 
 
 def chance(u: Unit, t: Unit) -> int:
@@ -46,10 +55,11 @@ def chance(u: Unit, t: Unit) -> int:
 
 def best_target(b: Battle, u: Unit) -> Unit | None:
     """Auto-fire's choice: the best chance to hit, then the most dangerous target."""
-    best = None
+    best, best_key = None, (0, 0)
     for t in targets(b, u):
-        if best is None or (chance(u, t), threat(t)) > (chance(u, best), threat(best)):
-            best = t
+        key = (chance(u, t), threat(t))
+        if best is None or key > best_key:  # the first of equals stays
+            best, best_key = t, key
     return best
 
 
@@ -67,9 +77,10 @@ def kept_choices(state: BattlecardsState, player: str) -> list[tuple[int, Unit]]
     b = state.battle
     assert b is not None
     out = []
+    mine = b.of(player)
     for i, cid in enumerate(state.seat(player).kept, 1):
         card = CONFLICTS[cid]
-        out += [(i, u) for u in b.of(player) if u.force in card.to]
+        out += [(i, u) for u in mine if u.force in card.to]
     return out
 
 
@@ -77,11 +88,12 @@ def support_choices(state: BattlecardsState, player: str) -> list[tuple[Unit, Un
     b = state.battle
     assert b is not None
     out = []
-    for s in b.of(player):
+    mine = b.of(player)
+    for s in mine:
         sup = UNITS[s.card].support
         if sup is None or s.supported:
             continue
-        out += [(s, u) for u in b.of(player) if u is not s and u.force in sup.to]
+        out += [(s, u) for u in mine if u is not s and u.force in sup.to]
     return out
 
 
@@ -310,11 +322,12 @@ def _stalemate(state: BattlecardsState, events: list[Event]) -> str:
 def _auto_support(state: BattlecardsState, player: str, events: list[Event]) -> None:
     b = state.battle
     assert b is not None
-    for s in b.of(player):
+    mine = b.of(player)  # supporting changes no unit's status: the list stays right
+    for s in mine:
         sup = UNITS[s.card].support
         if sup is None or s.supported:
             continue
-        options = [u for u in b.of(player) if u is not s and u.force in sup.to]
+        options = [u for u in mine if u is not s and u.force in sup.to]
         if not options:
             continue
 
