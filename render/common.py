@@ -814,9 +814,12 @@ def pips(canvas: Canvas, x: float, y: float, filled: int, total: int, size: floa
             c.rect((px, top, px + size, top + size), fill=colour if i < filled else empty,
                    radius=size * 0.3)
 
+    centre = (x + width / 2, y + size / 2)
     if 0 < total <= 64:
         canvas.stamp(("pips", filled, total, size, tuple(colour), tuple(empty), gap),
-                     (x + width / 2, y + size / 2), max(width, size) / 2 + 1, draw)
+                     centre, max(width, size) / 2 + 1, draw)
+    elif total > 64:  # too long a row to be worth keeping as a sprite
+        draw(canvas, centre)
     return width
 
 
