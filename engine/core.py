@@ -202,6 +202,64 @@ class Game(ABC, Generic[S]):
     def current_turn(self, state: S) -> str | None:
         """Whose turn it is (not always who must act); None once over."""
 
+    #: Actions that close a turn or a step without doing anything further, in the order
+    #: :meth:`timeout_action` prefers them.
+    SAFE_ENDINGS: ClassVar[tuple[str, ...]] = ("end", "pass", "done", "end turn")
+
+    def timeout_action(self, state: S, player: str) -> str | None:
+        """The action the platform plays for ``player`` when their clock runs out.
+
+        Games last days and players drift away; rather than stall everyone else, the
+        platform skips an absent player with a move the engine vouches for. The product
+        rule is that every pending decision has a *safe* default: it ends the turn, gives
+        up the least costly casualty, never withdraws, and declines optional reactions,
+        so a timed-out player is never made to spend, attack or reveal anything they did
+        not choose to. The answer is always one of :meth:`legal_actions` (its canonical
+        spelling), or None when ``player`` has nothing to decide.
+
+        The platform loops on this until the player is no longer in :meth:`to_act`, so
+        every game guarantees that repeating it takes the player out of ``to_act`` (or
+        ends the game) within a bounded number of steps, from any reachable state.
+
+        This default suits a game whose turns end with ``end``/``pass``/``done``; when no
+        such action is legal (a mandatory step is pending) it takes the first legal one,
+        which games list in their most neutral order. Games with casualties, withdrawals
+        or optional reactions override it.
+        """
+        if player not in self.to_act(state):
+            return None
+        legal = self.legal_actions(state, player)
+        if not legal:
+            return None
+        for action in self.SAFE_ENDINGS:
+            if action in legal:
+                return action
+        return legal[0]
+
+    def reversible(self, before: S, after: S, events: list[Event]) -> bool:
+        """Whether the action that turned ``before`` into ``after`` may be taken back.
+
+        Undo is a courtesy for slips (a mis-typed square, a move sent too soon), and it
+        must never become a way to peek and retry. So undo may never go past anything
+        chance decided (a die roll: the generator in ``state.dice`` moved or a forced
+        result was used), anything one player was told privately (an event with
+        ``private_to``), or the end of the game (a result is final once announced).
+        Everything else in a game is deterministic, so the platform can undo by
+        replaying the log up to ``before``. Games whose chance or secrets live outside
+        ``state.dice`` (cards, hidden hands) or whose fights must stand override this and
+        call it for the common checks.
+        """
+        if any("private_to" in event for event in events):
+            return False
+        dice_before, dice_after = getattr(before, "dice", None), getattr(after, "dice", None)
+        if dice_before is not None or dice_after is not None:
+            if not isinstance(dice_before, Dice) or not isinstance(dice_after, Dice):
+                return False
+            if (dice_before.state != dice_after.state
+                    or dice_before.forced != dice_after.forced):
+                return False
+        return self.outcome(after) is None
+
     def narrate(self, events: list[Event], names: dict[str, str] | None = None) -> list[str]:
         """One short line of text per public event worth telling the channel.
 
