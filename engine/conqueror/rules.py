@@ -509,6 +509,27 @@ class Conqueror(Game[ConquerorState]):
                        "gold_lost": gold_lost, "lumber": lumber_squares,
                        "lumber_lost": lumber_lost})
 
+    # -- the clock and undo ------------------------------------------------------
+
+    # timeout_action: the contract's default is already Conqueror's safe default. The only
+    # decision is one's own turn, `end` is legal throughout it and hands the turn on, and
+    # there are no casualties to choose or reactions to decline.
+
+    def reversible(self, before: ConquerorState, after: ConquerorState,
+                   events: list[Event]) -> bool:
+        """Also never undo a battle or a player going out.
+
+        Most battles roll dice, which the contract's check already catches, but the
+        absolute, overwhelming and hopeless ones are decided without a roll: taking one
+        back would still let an attacker see the result and try a different stack, so
+        every battle stands. A player going out (a resignation in a game that goes on)
+        stands too. Moves onto discovered squares (and onto an empty enemy fort), recruits,
+        forts, razes, conversions and `end` are plain bookkeeping and may be undone.
+        """
+        if any(e.get("type") in ("battle", "eliminated") for e in events):
+            return False
+        return super().reversible(before, after, events)
+
     # -- views and the position format -------------------------------------------
 
     def view(self, state: ConquerorState, player: str | None) -> JSON:
