@@ -9,7 +9,15 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from engine.core import Event
-from engine.liege.pieces import DEFENSE, GENERAL_IN_AV_DEFENSE, NAMES, OFFENSE
+from engine.liege.pieces import (
+    DEFENSE,
+    GENERAL_IN_AV_DEFENSE,
+    LIMITS,
+    MORTAR_PENALTY,
+    NAMES,
+    OFFENSE,
+    prices,
+)
 from engine.liege.state import LiegeState, Piece, Seat
 
 
@@ -218,6 +226,46 @@ def eliminate(state: LiegeState, seat: Seat, reason: str, events: list[Event]) -
     if state.pending is not None and state.pending.player == seat.id:
         state.pending = None
     events.append({"type": "eliminated", "player": seat.id, "reason": reason})
+
+
+#: What losing a General's life costs, in credits, against the pieces: more than any piece
+#: (it is a third of the way to losing the game), and the last life more still.
+LIFE_COST = 1000
+LAST_LIFE_COST = 100_000
+
+
+def casualty_cost(state: LiegeState, unit: Unit, only_damage: bool) -> int:
+    """What choosing ``unit`` as the casualty costs its owner, in credits.
+
+    The clock's safe default gives up the least costly piece, and "least costly" has to
+    follow what :func:`resolve_casualty` will actually do, not the piece's name: a
+    destroyed piece costs its price; a damage token costs half the price (the piece
+    fights on, weaker, and a Machine Gun is one more hit from destruction); a Mortar's
+    loss costs the Missile and Mustard Gas price rises still payable; a General's life
+    costs more than any piece. An effect that changes nothing (no token left, an
+    already damaged piece, an unharmed Machine Gun or General) costs nothing.
+    """
+    assert unit.owner is not None
+    seat = state.seat_of(unit.owner)
+    assert seat is not None
+    price = prices(seat.mortar_losses)
+    piece = unit.piece
+    if only_damage:
+        if unit.kind in ("mg", "general") or piece is None or piece.damaged \
+                or state.damage_tokens <= 0:
+            return 0
+        return price[unit.kind] // 2
+    if unit.kind == "general":
+        if unit.in_av:
+            return price["av"]
+        return LAST_LIFE_COST if seat.lives <= 1 else LIFE_COST
+    assert piece is not None
+    if unit.kind == "mortar":
+        rises = sum(LIMITS[k] - seat.used[k] for k in ("missile", "gas"))
+        return MORTAR_PENALTY * rises
+    if unit.kind == "mg" and not piece.damaged:
+        return price["mg"] // 2 if state.damage_tokens > 0 else 0
+    return price[unit.kind]
 
 
 def resolve_casualty(state: LiegeState, unit: Unit, only_damage: bool,

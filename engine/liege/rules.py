@@ -15,6 +15,10 @@ from engine.liege.state import LiegeState, Pending, Piece, Seat
 
 BUY_ORDER = ("rifle", "mg", "mortar", "av", "trench")
 FIRERS = {"grenade": "rifle", "missile": "mortar", "gas": "mortar"}
+#: Events that mean a fight or a blast was resolved (or a player went out): an action
+#: that produced one is never taken back.
+_FINAL_EVENTS = frozenset({"fight", "casualty", "casualty_needed", "grenade", "missile", "gas",
+                           "life_lost", "eliminated"})
 
 
 def _a(kind: str) -> str:
@@ -673,6 +677,46 @@ class Liege(Game[LiegeState]):
         if seat.start_to_go == 0:
             state.winner = seat.id
             events.append({"type": "edge_win", "player": seat.id, "square": seat.general})
+
+    # -- the clock and undo ------------------------------------------------------
+
+    def timeout_action(self, state: LiegeState, player: str) -> str | None:
+        """Liège's safe default: `end` on one's own turn, the cheapest casualty.
+
+        `end` is legal in every phase of a turn and skips whatever is left of it
+        (no step, no purchase, no attack). Setup has no `end`: the General must be
+        placed, and the first highlighted square is as good as the other. A lost fight
+        asks the loser for a casualty even off-turn; the platform gives up the piece
+        whose loss costs least (:func:`engine.liege.fights.casualty_cost`), the first in
+        board order among equals, so a sleeping player never loses a life or an
+        Armored Vehicle they could have kept. Liège offers no withdrawals or reactions.
+        """
+        legal = self.legal_actions(state, player)
+        if not legal:
+            return None
+        if state.pending is not None:
+            only_damage = state.pending.only_damage
+
+            def cost(action: str) -> int:
+                unit = unit_at(state, action.split()[1])
+                return 0 if unit is None else fights.casualty_cost(state, unit, only_damage)
+            return min(legal, key=cost)  # min keeps the first of equals
+        return super().timeout_action(state, player)
+
+    def reversible(self, before: LiegeState, after: LiegeState,
+                   events: list[Event]) -> bool:
+        """Also never undo a fight, a casualty, a blast or a player going out.
+
+        Fights and Grenades roll dice, which the contract's check catches, but a Missile
+        or Mustard Gas destroys and damages without a roll, and a casualty is chosen after
+        the dice and finishes their fight: taking any of these back would let a player
+        see the damage and try again. Liège has no hidden information, so everything
+        else (the General's step, buying and placing, shifting and turning pieces,
+        skipping, `done`, `end`) replays identically and may be undone.
+        """
+        if any(e.get("type") in _FINAL_EVENTS for e in events):
+            return False
+        return super().reversible(before, after, events)
 
     # -- views and the position format -------------------------------------------
 
