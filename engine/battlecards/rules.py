@@ -38,6 +38,15 @@ def final_result(vps: dict[str, int]) -> tuple[str | None, str]:
     return (a if va > vb else b), "last_battle"
 
 
+def _cards(state: BattlecardsState) -> tuple[object, ...]:
+    """Where every card is: the decks, discards, hands, stacks, kept and won cards, the
+    card being resolved and the units revealed in a battle."""
+    seats = tuple((s.deck, s.discard, s.hand, s.stacks, s.kept, s.won) for s in state.seats)
+    revealed = None if state.battle is None else [
+        (u.owner, u.ref, u.card) for u in state.battle.units]
+    return (seats, state.conflict_deck, state.conflict_discard, state.current, revealed)
+
+
 class Battlecards(Game[BattlecardsState]):
     kind = "battlecards"
     name = "Battlecards: World Conflict, Western European Theater"
@@ -426,6 +435,59 @@ class Battlecards(Game[BattlecardsState]):
         state.round += 1
         events.append({"type": "turn", "player": state.seats[state.turn].id,
                        "round": state.round})
+
+    # -- the clock and undo ------------------------------------------------------
+
+    def timeout_action(self, state: BattlecardsState, player: str) -> str | None:
+        """Battlecards' safe default for each decision.
+
+        On one's turn: `draw` (the turn's one obligatory step; an emergency deployment
+        would commit the whole hand). Offered deployments: `done`. A battle to attack:
+        `decline`. An invaded homeland: `pass` (no emergency deployment). Kept cards and
+        supports: `pass`. Withdrawals: `stay`, withdrawing nothing. Firing with auto-fire
+        off (a shot cannot be declined): the shot auto-fire would take, the same unit at
+        the same target, and no kept card or support with it; the player's auto-fire
+        setting is theirs and is left as it is. Setup and scouting cannot be declined
+        either; the first hand slot or stack is taken. `autofire` is never chosen: it is
+        a preference, not a decision.
+        """
+        if player not in self.to_act(state):
+            return None
+        legal = [a for a in self.legal_actions(state, player) if not a.startswith("autofire")]
+        if not legal:
+            return None
+        for safe in ("decline", "pass", "stay", "done", "draw"):
+            if safe in legal:
+                return safe
+        b = state.battle
+        if b is not None and b.step == "fire":
+            for u in b.units:
+                if (u.active and u.owner == player and not u.fired
+                        and b.phase in UNITS[u.card].phases):
+                    target = bt.best_target(b, u)
+                    if target is not None and f"fire {u.ref} {target.ref}" in legal:
+                        return f"fire {u.ref} {target.ref}"
+            return next(a for a in legal if a.startswith("fire"))
+        return legal[0]
+
+    def reversible(self, before: BattlecardsState, after: BattlecardsState,
+                   events: list[Event]) -> bool:
+        """Never undo anything that touched a card.
+
+        Battlecards' chance is the order of its decks, not ``state.dice`` (which only
+        shuffles), and a shot flips the top conflict card, so the contract's dice check
+        misses most of it. Any action that moved a card (drawn, deployed, played, kept,
+        discarded, revealed into a battle, returned from one, won) or fired a shot is
+        final: taking it back would let a player learn a card and choose again. What is
+        left may be undone: an attack that only asks the defender about their homeland,
+        a support, a withdrawal or a `stay` or `pass` that sets no shot off, and
+        switching auto-fire when that fires nothing.
+        """
+        if any(e.get("type") == "shot" for e in events):
+            return False
+        if _cards(before) != _cards(after):
+            return False
+        return super().reversible(before, after, events)
 
     # -- words -------------------------------------------------------------------
 
