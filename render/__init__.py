@@ -18,7 +18,7 @@ __all__ = ["kinds", "render", "renderer"]
 
 _KIND = re.compile(r"[a-z][a-z0-9_]*")
 #: Modules in this package that are helpers, not game renderers.
-_NOT_GAMES = frozenset({"common"})
+_NOT_GAMES = frozenset({"common", "recap"})
 
 Renderer = Callable[[dict[str, Any], "list[dict[str, Any]] | None", "dict[str, str] | None"],
                     bytes]
