@@ -54,6 +54,12 @@ class GameRecord:
     #: When each player's current decision began (epoch seconds): a move sent before
     #: then was chosen for an earlier decision and is refused.
     decisions: dict[str, float] = field(default_factory=dict)
+    #: The time control (``control``), each player's bank and timeouts so far.
+    timing: dict[str, Any] = field(default_factory=dict)
+    #: Reminders sent, per player, for their current decision (see db.clocks.Reminding).
+    nudges: dict[str, Any] = field(default_factory=dict)
+    #: When the scheduler must look at this game again (None: nothing to wait for).
+    wake_at: float | None = None
 
     @property
     def is_open(self) -> bool:
@@ -70,6 +76,15 @@ class LogEntry:
     action: str
     events: list[dict[str, Any]]
     created_at: float
+    #: Who made it: the player (``player``), their clock running out (``timeout``), or
+    #: an ``undo`` entry (its event lists the moves it took back).
+    origin: str = "player"
+
+
+#: Origins of logged actions.
+BY_PLAYER = "player"
+BY_TIMEOUT = "timeout"
+BY_UNDO = "undo"
 
 
 @dataclass(frozen=True)
@@ -94,6 +109,16 @@ class MoveResult:
 DIGEST = "digest"
 REPLY = "reply"
 PRIVATE = "private"
+#: A channel message made by the platform (a reminder, reminders stopping).
+NOTICE = "notice"
+#: A direct message made by the platform (a reminder for a player who opted in).
+DIRECT = "direct"
+#: A turn digest sent by direct message to a spectator who follows the game.
+FOLLOW = "follow"
+#: Refresh the game's status message (edited in place).
+STATUS = "status"
+#: The animated recap of a finished game.
+RECAP = "recap"
 
 
 @dataclass(frozen=True)
@@ -116,3 +141,35 @@ class Announcement:
     created_at: float
     delivered_at: float | None = None
     message_id: str | None = None
+
+
+@dataclass(frozen=True)
+class PlayerSettings:
+    """A player's own settings, on every server."""
+
+    user_id: str
+    timezone: str | None = None
+    quiet_start: int | None = None
+    quiet_end: int | None = None
+    dm_reminders: bool = False
+    reminder_every: float | None = None
+
+
+@dataclass(frozen=True)
+class ChannelSettings:
+    """A channel's settings, chosen by the server's admins (None: Warhost's default)."""
+
+    channel_id: str
+    reminder_every: float | None = None
+    reminder_limit: int | None = None
+
+
+@dataclass(frozen=True)
+class Vacation:
+    """A player's vacation on one server, from ``starts_at`` to ``ends_at``."""
+
+    id: int
+    guild_id: str
+    user_id: str
+    starts_at: float
+    ends_at: float

@@ -84,6 +84,76 @@ MIGRATIONS: list[str] = [
     CREATE INDEX announcements_pending
         ON announcements (game_id, id) WHERE delivered_at IS NULL;
     """,
+    # 3: games that last weeks: time controls, reminders, vacations, followers, undo.
+    """
+    ALTER TABLE games ADD COLUMN timing TEXT NOT NULL DEFAULT '{}';  -- control, banks, timeouts
+    ALTER TABLE games ADD COLUMN nudges TEXT NOT NULL DEFAULT '{}';  -- reminders per player
+    ALTER TABLE games ADD COLUMN wake_at REAL;       -- when the scheduler must look again
+    CREATE INDEX games_to_wake ON games (wake_at) WHERE status = 'active';
+    UPDATE games SET wake_at = updated_at WHERE status = 'active';
+
+    -- Who (or what) made a logged action: the player, their clock running out, an undo.
+    ALTER TABLE actions ADD COLUMN origin TEXT NOT NULL DEFAULT 'player';
+
+    -- More kinds of announcement (a CHECK cannot be altered in place).
+    CREATE TABLE announcements_v3 (
+        id           INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id      INTEGER NOT NULL REFERENCES games (id),
+        seq          INTEGER NOT NULL,
+        kind         TEXT    NOT NULL CHECK (kind IN ('digest', 'reply', 'private', 'notice',
+                                                      'direct', 'follow', 'status', 'recap')),
+        recipient    TEXT,
+        payload      TEXT    NOT NULL,
+        secret       TEXT,
+        created_at   REAL    NOT NULL,
+        delivered_at REAL,
+        message_id   TEXT
+    );
+    INSERT INTO announcements_v3 SELECT id, game_id, seq, kind, recipient, payload, secret,
+        created_at, delivered_at, message_id FROM announcements;
+    DROP TABLE announcements;
+    ALTER TABLE announcements_v3 RENAME TO announcements;
+    CREATE INDEX announcements_pending
+        ON announcements (game_id, id) WHERE delivered_at IS NULL;
+    CREATE INDEX announcements_by_kind ON announcements (game_id, kind, id);
+
+    -- A player's own settings (every server): time zone, quiet hours, reminders.
+    CREATE TABLE players (
+        user_id        TEXT PRIMARY KEY,
+        timezone       TEXT,
+        quiet_start    INTEGER,          -- minutes after local midnight
+        quiet_end      INTEGER,
+        dm_reminders   INTEGER NOT NULL DEFAULT 0,
+        reminder_every REAL,             -- seconds; NULL: the channel's
+        updated_at     REAL    NOT NULL
+    ) WITHOUT ROWID;
+
+    -- A channel's settings, set by the server's admins.
+    CREATE TABLE channels (
+        channel_id     TEXT PRIMARY KEY,
+        guild_id       TEXT,
+        reminder_every REAL,
+        reminder_limit INTEGER,
+        updated_at     REAL    NOT NULL
+    ) WITHOUT ROWID;
+
+    -- Vacations pause a player's clocks and reminders in every game of one server.
+    CREATE TABLE vacations (
+        id        INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id  TEXT    NOT NULL,
+        user_id   TEXT    NOT NULL,
+        starts_at REAL    NOT NULL,
+        ends_at   REAL    NOT NULL CHECK (ends_at >= starts_at)
+    );
+    CREATE INDEX vacations_by_user ON vacations (guild_id, user_id, ends_at);
+
+    -- Spectators who get a game's turn digests by direct message.
+    CREATE TABLE followers (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        user_id TEXT    NOT NULL,
+        PRIMARY KEY (game_id, user_id)
+    ) WITHOUT ROWID;
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -32,7 +32,7 @@ import sqlite3
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import Any
@@ -40,14 +40,21 @@ from typing import Any
 import aiosqlite
 
 import engine
+from db.clocks import Interval, TimeControl, bank_after, deadline, paused_at
+from db.hosting import Hosting
 from db.records import (
     ABORTED,
     ACTIVE,
+    BY_PLAYER,
+    BY_UNDO,
     DIGEST,
     FINISHED,
+    FOLLOW,
     LOBBY,
     PRIVATE,
+    RECAP,
     REPLY,
+    STATUS,
     Announcement,
     ChannelBusy,
     GameRecord,
@@ -56,6 +63,7 @@ from db.records import (
     NotFound,
     StoreError,
 )
+from db.replay import Step, Undoable, replay, undo_event, undoable
 from db.schema import migrate
 from engine.core import RESIGN, Game, IllegalAction
 
@@ -68,7 +76,8 @@ STATE_CACHE_SIZE = 512
 MAX_SEED = 2**63 - 1
 
 _COLUMNS = ("id, kind, guild_id, channel_id, host_id, status, seats, seed, options, state, "
-            "version, lobby_message_id, created_at, updated_at, digest_seq, decisions")
+            "version, lobby_message_id, created_at, updated_at, digest_seq, decisions, "
+            "timing, nudges, wake_at")
 _ANNOUNCEMENT_COLUMNS = ("id, game_id, seq, kind, recipient, payload, secret, created_at, "
                          "delivered_at, message_id")
 _OPEN = "status IN ('lobby', 'active')"
@@ -88,12 +97,17 @@ def _record(row: Row) -> GameRecord:
         status=row[5], seats=tuple(json.loads(row[6])), seed=int(row[7]),
         options=json.loads(row[8]), state=row[9], version=int(row[10]),
         lobby_message_id=row[11], created_at=float(row[12]), updated_at=float(row[13]),
-        digest_seq=int(row[14]), decisions=json.loads(row[15]))
+        digest_seq=int(row[14]), decisions=json.loads(row[15]), timing=json.loads(row[16]),
+        nudges=json.loads(row[17]), wake_at=None if row[18] is None else float(row[18]))
+
+
+#: The columns of a log row, in the order :func:`_entries` reads them.
+_LOG_COLUMNS = "seq, player, action, events, created_at, origin"
 
 
 def _entries(rows: Iterable[Row]) -> list[LogEntry]:
-    """Log rows (seq, player, action, events, created_at) as entries, in the given order."""
-    return [LogEntry(int(r[0]), r[1], r[2], json.loads(r[3]), float(r[4])) for r in rows]
+    """Log rows (:data:`_LOG_COLUMNS`) as entries, in the given order."""
+    return [LogEntry(int(r[0]), r[1], r[2], json.loads(r[3]), float(r[4]), r[5]) for r in rows]
 
 
 def _announcement(row: Row) -> Announcement:
@@ -130,6 +144,34 @@ def _gid(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise NotFound(f"There is no game #{value}.")
     return value
+
+
+def _check_running(record: GameRecord) -> None:
+    """Refuse actions on a game that is not under way."""
+    if record.status == LOBBY:
+        raise IllegalAction("This game has not started yet.")
+    if record.status == FINISHED:
+        raise IllegalAction("This game is over.")
+    if record.status == ABORTED:
+        raise IllegalAction("This game is over: it was aborted.")
+
+
+#: Most actions one undo takes back.
+MAX_UNDO = 50
+
+
+def undo_count(action: object) -> int | None:
+    """``"undo"`` -> 1, ``"undo 3"`` -> 3; None for any other action (the game's own)."""
+    if not isinstance(action, str):
+        return None
+    words = action.strip().lower().split()
+    if not words or words[0] != "undo":
+        return None
+    if len(words) == 1:
+        return 1
+    if len(words) == 2 and words[1].isdigit() and 1 <= int(words[1]) <= MAX_UNDO:
+        return int(words[1])
+    raise IllegalAction(f"Write `undo` or `undo N` (N from 1 to {MAX_UNDO}).")
 
 
 def _id(value: Any, what: str) -> str:
@@ -200,12 +242,16 @@ def digest_payload(game: Game[Any], state: Any, first: int, last: int,
             "outcome": None if outcome is None else outcome.to_json()}
 
 
-class Store:
+class Store(Hosting):
     """Warhost's games, persisted. Create with ``await Store.open(path)``."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: str) -> None:
+    def __init__(self, conn: aiosqlite.Connection, path: str,
+                 clock: Callable[[], float] | None = None) -> None:
         self._conn: aiosqlite.Connection | None = conn
         self.path = path
+        #: What time it is (epoch seconds): every timestamp the store writes comes from
+        #: here, so tests run weeks of a game in a moment by injecting a clock.
+        self.now: Callable[[], float] = clock or time.time
         self._conn_lock = asyncio.Lock()
         self._game_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary())
@@ -216,7 +262,8 @@ class Store:
     # ------------------------------------------------------------------ lifecycle
 
     @classmethod
-    async def open(cls, path: str, *, synchronous: str = "FULL") -> Store:
+    async def open(cls, path: str, *, synchronous: str = "FULL",
+                   clock: Callable[[], float] | None = None) -> Store:
         """Open (creating and migrating as needed) the database at ``path``.
 
         WAL journal, foreign keys on, a busy timeout for other processes' writes.
@@ -244,7 +291,7 @@ class Store:
         except BaseException:
             await conn.close()
             raise
-        return cls(conn, path)
+        return cls(conn, path, clock)
 
     async def close(self) -> None:
         """Close the connection (waits for an operation under way to finish)."""
@@ -348,13 +395,14 @@ class Store:
     async def _write(self, conn: aiosqlite.Connection, old: GameRecord,
                      **changes: Any) -> GameRecord:
         """Save ``changes`` to a game read in this transaction (guarded by its version)."""
-        new = replace(old, updated_at=time.time(), **changes)
+        new = replace(old, updated_at=self.now(), **changes)
         sql_values = {
             "status": new.status, "seats": canonical_json(list(new.seats)),
             "host_id": new.host_id, "seed": new.seed, "state": new.state,
             "version": new.version, "lobby_message_id": new.lobby_message_id,
             "updated_at": new.updated_at, "digest_seq": new.digest_seq,
-            "decisions": canonical_json(new.decisions),
+            "decisions": canonical_json(new.decisions), "timing": canonical_json(new.timing),
+            "nudges": canonical_json(new.nudges), "wake_at": new.wake_at,
         }
         columns = ", ".join(f"{name} = ?" for name in sql_values)
         cursor = await conn.execute(
@@ -403,8 +451,9 @@ class Store:
     # ------------------------------------------------------------------ lobby
 
     async def create_lobby(self, kind: str, guild_id: str | None, channel_id: str,
-                           host_id: str, options: dict[str, Any] | None = None) -> GameRecord:
-        """A new game in its lobby, the host in seat 1.
+                           host_id: str, options: dict[str, Any] | None = None,
+                           control: TimeControl | None = None) -> GameRecord:
+        """A new game in its lobby, the host in seat 1, with an optional time control.
 
         Raises :class:`ChannelBusy` if the channel already has an open game, and
         ``IllegalAction`` for an unknown kind or bad options.
@@ -418,17 +467,18 @@ class Store:
         guild = None if guild_id is None else _id(guild_id, "guild_id")
         channel = _id(channel_id, "channel_id")
         host = _id(host_id, "host_id")
-        now = time.time()
+        now = self.now()
         async with self._transaction() as conn:
             busy = await self._open_in_channel(conn, channel)
             if busy is None:
                 try:
                     cursor = await conn.execute(
                         "INSERT INTO games (kind, guild_id, channel_id, host_id, status, seats, "
-                        "seed, options, state, version, created_at, updated_at) "
-                        "VALUES (?, ?, ?, ?, 'lobby', ?, 0, ?, NULL, 0, ?, ?)",
+                        "seed, options, state, version, created_at, updated_at, timing) "
+                        "VALUES (?, ?, ?, ?, 'lobby', ?, 0, ?, NULL, 0, ?, ?, ?)",
                         (kind, guild, channel, host, canonical_json([host]), options_json,
-                         now, now))
+                         now, now, canonical_json(
+                             {} if control is None else {"control": control.to_json()})))
                 except sqlite3.IntegrityError:
                     busy = await self._open_in_channel(conn, channel)
                     if busy is None:
@@ -521,14 +571,17 @@ class Store:
                     f"{len(record.seats)} seated. Wait for more players to join.")
             state = game.new_game(list(record.seats), seed, dict(record.options))
             text = game.dump(state)
-            now = time.time()
+            now = self.now()
             turn = Turn.of(game, state)
+            timing = record.timing
+            control = TimeControl.from_json(timing.get("control"))
+            if control is not None and control.bank is not None:
+                timing = {**timing, "banks": {p: control.bank for p in record.seats}}
             started = await self._write(conn, record, status=ACTIVE, seed=seed, state=text,
-                                        version=0, digest_seq=0,
-                                        decisions=turn.decisions({}, None, now))
+                                        version=0, digest_seq=0, timing=timing,
+                                        decisions=turn.decisions({}, None, now), wake_at=now)
             # The opening digest: the board and who moves first.
-            await self._announce(conn, started.id, 0, DIGEST, None,
-                                 digest_payload(game, state, 1, 0, turn), now=now)
+            await self._announce_digest(conn, game, started, state, 1, 0, turn, now)
         self._remember(started.id, 0, text, state)
         return started
 
@@ -577,7 +630,7 @@ class Store:
         async with self._reading() as conn:
             await self._fetch(conn, game_id)
             rows = list(await conn.execute_fetchall(
-                "SELECT seq, player, action, events, created_at FROM actions "
+                f"SELECT {_LOG_COLUMNS} FROM actions "
                 "WHERE game_id = ? ORDER BY seq DESC LIMIT ?", (game_id, max(0, limit))))
         return _entries(reversed(rows))
 
@@ -585,7 +638,8 @@ class Store:
 
     async def apply_action(self, game_id: int, player: str, action: str,
                            request_id: str | None = None, *, sent_at: float | None = None,
-                           reply_to: dict[str, str] | None = None) -> MoveResult:
+                           reply_to: dict[str, str] | None = None,
+                           expect_version: int | None = None) -> MoveResult:
         """Apply one action: the only way any game state ever changes.
 
         Under the game's lock and one ``BEGIN IMMEDIATE`` transaction: read the game,
@@ -598,10 +652,16 @@ class Store:
         save the announcements the action makes due, commit. Any failure leaves the
         database as it was.
 
+        ``undo`` (or ``undo N``) is the platform's own action: it takes back the
+        player's last N actions of their turn (see :func:`db.replay.undoable`), and is
+        logged like any other. ``expect_version`` refuses the action if the game has
+        moved since the player looked (an undo confirmed from its preview).
+
         Announcements: the turn digest when the turn passes, the players to act change,
-        someone resigns or the game ends; each player's private events; and, with
-        ``reply_to`` (``application_id``, ``token``, ``interaction_id`` of the Discord
-        interaction that sent the action), the answer to that interaction.
+        someone resigns or the game ends (with copies for followers, the status
+        message's refresh and, at the end, the recap); each player's private events;
+        and, with ``reply_to`` (``application_id``, ``token``, ``interaction_id`` of the
+        Discord interaction that sent the action), the answer to that interaction.
         """
         game_id = _gid(game_id)
         player = _id(player, "player")
@@ -615,12 +675,9 @@ class Store:
                         "WHERE request_id = ?", (request_id,)))
                     if rows:
                         return self._duplicate(record, rows[0], player, action)
-                if record.status == LOBBY:
-                    raise IllegalAction("This game has not started yet.")
-                if record.status == FINISHED:
-                    raise IllegalAction("This game is over.")
-                if record.status == ABORTED:
-                    raise IllegalAction("This game is over: it was aborted.")
+                _check_running(record)
+                if expect_version is not None and record.version != expect_version:
+                    raise IllegalAction("The game has moved on since you looked; look again.")
                 resigning = isinstance(action, str) and action.strip().lower() == RESIGN
                 began = record.decisions.get(player)
                 if sent_at is not None and began is not None and sent_at < began \
@@ -628,41 +685,167 @@ class Store:
                     raise IllegalAction(STALE_ACTION)
                 game = self._game(record.kind)
                 state = self.load_state(record)
-                new_state, events = game.apply(state, player, action)
-                try:
-                    events_json = canonical_json(events)
-                except (TypeError, ValueError) as exc:
-                    raise StoreError(f"Internal error: {record.kind} produced events that "
-                                     f"cannot be saved ({exc}); nothing was saved.") from exc
-                text = game.dump(new_state)
-                now = time.time()
-                before, after = Turn.of(game, state), Turn.of(game, new_state)
-                seq = record.version + 1
-                await conn.execute(
-                    "INSERT INTO actions (game_id, seq, player, action, events, request_id, "
-                    "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (record.id, seq, player, action, events_json, request_id, now))
-                digest = after.over or after != before or resigning
-                saved = await self._write(
-                    conn, record, state=text, version=seq,
-                    status=FINISHED if after.over else ACTIVE,
-                    digest_seq=seq if digest else record.digest_seq,
-                    decisions=after.decisions(record.decisions, before, now))
-                made = await self._announce_move(conn, game, saved, record.digest_seq, seq,
-                                                 player, events, new_state, after, digest,
-                                                 reply_to, now)
+                count = undo_count(action)
+                if count is not None:
+                    new_state, events = await self._undo(conn, game, record, player, count)
+                    origin = BY_UNDO
+                else:
+                    new_state, events = game.apply(state, player, action)
+                    origin = BY_PLAYER
+                move = await self._commit(conn, game, record, state, new_state, player, action,
+                                          events, origin=origin, request_id=request_id,
+                                          reply_to=reply_to)
             # Committed: only now does the cache learn the new position.
-            self._remember(saved.id, seq, text, new_state)
-            return MoveResult(saved, new_state, json.loads(events_json), seq, False,
-                              tuple(made))
+            self._remember(move.record.id, move.seq, move.record.state or "", new_state)
+            return move
+
+    async def _commit(self, conn: aiosqlite.Connection, game: Game[Any], record: GameRecord,
+                      state: Any, new_state: Any, player: str, action: str,
+                      events: list[dict[str, Any]], *, origin: str,
+                      request_id: str | None = None,
+                      reply_to: dict[str, str] | None = None) -> MoveResult:
+        """Log an applied action and save its position, clocks and announcements, in the
+        caller's transaction (on a game read in it)."""
+        try:
+            events_json = canonical_json(events)
+        except (TypeError, ValueError) as exc:
+            raise StoreError(f"Internal error: {record.kind} produced events that "
+                             f"cannot be saved ({exc}); nothing was saved.") from exc
+        text = game.dump(new_state)
+        now = self.now()
+        before, after = Turn.of(game, state), Turn.of(game, new_state)
+        seq = record.version + 1
+        await conn.execute(
+            "INSERT INTO actions (game_id, seq, player, action, events, request_id, "
+            "created_at, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (record.id, seq, player, action, events_json, request_id, now, origin))
+        resigning = isinstance(action, str) and action.strip().lower() == RESIGN
+        digest = after.over or after != before or resigning
+        decisions = after.decisions(record.decisions, before, now)
+        timing = await self._charge_clocks(conn, record, decisions, now)
+        changed = decisions != record.decisions
+        saved = await self._write(
+            conn, record, state=text, version=seq,
+            status=FINISHED if after.over else ACTIVE,
+            digest_seq=seq if digest else record.digest_seq,
+            decisions=decisions, timing=timing,
+            wake_at=None if after.over else (now if changed else record.wake_at))
+        made = await self._announce_move(conn, game, saved, record.digest_seq, seq,
+                                         player, events, new_state, after, digest,
+                                         reply_to, now)
+        return MoveResult(saved, new_state, json.loads(events_json), seq, False, tuple(made))
+
+    async def _charge_clocks(self, conn: aiosqlite.Connection, record: GameRecord,
+                             decisions: dict[str, float], now: float) -> dict[str, Any]:
+        """The game's timing after decisions end: with a bank, each player whose decision
+        ended pays the (un-paused) time it took and gains the increment."""
+        control = TimeControl.from_json(record.timing.get("control"))
+        if control is None or control.per_move is not None:
+            return record.timing
+        ended = [p for p, began in record.decisions.items() if decisions.get(p) != began]
+        if not ended:
+            return record.timing
+        pauses = await self._pauses(conn, record.guild_id, ended, now)
+        banks = dict(record.timing.get("banks") or {})
+        for p in ended:
+            banks[p] = bank_after(control, banks.get(p), record.decisions[p], now,
+                                  pauses.get(p, []))
+        return {**record.timing, "banks": banks}
+
+    async def _pauses(self, conn: aiosqlite.Connection, guild_id: str | None,
+                      users: Iterable[str], since: float) -> dict[str, list[Interval]]:
+        """Each user's vacations on the server that end after ``since``."""
+        found: dict[str, list[Interval]] = {}
+        wanted = list(dict.fromkeys(users))
+        if guild_id is None or not wanted:
+            return found
+        marks = ", ".join("?" for _ in wanted)
+        rows = await conn.execute_fetchall(
+            f"SELECT user_id, starts_at, ends_at FROM vacations WHERE guild_id = ? AND "
+            f"user_id IN ({marks}) AND ends_at > ? ORDER BY starts_at",
+            (guild_id, *wanted, since - 400 * 86400))
+        for user, start, end in rows:
+            found.setdefault(user, []).append((float(start), float(end)))
+        return found
+
+    def _clock_payload(self, record: GameRecord, turn: Turn,
+                       pauses: dict[str, list[Interval]], now: float) -> dict[str, Any]:
+        """Public time facts for a digest or status: each waited-for player's deadline
+        and who of them is on vacation (until when)."""
+        control = TimeControl.from_json(record.timing.get("control"))
+        deadlines: dict[str, float] = {}
+        away: dict[str, float] = {}
+        for p in turn.to_act:
+            mine = pauses.get(p, [])
+            on = paused_at(mine, now)
+            if on is not None:
+                away[p] = on[1]
+            began = record.decisions.get(p)
+            if control is not None and began is not None:
+                banks = record.timing.get("banks") or {}
+                due = deadline(control, began, banks.get(p), mine)
+                if due is not None:
+                    deadlines[p] = due
+        return {"deadlines": deadlines, "vacations": away,
+                "timeouts": dict(record.timing.get("timeouts") or {}),
+                "clock": None if control is None else control.describe()}
+
+    async def _undo(self, conn: aiosqlite.Connection, game: Game[Any], record: GameRecord,
+                    player: str, count: int) -> tuple[Any, list[dict[str, Any]]]:
+        """The position after taking back ``player``'s last ``count`` actions, and the
+        undo's event; refuses (IllegalAction) what may not be taken back, saying why."""
+        steps = await self._steps(conn, record)
+        allowed = undoable(game, steps, player, record.digest_seq)
+        if count > len(allowed.seqs):
+            why = f" ({allowed.stop})" if allowed.stop else ""
+            if not allowed.seqs:
+                raise IllegalAction(f"You have nothing to undo{why}.")
+            raise IllegalAction(f"You can undo at most {len(allowed.seqs)} "
+                                f"action{'s' if len(allowed.seqs) != 1 else ''}{why}.")
+        seqs = sorted(allowed.seqs[:count])
+        positions = {step.entry.seq: step.before for step in steps}
+        return positions[seqs[0]], [undo_event(seqs)]
+
+    async def _steps(self, conn: aiosqlite.Connection, record: GameRecord) -> list[Step]:
+        rows = await conn.execute_fetchall(
+            f"SELECT {_LOG_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq", (record.id,))
+        game = self._game(record.kind)
+        try:
+            return list(replay(game, record.seats, record.seed, record.options,
+                               _entries(rows)))
+        except (IllegalAction, ValueError) as exc:
+            raise StoreError(f"Game #{record.id}'s log cannot be replayed ({exc}); ask an "
+                             "admin to check the database.") from exc
+
+    async def undo_preview(self, game_id: int, player: str) -> Undoable:
+        """What ``player`` could take back now in ``game_id`` (nothing is changed)."""
+        game_id = _gid(game_id)
+        async with self._reading() as conn:
+            record = await self._fetch(conn, game_id)
+            _check_running(record)
+            steps = await self._steps(conn, record)
+        return undoable(self._game(record.kind), steps, str(player), record.digest_seq)
+
+    async def replay_steps(self, game_id: int) -> tuple[GameRecord, list[Step]]:
+        """The game and every logged action replayed (for a recap, say)."""
+        game_id = _gid(game_id)
+        async with self._reading() as conn:
+            await conn.execute("BEGIN")          # the row and the log from one snapshot
+            try:
+                record = await self._fetch(conn, game_id)
+                steps = await self._steps(conn, record) if record.state is not None else []
+            finally:
+                await conn.rollback()
+        return record, steps
 
     async def _announce_move(self, conn: aiosqlite.Connection, game: Game[Any],
                              record: GameRecord, digested: int, seq: int, player: str,
                              events: list[dict[str, Any]], state: Any, turn: Turn,
                              digest: bool, reply_to: dict[str, str] | None,
                              now: float) -> list[int]:
-        """Save what this move makes due: the reply, private notes, the digest (in that
-        order, which is the order they are delivered in)."""
+        """Save what this move makes due: the reply, private notes, the digest, its copies
+        for followers, the status message's refresh and the recap (in that order, which
+        is the order they are delivered in)."""
         made: list[int] = []
         if reply_to is not None:
             token = str(reply_to.get("token", ""))
@@ -678,9 +861,27 @@ class Store:
             made.append(await self._announce(conn, record.id, seq, PRIVATE, recipient, {},
                                              now=now))
         if digest:
-            made.append(await self._announce(
-                conn, record.id, seq, DIGEST, None,
-                digest_payload(game, state, digested + 1, seq, turn), now=now))
+            made.extend(await self._announce_digest(conn, game, record, state, digested + 1,
+                                                    seq, turn, now))
+        return made
+
+    async def _announce_digest(self, conn: aiosqlite.Connection, game: Game[Any],
+                               record: GameRecord, state: Any, first: int, last: int,
+                               turn: Turn, now: float) -> list[int]:
+        """The turn digest of moves ``first``..``last``, a copy for each follower, the
+        status message's refresh, and the recap once the game is over."""
+        pauses = await self._pauses(conn, record.guild_id, turn.to_act, now)
+        payload = {**digest_payload(game, state, first, last, turn),
+                   **self._clock_payload(record, turn, pauses, now)}
+        made = [await self._announce(conn, record.id, last, DIGEST, None, payload, now=now)]
+        followers = await conn.execute_fetchall(
+            "SELECT user_id FROM followers WHERE game_id = ? ORDER BY user_id", (record.id,))
+        for (user,) in followers:
+            made.append(await self._announce(conn, record.id, last, FOLLOW, user, payload,
+                                             now=now))
+        made.append(await self._announce(conn, record.id, last, STATUS, None, {}, now=now))
+        if turn.over:
+            made.append(await self._announce(conn, record.id, last, RECAP, None, {}, now=now))
         return made
 
     async def _announce(self, conn: aiosqlite.Connection, game_id: int, seq: int, kind: str,
@@ -736,14 +937,14 @@ class Store:
         async with self._transaction() as conn:
             await conn.execute(
                 "UPDATE announcements SET delivered_at = ?, message_id = ?, secret = NULL "
-                "WHERE id = ?", (time.time(), message_id, int(announcement_id)))
+                "WHERE id = ?", (self.now(), message_id, int(announcement_id)))
 
     async def actions_between(self, game_id: int, first: int, last: int) -> list[LogEntry]:
         """The logged actions ``first``..``last`` (inclusive), oldest first."""
         game_id = _gid(game_id)
         async with self._reading() as conn:
             rows = await self._safely(conn.execute_fetchall(
-                "SELECT seq, player, action, events, created_at FROM actions "
+                f"SELECT {_LOG_COLUMNS} FROM actions "
                 "WHERE game_id = ? AND seq BETWEEN ? AND ? ORDER BY seq",
                 (game_id, int(first), int(last))))
         return _entries(rows)
@@ -782,8 +983,8 @@ class Store:
             try:
                 record = await self._fetch(conn, game_id)
                 rows = list(await conn.execute_fetchall(
-                    "SELECT seq, player, action, events FROM actions WHERE game_id = ? "
-                    "ORDER BY seq", (game_id,)))
+                    f"SELECT {_LOG_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq",
+                    (game_id,)))
             finally:
                 await conn.rollback()
         found: list[str] = []
@@ -794,23 +995,27 @@ class Store:
                 found.append(f"no position, yet status {record.status} with {len(rows)} "
                              "actions")
             return found
+        entries = _entries(rows)
+        for expected, entry in enumerate(entries, start=1):
+            if entry.seq != expected:
+                found.append(f"log has seq {entry.seq} where {expected} belongs")
+                return found
+        game = self._game(record.kind)
         try:
-            game = self._game(record.kind)
             state = game.new_game(list(record.seats), record.seed, dict(record.options))
-            for expected, (seq, player, action, events) in enumerate(rows, start=1):
-                if seq != expected:
-                    found.append(f"log has seq {seq} where {expected} belongs")
-                    return found
-                state, replayed = game.apply(state, player, action)
-                if canonical_json(replayed) != events:
-                    found.append(f"action {seq} ({action!r}) now gives different events")
+            stored = {e.seq: canonical_json(e.events) for e in entries}
+            for step in replay(game, record.seats, record.seed, record.options, entries):
+                if canonical_json(step.events) != stored[step.entry.seq]:
+                    found.append(f"action {step.entry.seq} ({step.entry.action!r}) now gives "
+                                 "different events")
+                state = step.after
             if game.dump(state) != game.dump(game.load(record.state)):
                 found.append("the saved position differs from the replayed one")
             over = game.outcome(state) is not None
             if (record.status == FINISHED) != over and record.status != ABORTED:
                 found.append(f"status {record.status} but the replay is "
                              f"{'over' if over else 'not over'}")
-        except IllegalAction as exc:
+        except (IllegalAction, ValueError) as exc:
             found.append(f"replay failed: {exc}")
         return found
 
