@@ -17,7 +17,8 @@ import logging
 import os
 import pkgutil
 import sys
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,6 +33,7 @@ import cogs
 from cogs.announcements import Announcer
 from cogs.boards import Boards
 from cogs.common import MENTION_HELP, SERVER_ONLY, RecentIds, SentClock
+from cogs.scheduler import Scheduler
 from db import Store
 
 log = logging.getLogger("warhost")
@@ -172,7 +174,7 @@ def setup_logging(config: Config) -> None:
 
 
 #: Commands that work in direct messages too; every other one is for a server's channels.
-DM_COMMANDS = frozenset({"help"})
+DM_COMMANDS = frozenset({"help", "mygames", "reminders"})
 
 
 class WarhostTree(app_commands.CommandTree):
@@ -204,14 +206,18 @@ class WarhostTree(app_commands.CommandTree):
 class WarhostBot(commands.Bot):
     """The bot: owns the :class:`db.Store`; cogs reach it as ``bot.store``."""
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, clock: Callable[[], float] | None = None) -> None:
         # No text commands: a mention is answered with help (see on_message).
         super().__init__(command_prefix=_no_prefix,
                          intents=discord.Intents.default(), tree_cls=WarhostTree,
                          allowed_mentions=discord.AllowedMentions.none(), help_command=None)
         self.config = config
+        #: What time it is (epoch seconds) for games' clocks and reminders; tests pass
+        #: their own to play weeks in a moment.
+        self.clock: Callable[[], float] = clock or time.time
         self.store: Store | None = None
         self.announcer: Announcer | None = None
+        self.scheduler: Scheduler | None = None
         self.boards = Boards(config.render_workers)
         self.sent_clock = SentClock()
         self.recent_interactions = RecentIds()
@@ -223,10 +229,12 @@ class WarhostBot(commands.Bot):
             discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
             log.info("Gateway at %s (from %s)", url, self.config.api_base)
         self.boards.start()  # board workers warm up while we connect
-        self.store = await Store.open(self.config.database_path)
+        self.store = await Store.open(self.config.database_path, clock=self.clock)
         log.info("Database open at %s", self.config.database_path)
         self.announcer = Announcer(self, self.store)
         self.announcer.start()      # delivers what a crash left undelivered, then retries
+        self.scheduler = Scheduler(self, self.store)
+        self.scheduler.start()      # catches up with clocks and reminders after downtime
         for name in discover_cogs():
             await self.load_extension(name)
             module = sys.modules[name]
@@ -264,6 +272,8 @@ class WarhostBot(commands.Bot):
 
     async def close(self) -> None:
         try:
+            if self.scheduler is not None:
+                await self.scheduler.close()
             if self.announcer is not None:
                 await self.announcer.close()
             await super().close()
@@ -289,10 +299,11 @@ def discover_cogs() -> list[str]:
     return sorted(names)
 
 
-def create_bot(config: Config) -> WarhostBot:
-    """A ready-to-start bot (``await bot.start(config.token)``); nothing connects yet."""
+def create_bot(config: Config, clock: Callable[[], float] | None = None) -> WarhostBot:
+    """A ready-to-start bot (``await bot.start(config.token)``); nothing connects yet.
+    ``clock`` (default ``time.time``) is what games' clocks and reminders go by."""
     point_discord_at(config)
-    return WarhostBot(config)
+    return WarhostBot(config, clock)
 
 
 async def run(config: Config) -> None:

@@ -34,6 +34,8 @@ import engine
 from cogs import common
 from cogs.boards import board_key, boards_of
 from db import DIGEST, PRIVATE, REPLY, Announcement, GameRecord, LogEntry, Store, StoreError
+from db.records import BY_TIMEOUT, DIRECT, FOLLOW, NOTICE, RECAP, STATUS
+from db.replay import effective, undone_by
 from engine import Game, IllegalAction, public_events
 
 log = logging.getLogger("warhost.announce")
@@ -86,16 +88,66 @@ def channel_link(record: GameRecord) -> str:
 
 
 def entry_lines(game: Game[Any], players: Sequence[str], entry: LogEntry) -> list[str]:
-    """The public narration of one logged action."""
-    return common.narration_lines(game, players, entry.player, entry.action, entry.events)
+    """The public narration of one logged action (saying so when the player's clock ran
+    out and Warhost played it for them)."""
+    lines = common.narration_lines(game, players, entry.player, entry.action, entry.events)
+    if entry.origin == BY_TIMEOUT:
+        who = common.mention(entry.player)
+        if entry.action.strip().lower() == engine.RESIGN:
+            return [f"⏰ {who} ran out of time once too often and is out of the game.",
+                    *lines]
+        shown = common.clip(entry.action.replace("`", ""), 80)
+        return [f"⏰ {who} ran out of time; Warhost played `{shown}` for them.", *lines]
+    return lines
+
+
+def turn_lines(game: Game[Any], players: Sequence[str], entries: Sequence[LogEntry]
+               ) -> list[str]:
+    """The narration of a turn's entries: what stands (moves taken back are left out,
+    with a line saying so)."""
+    lines: list[str] = []
+    kept = effective(entries)
+    for entry in entries:
+        undone = undone_by(entry)
+        if undone:
+            n = len(undone)
+            lines.append(f"↩️ {common.mention(entry.player)} took back {n} "
+                         f"action{'s' if n != 1 else ''}.")
+    for entry in kept:
+        lines.extend(entry_lines(game, players, entry))
+    return lines
 
 
 def digest_events(entries: Iterable[LogEntry]) -> list[dict[str, Any]]:
-    """Every public event of ``entries``, in order: what the digest's board marks."""
+    """Every public event of ``entries`` that stands, in order: what a board marks."""
     events: list[dict[str, Any]] = []
-    for entry in entries:
+    for entry in effective(entries):
         events.extend(public_events(entry.events))
     return events
+
+
+def clock_lines(players: Sequence[str], payload: Mapping[str, Any]) -> list[str]:
+    """Time left for whoever must act, and who of them is on vacation (public facts
+    saved with the digest; Discord shows each time in the reader's own zone)."""
+    lines = []
+    away = payload.get("vacations") or {}
+    timeouts = payload.get("timeouts") or {}
+    for p, until in away.items():
+        lines.append(f"🏖️ {common.mention(p)} is on vacation until {when(until)}; their "
+                     "clock is stopped.")
+    for p, due in (payload.get("deadlines") or {}).items():
+        if p in away:
+            continue
+        spent = int(timeouts.get(p, 0))
+        note = f" (time-outs so far: {spent})" if spent else ""
+        lines.append(f"⏳ {common.mention(p)} has until {when(due)}{note}.")
+    return lines
+
+
+def when(timestamp: float) -> str:
+    """A Discord timestamp: the date and time, then how long from now."""
+    t = int(timestamp)
+    return f"<t:{t}:f> (<t:{t}:R>)"
 
 
 @dataclass(frozen=True)
@@ -124,9 +176,10 @@ def digest_text(game: Game[Any], record: GameRecord, payload: Mapping[str, Any],
     if last < first:
         seats = " · ".join(f"{i}. {common.mention(p)}" for i, p in enumerate(players, 1))
         body.append(f"The game begins. Seats: {seats}")
-    for entry in entries:
-        body.extend(entry_lines(game, players, entry))
+    body.extend(turn_lines(game, players, entries))
     footer, to_ping = common.next_up_text(game, players, view, payload)
+    if not payload.get("outcome"):
+        footer = "\n".join([footer, *clock_lines(players, payload)])
     marker = digest_marker(game, record.id, first, last)
     whole = fit_digest(head, body, footer, marker)
     if not can_embed or "more lines: `/game log`" not in whole:
@@ -176,7 +229,13 @@ def reply_text(game: Game[Any], record: GameRecord, entry: LogEntry,
     except IllegalAction:
         shown = entry.action
     lines = [f"✅ `{common.clip(shown.replace('`', ''), 100)}`"]
-    body = game.narrate(public_events(entry.events), common.mentions(record.seats))
+    undone = undone_by(entry)
+    if undone:
+        n = len(undone)
+        lines.append(f"↩️ Took back {n} action{'s' if n != 1 else ''} (move"
+                     f"{'s' if n != 1 else ''} {', '.join(map(str, undone))}).")
+    body = [] if undone else game.narrate(public_events(entry.events),
+                                          common.mentions(record.seats))
     lines.extend(body)
     mine = common.private_events_for(entry.events).get(entry.player)
     if mine:
@@ -205,6 +264,80 @@ def private_text(game: Game[Any], record: GameRecord, entry: LogEntry, recipient
     text = "\n".join([f"🔒 Only you can see this — {where}", *lines])
     marker = private_marker(game, record.id, entry.seq)
     return common.clip(text, DIGEST_LIMIT - len(marker) - 1) + "\n" + marker
+
+
+def notice_text(game: Game[Any], record: GameRecord, payload: Mapping[str, Any]
+                ) -> tuple[str, list[str]]:
+    """A reminder for the channel (pinging the player), or the note that reminders stop.
+    Made only of public facts: who, which game, since and until when."""
+    player = str(payload.get("player", ""))
+    who = common.mention(player)
+    deadline = payload.get("deadline")
+    if payload.get("type") == "reminders_stopped":
+        text = (f"🔕 {who} has not acted after {payload.get('limit')} reminders, so Warhost "
+                f"stops reminding them about this move in **{game.name} #{record.id}**.")
+        if deadline:
+            text += (f" Their clock keeps running: at {when(float(deadline))} Warhost plays "
+                     "a safe default for them.")
+        return text, []
+    text = (f"⏰ {who}, **{game.name} #{record.id}** is waiting for you (since "
+            f"{when(float(payload.get('since', 0)))}).")
+    if deadline:
+        text += f" Your time runs out at {when(float(deadline))}."
+    text += (f"\n-# Reminder {payload.get('count')} of {payload.get('limit')}. `/reminders me` "
+             "sets your own interval, quiet hours and reminders by direct message.")
+    return text, [player]
+
+
+def reminder_dm_text(game: Game[Any], record: GameRecord, payload: Mapping[str, Any],
+                     where: str) -> str:
+    """A reminder by direct message (public facts only)."""
+    text = (f"⏰ It is your move — {where}. Waiting since "
+            f"{when(float(payload.get('since', 0)))}.")
+    deadline = payload.get("deadline")
+    if deadline:
+        text += f" Your time runs out at {when(float(deadline))}."
+    return text + (f"\n-# Reminder {payload.get('count')} of {payload.get('limit')}; "
+                   "`/reminders me dm:False` stops these.")
+
+
+def status_embed(game: Game[Any], record: GameRecord, state: Any,
+                 facts: Mapping[str, Any], entries: Sequence[LogEntry]) -> discord.Embed:
+    """The status message: who must act and until when, who is away, the last turn and
+    the seats. Public only (the public view, public events, public time facts)."""
+    players = list(record.seats)
+    ended = common.result_lines(game, state)
+    if ended:
+        top = ended
+    else:
+        text, _ = common.next_up_line(game, state)
+        top = [text, *clock_lines(players, facts)]
+    away = facts.get("away") or {}
+    for p, until in away.items():
+        if p not in (facts.get("vacations") or {}):
+            top.append(f"🏖️ {common.mention(p)} is on vacation until {when(until)}.")
+    description = "\n".join(top)
+    last = turn_lines(game, players, entries)
+    if last:
+        description += "\n\n**Last turn**\n" + fit_digest("", last, "", "", limit=1800)
+    embed = discord.Embed(title=f"{game.name} — game #{record.id}",
+                          description=common.clip(description, 4000),
+                          colour=discord.Colour.dark_gold())
+    timeouts = facts.get("timeouts") or {}
+    seats = []
+    for i, p in enumerate(players, 1):
+        note = f" · ⏰×{timeouts[p]}" if timeouts.get(p) else ""
+        note += " · 🏖️" if p in away else ""
+        seats.append(f"{i}. {common.mention(p)}{note}")
+    embed.add_field(name="Seats", value=common.clip("\n".join(seats), 1024), inline=True)
+    if facts.get("clock"):
+        embed.add_field(name="Clock", value=str(facts["clock"]), inline=True)
+    if game.options:
+        embed.add_field(name="Options", value=common.clip(
+            "\n".join(common.options_lines(game, record.options)), 1000), inline=False)
+    embed.set_footer(text="This message follows the game. /game log has every move; "
+                          "/game follow sends the turns to you by direct message.")
+    return embed
 
 
 # -- delivering -----------------------------------------------------------------------------
@@ -335,6 +468,16 @@ class Announcer:
             return await self._private(record, item)
         if item.kind == DIGEST:
             return await self._digest(record, item)
+        if item.kind == FOLLOW:
+            return await self._follow(record, item)
+        if item.kind == NOTICE:
+            return await self._notice(record, item)
+        if item.kind == DIRECT:
+            return await self._direct(record, item)
+        if item.kind == STATUS:
+            return await self._status(record, item)
+        if item.kind == RECAP:
+            return await self._recap(record, item)
         raise Gone(f"unknown kind {item.kind!r}")
 
     # the three kinds
@@ -378,26 +521,35 @@ class Announcer:
                             where_line(record, channel_name, guild_name))
         if text is None or not item.recipient.isdigit():
             return None
-        try:
-            user = self.client.get_user(int(item.recipient)) or \
-                await self.client.fetch_user(int(item.recipient))
-            channel = user.dm_channel or await user.create_dm()
-        except discord.NotFound as exc:
-            raise Gone("no such user") from exc
+        channel = await self._dm_channel(item.recipient)
         marker = private_marker(game, record.id, item.seq)
         return await self._send_once(channel, item, marker, text, None, [])
 
     async def _digest(self, record: GameRecord, item: Announcement) -> str | None:
+        channel = self.client.get_partial_messageable(
+            int(record.channel_id), guild_id=int(record.guild_id) if record.guild_id else None)
+        return await self._digest_to(channel, record, item, can_embed=self._can_embed(record))
+
+    async def _follow(self, record: GameRecord, item: Announcement) -> str | None:
+        """A copy of a turn digest for a spectator who follows the game (public only)."""
+        channel = await self._dm_channel(item.recipient)
+        channel_name, guild_name = self._where(record)
+        return await self._digest_to(channel, record, item, can_embed=True,
+                                     where=where_line(record, channel_name, guild_name))
+
+    async def _digest_to(self, channel: discord.abc.Messageable, record: GameRecord,
+                         item: Announcement, *, can_embed: bool,
+                         where: str | None = None) -> str | None:
         game = engine.get_game(record.kind)
         first = int(item.payload.get("first", 1))
         last = int(item.payload.get("last", 0))
         entries = (await self.store.actions_between(record.id, first, last)
                    if last >= first else [])
-        digest = digest_text(game, record, item.payload, entries,
-                             can_embed=self._can_embed(record))
+        digest = digest_text(game, record, item.payload, entries, can_embed=can_embed)
         marker = digest_marker(game, record.id, first, last)
-        channel = self.client.get_partial_messageable(
-            int(record.channel_id), guild_id=int(record.guild_id) if record.guild_id else None)
+        if where is not None:   # a follower's copy: where it is from, and nobody pinged
+            digest = Digest(common.clip(f"👀 {where}\n{digest.content}", 1990), digest.embed,
+                            [])
 
         async def board() -> discord.File | None:
             try:
@@ -414,6 +566,136 @@ class Announcer:
             description=digest.embed, colour=discord.Colour.dark_gold())
         return await self._send_once(channel, item, marker, digest.content, board,
                                      digest.to_ping, embed)
+
+    async def _dm_channel(self, recipient: str | None) -> discord.abc.Messageable:
+        if recipient is None or not recipient.isdigit():
+            raise Gone(f"no such user {recipient!r}")
+        try:
+            user = self.client.get_user(int(recipient)) or \
+                await self.client.fetch_user(int(recipient))
+            return user.dm_channel or await user.create_dm()
+        except discord.NotFound as exc:
+            raise Gone("no such user") from exc
+
+    async def _notice(self, record: GameRecord, item: Announcement) -> str | None:
+        """A reminder in the game's channel, or the note that reminders stop."""
+        game = engine.get_game(record.kind)
+        text, ping = notice_text(game, record, item.payload)
+        marker = f"-# {game.name} #{record.id} · note {item.id}"
+        channel = self.client.get_partial_messageable(
+            int(record.channel_id), guild_id=int(record.guild_id) if record.guild_id else None)
+        return await self._send_once(channel, item, marker, f"{text}\n{marker}", None, ping)
+
+    async def _direct(self, record: GameRecord, item: Announcement) -> str | None:
+        """A reminder by direct message, for a player who asked for those."""
+        game = engine.get_game(record.kind)
+        channel_name, guild_name = self._where(record)
+        text = reminder_dm_text(game, record, item.payload,
+                                where_line(record, channel_name, guild_name))
+        marker = f"-# {game.name} #{record.id} · reminder {item.id}"
+        channel = await self._dm_channel(item.recipient)
+        return await self._send_once(channel, item, marker, f"{text}\n{marker}", None, [])
+
+    async def _status(self, record: GameRecord, item: Announcement) -> str | None:
+        """Edit the game's status message (its lobby message) to show the game now:
+        the board, who must act and until when, and the last turn. Only the newest of
+        several waiting refreshes is made."""
+        later = await self.store.pending_announcements(record.id)
+        if any(a.kind == STATUS and a.id > item.id for a in later):
+            return None
+        record = await self.store.get(record.id)
+        if record.state is None or record.lobby_message_id is None:
+            return None         # no message to keep (a game not opened by /game new)
+        game = engine.get_game(record.kind)
+        state = self.store.load_state(record)
+        facts = await self.store.clock_facts(record)
+        latest = await self.store.latest_digest(record.id)
+        first, last, entries = 1, record.version, []
+        if latest is not None:
+            first = int(latest.payload.get("first", 1))
+            last = int(latest.payload.get("last", 0))
+            if last >= first:
+                entries = await self.store.actions_between(record.id, first, last)
+        names = await names_for(self.client, record.guild_id, record.seats)
+        png = await boards_of(self.client).png(
+            record.kind, game.view(state, None), digest_events(entries) or None, names,
+            key=board_key(record.id, first, max(last, 0), names))
+        embed = status_embed(game, record, state, facts, entries)
+        filename = f"{record.kind}-{record.id}-status.png"
+        embed.set_image(url=f"attachment://{filename}")
+        channel = self.client.get_partial_messageable(
+            int(record.channel_id), guild_id=int(record.guild_id) if record.guild_id else None)
+        attachment = discord.File(io.BytesIO(png), filename=filename)
+        message = channel.get_partial_message(int(record.lobby_message_id))
+        try:
+            await message.edit(content=None, embed=embed, attachments=[attachment],
+                               view=None, allowed_mentions=common.NO_MENTIONS)
+        except discord.NotFound:
+            attachment = discord.File(io.BytesIO(png), filename=filename)  # deleted: repost
+        except discord.Forbidden as exc:
+            raise Gone(f"cannot edit the status message ({exc.text})") from exc
+        else:
+            if item.seq == 0:
+                await self._pin(message)
+            return record.lobby_message_id
+        try:
+            sent = await channel.send(embed=embed, file=attachment,
+                                      allowed_mentions=common.NO_MENTIONS)
+        except discord.Forbidden as exc:
+            raise Gone(f"missing permission ({exc.text})") from exc
+        await self.store.set_lobby_message(record.id, str(sent.id))
+        await self._pin(sent)
+        return str(sent.id)
+
+    async def _pin(self, message: discord.PartialMessage | discord.Message) -> None:
+        """Pin the status message where the bot may (and say nothing where it may not)."""
+        try:
+            await message.pin(reason="Warhost: the game's status")
+        except discord.HTTPException as exc:
+            log.info("Could not pin status message %s (%s)", message.id, exc)
+
+    async def _recap(self, record: GameRecord, item: Announcement) -> str | None:
+        """The finished game as an animation (one frame per turn) with the standings."""
+        from render.recap import Frame
+
+        record, steps = await self.store.replay_steps(record.id)
+        game = engine.get_game(record.kind)
+        after = {step.entry.seq: step.after for step in steps}
+        by_seq = {step.entry.seq: step.entry for step in steps}
+        names = await names_for(self.client, record.guild_id, record.seats)
+        frames = []
+        for digest in await self.store.digests(record.id):
+            first = int(digest.payload.get("first", 1))
+            last = int(digest.payload.get("last", 0))
+            if last < first or last not in after:
+                continue
+            turn = [by_seq[i] for i in range(first, last + 1) if i in by_seq]
+            kept = effective(turn) or turn
+            actors = list(dict.fromkeys(e.player for e in kept))
+            caption = ", ".join(names.get(a, common.fallback_name(a)) for a in actors[:3])
+            frames.append(Frame(game.view(after[last], None), digest_events(turn) or None,
+                                caption))
+        if not frames:
+            raise Gone("the game has no turns to show")
+        marker = f"-# {game.name} #{record.id} · recap"
+        outcome = game.outcome(after[max(after)]) if after else None
+        lines = [f"📜 **{game.name} #{record.id}**, the whole game in {len(frames)} turns."]
+        lines.extend(common.outcome_lines(record.seats, None if outcome is None
+                                          else outcome.to_json())[1:])
+        channel = self.client.get_partial_messageable(
+            int(record.channel_id), guild_id=int(record.guild_id) if record.guild_id else None)
+
+        async def animation() -> discord.File | None:
+            try:
+                data = await boards_of(self.client).recap(record.kind, frames, names,
+                                                           f"{game.name} #{record.id}")
+            except Exception:
+                log.exception("Drawing the recap of game %s failed", record.id)
+                return None
+            return discord.File(io.BytesIO(data), filename=f"{record.kind}-{record.id}-recap.gif")
+
+        return await self._send_once(channel, item, marker,
+                                     "\n".join([*lines, marker]), animation, [])
 
     async def _board(self, record: GameRecord, item: Announcement,
                      entries: list[LogEntry] | None = None) -> bytes | None:

@@ -11,6 +11,7 @@ it made by key, so the board of a game at a version (a turn digest's, then every
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import logging
 import multiprocessing
@@ -18,7 +19,7 @@ import os
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -129,18 +130,30 @@ class Boards:
     async def _draw(self, kind: str, view: dict[str, Any],
                     events: Sequence[dict[str, Any]] | None,
                     names: dict[str, str] | None) -> bytes:
-        args = (kind, view, list(events) if events else None, names)
         self.drawn += 1
+        return await self.run(render.render, kind, view, list(events) if events else None,
+                              names)
+
+    async def recap(self, kind: str, frames: Sequence[Any], names: dict[str, str] | None,
+                    title: str) -> bytes:
+        """The animated recap of a finished game (see :mod:`render.recap`)."""
+        from render.recap import recap_animation
+
+        return await self.run(functools.partial(recap_animation, title=title), kind,
+                              list(frames), names)
+
+    async def run(self, fn: Callable[..., bytes], *args: Any) -> bytes:
+        """``fn(*args)`` in a worker (picklable function and arguments), else a thread."""
         pool = self._executor()
         if pool is not None:
             loop = asyncio.get_running_loop()
             try:
-                return await loop.run_in_executor(pool, render.render, *args)
+                return await loop.run_in_executor(pool, fn, *args)
             except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh
                 log.warning("A board worker died; restarting the pool")
                 self._pool = None
                 pool.shutdown(wait=False, cancel_futures=True)
-        return await asyncio.to_thread(render.render, *args)
+        return await asyncio.to_thread(fn, *args)
 
     async def close(self) -> None:
         pool, self._pool = self._pool, None

@@ -357,6 +357,16 @@ def next_up_line(game: Game[Any], state: Any) -> tuple[str, list[str]]:
     return next_up_text(game, game.players(state), payload["view"], payload)
 
 
+def options_lines(game: Game[Any], options: dict[str, Any]) -> list[str]:
+    """One line per option of ``game``: its value (the default when not set) and meaning."""
+    lines = []
+    for option in game.options:
+        value = options.get(option.name, option.default)
+        default = "" if value == option.default else f" (default {option.default})"
+        lines.append(f"`{option.name}={value}`{default} — {option.description}")
+    return lines
+
+
 # -- the board ----------------------------------------------------------------------------
 
 
@@ -462,7 +472,7 @@ async def acknowledge(interaction: discord.Interaction) -> bool:
 
 
 async def submit(interaction: discord.Interaction, store: Store, game: int | GameRecord,
-                 action: str) -> MoveResult | None:
+                 action: str, *, expect_version: int | None = None) -> MoveResult | None:
     """Apply ``action`` for the interaction's user, then deliver what it made due.
 
     The interaction is deferred (privately) first; the store saves the move together
@@ -483,6 +493,8 @@ async def submit(interaction: discord.Interaction, store: Store, game: int | Gam
     clock = getattr(interaction.client, "sent_clock", None)
     sent_at = (clock.sent_at(interaction.id, received) if isinstance(clock, SentClock)
                else received)
+    # On the store's clock (the one decisions are timed by): as long before its now.
+    sent_at = store.now() - (received - sent_at)
     if not await acknowledge(interaction):
         return None
     seats: tuple[str, ...] = ()
@@ -492,7 +504,8 @@ async def submit(interaction: discord.Interaction, store: Store, game: int | Gam
         result = await store.apply_action(
             record.id, player, action, request_id=str(interaction.id), sent_at=sent_at,
             reply_to={"application_id": str(interaction.application_id),
-                      "token": interaction.token, "interaction_id": str(interaction.id)})
+                      "token": interaction.token, "interaction_id": str(interaction.id)},
+            expect_version=expect_version)
     except (IllegalAction, StoreError) as exc:
         await reply_error(interaction, humanize_ids(str(exc), seats))
         return None
@@ -516,6 +529,16 @@ async def deliver(client: discord.Client, game_id: int,
         log.warning("No announcer: game %s's announcements wait for the next start", game_id)
         return
     await announcer.deliver(game_id, interaction)
+
+
+async def deliver_all(client: discord.Client) -> None:
+    """Deliver every game's pending announcements now (after a change that touches many
+    games, a vacation say)."""
+    from cogs.announcements import announcer_of
+
+    announcer = announcer_of(client)
+    if announcer is not None:
+        await announcer.deliver_all()
 
 
 #: How a game tells one player its private events (the ``private_to`` mark stripped):

@@ -19,10 +19,13 @@ from discord.ext import commands
 
 import engine
 from cogs import common
-from cogs.announcements import digest_events
+from cogs.announcements import clock_lines, digest_events, turn_lines, when
 from cogs.boards import board_key
 from cogs.common import reply_error, send_ephemeral, send_public, store_of
-from db import GameRecord, StoreError
+from db import GameRecord, LogEntry, StoreError
+from db.clocks import DEFAULT_MAX_TIMEOUTS, ClockError, TimeControl
+from db.replay import Undoable, undone_by
+from db.store import MAX_UNDO
 from engine import Game, IllegalAction, Option
 
 log = logging.getLogger("warhost.cogs.game")
@@ -33,6 +36,15 @@ LOBBY_NOTES = {
 }
 KIND_CHOICES = [app_commands.Choice(name=g.name[:100], value=k)
                 for k, g in list(engine.GAMES.items())[:25]]
+#: Time controls offered by autocomplete (any other is typed in the same form).
+CLOCK_PRESETS = [
+    ("none — no clock", "none"),
+    ("24h per move", "24h"),
+    ("48h per move", "48h"),
+    ("3d bank + 1d per move", "3d+1d"),
+    ("7d bank + 1d per move", "7d+1d"),
+    ("1h per move (a fast game)", "1h"),
+]
 
 
 # -- lobby buttons ---------------------------------------------------------------------
@@ -86,7 +98,133 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY
             await reply_error(interaction, common.GENERIC_ERROR)
 
 
-DYNAMIC_ITEMS = (LobbyButton,)
+#: The slot (first, older, newer, latest) keeps the four buttons' ids distinct when two
+#: of them lead to the same page, as Discord requires.
+LOG_TEMPLATE = r"warhost:log:(?P<id>[0-9]{1,18}):(?P<page>[0-9]{1,6}):(?P<slot>[fonl])"
+UNDO_TEMPLATE = r"warhost:undo:(?P<id>[0-9]{1,18}):(?P<version>[0-9]{1,9}):(?P<count>[0-9]{1,3})"
+#: Moves per page of /game log.
+LOG_PAGE_SIZE = 12
+
+
+class LogPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOG_TEMPLATE):
+    """Turns a page of /game log (the message is edited in place)."""
+
+    def __init__(self, game_id: int, page: int, slot: str = "l", label: str = "·",
+                 disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary,
+                                           custom_id=f"warhost:log:{game_id}:{page}:{slot}",
+                                           disabled=disabled))
+        self.game_id = game_id
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> LogPageButton:
+        return cls(int(match["id"]), int(match["page"]), match["slot"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            record = await store_of(interaction.client).get(self.game_id)
+            content, view = await log_message(interaction.client, record, self.page)
+            await interaction.response.edit_message(content=content, view=view)
+        except (IllegalAction, StoreError) as exc:
+            await reply_error(interaction, str(exc))
+        except Exception:
+            log.exception("Log page %s of game %s failed", self.page, self.game_id)
+            await reply_error(interaction, common.GENERIC_ERROR)
+
+
+class UndoButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=UNDO_TEMPLATE):
+    """Confirms an undo previewed by /game undo; refused if the game moved since."""
+
+    def __init__(self, game_id: int, version: int, count: int) -> None:
+        plural = "s" if count != 1 else ""
+        super().__init__(discord.ui.Button(
+            label=f"Undo {count} action{plural}", style=discord.ButtonStyle.danger,
+            custom_id=f"warhost:undo:{game_id}:{version}:{count}"))
+        self.game_id = game_id
+        self.version = version
+        self.count = count
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> UndoButton:
+        return cls(int(match["id"]), int(match["version"]), int(match["count"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await common.submit(interaction, store_of(interaction.client), self.game_id,
+                                f"undo {self.count}", expect_version=self.version)
+        except Exception:
+            log.exception("Undo of game %s failed", self.game_id)
+            await reply_error(interaction, common.GENERIC_ERROR)
+
+
+DYNAMIC_ITEMS = (LobbyButton, LogPageButton, UndoButton)
+
+
+async def log_message(client: discord.Client, record: GameRecord,
+                      page: int | None) -> tuple[str, discord.ui.View | None]:
+    """A page of a game's whole log (the latest when ``page`` is None), with buttons to
+    turn the pages. Public narration only: nothing private is ever in it."""
+    store = store_of(client)
+    game = engine.get_game(record.kind)
+    entries, pages = await store.log_page(record.id, page or 10**9, LOG_PAGE_SIZE)
+    if not entries:
+        return f"{game.name} #{record.id} has no moves yet.", None
+    page = min(max(1, page or pages), pages)
+    lines = [f"**{game.name} #{record.id}** · moves {entries[0].seq}–{entries[-1].seq} · "
+             f"page {page} of {pages}"]
+    for entry in entries:
+        lines.extend(log_entry_lines(game, record, entry))
+    if pages == 1:
+        return "\n".join(common.chunk_lines(lines)[:1]), None
+    view = discord.ui.View(timeout=None)
+    view.add_item(LogPageButton(record.id, 1, "f", "⏮ First", disabled=page == 1))
+    view.add_item(LogPageButton(record.id, max(1, page - 1), "o", "◀ Older",
+                                disabled=page == 1))
+    view.add_item(LogPageButton(record.id, min(pages, page + 1), "n", "Newer ▶",
+                                disabled=page == pages))
+    view.add_item(LogPageButton(record.id, pages, "l", "Latest ⏭", disabled=page == pages))
+    return "\n".join(common.chunk_lines(lines)[:1]), view
+
+
+def log_entry_lines(game: Game[Any], record: GameRecord, entry: LogEntry) -> list[str]:
+    """One logged move for /game log: its number and its public narration (a few lines)."""
+    undone = undone_by(entry)
+    if undone:
+        body = [f"↩️ {common.mention(entry.player)} took back move"
+                f"{'s' if len(undone) > 1 else ''} "
+                + (f"{undone[0]}–{undone[-1]}" if len(undone) > 1 else str(undone[0]))]
+    else:
+        body = turn_lines(game, record.seats, [entry])
+    shown = [common.clip(line, 300) for line in body[:4]] or ["—"]
+    if len(body) > 4:
+        shown.append(f"… and {len(body) - 4} more lines")
+    return [f"`#{entry.seq}` {shown[0]}", *(f"\u2003{line}" for line in shown[1:])]
+
+
+def undo_preview_message(record: GameRecord, allowed: Undoable,
+                         count: int) -> tuple[str, discord.ui.View | None]:
+    """What /game undo would take back, and the button that does it."""
+    if not allowed.seqs:
+        why = f" ({allowed.stop})" if allowed.stop else ""
+        return f"You have nothing to undo{why}.", None
+    if count > len(allowed.seqs):
+        why = f": further back, {allowed.stop}" if allowed.stop else ""
+        return (f"You can undo at most {len(allowed.seqs)} "
+                f"action{'s' if len(allowed.seqs) != 1 else ''}{why}."), None
+    taken = list(zip(allowed.seqs[:count], allowed.actions[:count], strict=True))
+    lines = [f"Undo in game #{record.id} would take back:"]
+    for seq, action in reversed(taken):
+        shown = common.clip(" ".join(action.replace("`", "'").split()), 80)
+        lines.append(f"• `#{seq}` `{shown}`")
+    if allowed.stop and count == len(allowed.seqs):
+        lines.append(f"-# Nothing before that can be undone: {allowed.stop}.")
+    lines.append("Press the button to confirm (the log keeps both the actions and the undo).")
+    view = discord.ui.View(timeout=600)
+    view.add_item(UndoButton(record.id, record.version, count))
+    return "\n".join(lines), view
 
 
 def lobby_view(record: GameRecord) -> discord.ui.View | None:
@@ -121,6 +259,8 @@ def lobby_embed(record: GameRecord) -> discord.Embed:
                     value="\n".join(seat_lines(record)) or "Nobody yet.", inline=False)
     embed.add_field(name="Players", value=f"{game.min_players}-{game.max_players}")
     embed.add_field(name="Host", value=common.mention(record.host_id))
+    control = TimeControl.from_json(record.timing.get("control"))
+    embed.add_field(name="Clock", value=control.describe() if control else "none")
     if game.options:
         embed.add_field(name="Options", value=common.clip(
             "\n".join(options_lines(game, record.options)), 1000), inline=False)
@@ -168,7 +308,9 @@ async def lobby_action(interaction: discord.Interaction, action: str, game_id: i
     if action == "start":
         if not from_button:
             await send_ephemeral(interaction, f"Game #{record.id} has started.")
-        await common.deliver(interaction.client, record.id)   # the opening digest
+        # The opening digest, and the lobby message becomes the game's status message.
+        await common.deliver(interaction.client, record.id)
+        return
     if not from_button:
         await refresh_lobby_message(interaction, record)
 
@@ -279,14 +421,7 @@ def option_suggestions(game: Game[Any], typed: str, limit: int = 25) -> list[tup
     return found
 
 
-def options_lines(game: Game[Any], options: dict[str, Any]) -> list[str]:
-    """One line per option of ``game``: its value (the default when not set) and meaning."""
-    lines = []
-    for option in game.options:
-        value = options.get(option.name, option.default)
-        default = "" if value == option.default else f" (default {option.default})"
-        lines.append(f"`{option.name}={value}`{default} — {option.description}")
-    return lines
+options_lines = common.options_lines
 
 
 def options_reference(game: Game[Any]) -> list[str]:
@@ -389,15 +524,22 @@ or thread).
 **Start a game**
 `/game new kind:` opens a lobby with Join / Leave / Start buttons; `options:` sets the \
 game's options (e.g. `size=8`; autocomplete lists them).
-`/game join`, `/game leave`, `/game start` (host) do the same by command.
+`/game join`, `/game leave`, `/game start` (host) do the same by command. \
+`clock:` gives each player a time per move (`24h`) or a bank plus an increment (`3d+1d`).
 
 **Play**
 `/play action:` any action by its notation; autocomplete lists what you may do now.
 {game_lines}
+`/game undo` takes back your last actions this turn (not past dice or cards).
 `/game resign` leaves a running game.
 
+**Weeks-long games**
+`/mygames` (anywhere) lists what is waiting for you · `/vacation start|end|status` stops \
+your clocks · `/reminders me` sets your reminders and quiet hours · `/game follow` sends a \
+game's turns to you by direct message.
+
 **Look**
-`/game status` · `/game board` · `/game log` · `/game list` (games in this server) · \
+`/game status` · `/game board` · `/game log` (every move, page by page) · `/game list` · \
 `/game rules kind:`
 
 `/game abort` ends the game for everyone (host, or members with Manage Channels)."""
@@ -434,17 +576,27 @@ class GameCog(commands.Cog):
     @game.command(name="new", description="Open a game lobby in this channel")
     @app_commands.describe(kind="Which game",
                            options="The game's options as name=value, e.g. size=8 "
-                                   "(autocomplete lists them)")
+                                   "(autocomplete lists them)",
+                           clock="Time per move (24h), or a bank plus an increment per move "
+                                 "(3d+1d); none by default",
+                           timeouts="With a clock: time-outs before a player is removed "
+                                    "(0: never; default 3)")
     @app_commands.choices(kind=KIND_CHOICES)
     async def new(self, interaction: discord.Interaction, kind: str,
-                  options: app_commands.Range[str, 1, 200] | None = None) -> None:
+                  options: app_commands.Range[str, 1, 200] | None = None,
+                  clock: app_commands.Range[str, 1, 30] | None = None,
+                  timeouts: app_commands.Range[int, 0, 20] = DEFAULT_MAX_TIMEOUTS) -> None:
         store = store_of(interaction.client)
         common.remember(interaction.user, interaction.guild_id)
         game = engine.get_game(kind)  # refuses unknown kinds with a clear message
         chosen = parse_options(game, options)  # refuses bad options, clearly
+        try:
+            control = TimeControl.parse(clock, timeouts)
+        except ClockError as exc:
+            raise IllegalAction(str(exc)) from None
         record = await store.create_lobby(
             kind, str(interaction.guild_id) if interaction.guild_id else None,
-            str(interaction.channel_id), str(interaction.user.id), chosen)
+            str(interaction.channel_id), str(interaction.user.id), chosen, control)
         view = lobby_view(record) or discord.ui.View()
         await interaction.response.send_message(embed=lobby_embed(record), view=view,
                                                 allowed_mentions=common.NO_MENTIONS)
@@ -464,6 +616,12 @@ class GameCog(commands.Cog):
         except Exception:
             log.exception("Options autocomplete failed")
             return []
+
+    @new.autocomplete("clock")
+    async def new_clock_autocomplete(self, interaction: discord.Interaction,
+                                     current: str) -> list[app_commands.Choice[str]]:
+        return common.labelled_choices(CLOCK_PRESETS, current) or common.as_choices(
+            [current] if current else [])
 
     @game.command(name="join", description="Take a seat in this channel's lobby")
     async def join(self, interaction: discord.Interaction) -> None:
@@ -535,6 +693,13 @@ class GameCog(commands.Cog):
             to_act = game.to_act(state)
             lines.append(f"Turn: {common.mention(turn) if turn else '—'} · must act: "
                          + (", ".join(common.mention(p) for p in to_act) or "nobody"))
+            facts = await store.clock_facts(record)
+            lines.extend(clock_lines(record.seats, facts))
+            away = facts.get("away") or {}
+            lines.extend(f"🏖️ {common.mention(p)} is on vacation until {when(t)}."
+                         for p, t in away.items() if p not in facts.get("vacations", {}))
+            if facts.get("clock"):
+                lines.append(f"Clock: {facts['clock']}")
             if me in to_act and not share:
                 legal = game.legal_actions(state, me)
                 shown = ", ".join(f"`{a}`" for a in legal[:15])
@@ -566,20 +731,62 @@ class GameCog(commands.Cog):
         await interaction.followup.send(common.clip(text), file=file, ephemeral=not share,
                                         allowed_mentions=common.NO_MENTIONS)
 
-    @game.command(name="log", description="The most recent actions in this channel's game")
-    async def log_(self, interaction: discord.Interaction) -> None:
+    @game.command(name="log", description="Every move of this channel's game, page by "
+                                          "page (only you see it)")
+    @app_commands.describe(page="Which page (default: the latest)",
+                           game="A game's number, e.g. an earlier game here (default: this "
+                                "channel's latest)")
+    async def log_(self, interaction: discord.Interaction,
+                   page: app_commands.Range[int, 1, 100000] | None = None,
+                   game: app_commands.Range[int, 1, 2**53] | None = None) -> None:
+        store = store_of(interaction.client)
+        if game is not None:
+            record = await store.get(game)
+            if record.guild_id != (str(interaction.guild_id) if interaction.guild_id else None):
+                await reply_error(interaction, f"There is no game #{game} in this server.")
+                return
+        else:
+            found = await store.latest_in_channel(str(interaction.channel_id))
+            if found is None:
+                await reply_error(interaction, common.NO_GAME)
+                return
+            record = found
+        content, view = await log_message(interaction.client, record, page)
+        await send_ephemeral(interaction, content, **({"view": view} if view else {}))
+
+    @game.command(name="undo", description="Take back your last actions this turn (with a "
+                                           "preview first)")
+    @app_commands.describe(count="How many of your last actions (default 1)")
+    async def undo(self, interaction: discord.Interaction,
+                   count: app_commands.Range[int, 1, MAX_UNDO] = 1) -> None:
         record = await common.require_game(interaction)
         if record is None:
             return
-        entries = await store_of(interaction.client).log(record.id, limit=20)
-        if not entries:
-            await send_ephemeral(interaction, f"Game #{record.id} has no actions yet.")
+        me = str(interaction.user.id)
+        allowed = await store_of(interaction.client).undo_preview(record.id, me)
+        content, view = undo_preview_message(record, allowed, count)
+        await send_ephemeral(interaction, content, **({"view": view} if view else {}))
+
+    @game.command(name="follow", description="Get this channel's game turn by turn by direct "
+                                             "message (for spectators too)")
+    async def follow(self, interaction: discord.Interaction) -> None:
+        record = await common.require_game(interaction)
+        if record is None:
             return
-        lines = [f"**Game #{record.id}**: the last {len(entries)} actions"]
-        for entry in sorted(entries, key=lambda e: e.seq):
-            action = common.clip(" ".join(entry.action.replace("`", "'").split()), 80)
-            lines.append(f"`#{entry.seq}` {common.mention(entry.player)} · `{action}`")
-        await send_ephemeral(interaction, "\n".join(common.chunk_lines(lines)[:1]))
+        await store_of(interaction.client).follow(record.id, str(interaction.user.id))
+        await send_ephemeral(interaction, f"👀 You will get game #{record.id}'s turns by direct "
+                                          "message (the public board and summary only). "
+                                          "`/game unfollow` stops them.")
+
+    @game.command(name="unfollow", description="Stop getting this channel's game by direct "
+                                               "message")
+    async def unfollow(self, interaction: discord.Interaction) -> None:
+        record = await common.require_game(interaction)
+        if record is None:
+            return
+        await store_of(interaction.client).follow(record.id, str(interaction.user.id), on=False)
+        await send_ephemeral(interaction, f"You will no longer get game #{record.id}'s turns by "
+                                          "direct message.")
 
     @game.command(name="list", description="Games running in this server")
     async def list_(self, interaction: discord.Interaction) -> None:

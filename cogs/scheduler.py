@@ -1,0 +1,105 @@
+"""The scheduler: what happens to a game when nobody acts.
+
+Every running game carries ``wake_at`` in the database: the next instant something is
+due in it (a clock running out, a reminder, a vacation ending). :class:`Scheduler`
+asks the store for the games whose instant has come and has it do what is due
+(:meth:`db.Store.wake`: the game's safe default for whoever is out of time, through
+the same commit as a move; or the reminders), then delivers what that made due
+through the announcer. All of its state is in the database, so after downtime the
+first pass catches up, once: each reminder counts from the last one sent.
+
+The clock is the store's (``store.now``), injectable; tests drive the scheduler with
+:meth:`Scheduler.run_due` instead of waiting.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+import discord
+
+from cogs import common
+from db import Store, StoreError
+
+log = logging.getLogger("warhost.scheduler")
+
+#: Longest real sleep between passes (a newly due game is also noticed through poke()).
+PASS_EVERY = 30.0
+#: Passes over the due games in one go (games woken again at once, e.g. after a
+#: time-out passed the turn to someone else who is also due).
+MAX_ROUNDS = 20
+
+
+class Scheduler:
+    """Runs due games' time-outs and reminders; one per bot (``bot.scheduler``)."""
+
+    def __init__(self, client: discord.Client, store: Store, *,
+                 every: float = PASS_EVERY) -> None:
+        self.client = client
+        self.store = store
+        self.every = every
+        self._poked = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run(),
+                                                               name="warhost-scheduler")
+
+    async def close(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    def poke(self) -> None:
+        """Look at the due games now (something changed that may make one due)."""
+        self._poked.set()
+
+    async def run_due(self) -> int:
+        """Do everything due now; returns how many times a game was woken."""
+        woken = 0
+        for _ in range(MAX_ROUNDS):
+            due = await self.store.due_games()
+            if not due:
+                break
+            for game_id in due:
+                try:
+                    result = await self.store.wake(game_id)
+                except StoreError:
+                    log.exception("Waking game %s failed; will retry", game_id)
+                    continue
+                except Exception:
+                    log.exception("Waking game %s failed unexpectedly", game_id)
+                    continue
+                woken += 1
+                if result.timed_out:
+                    log.info("Game %s: out of time: %s", game_id, ", ".join(result.timed_out))
+                if result.made:
+                    await common.deliver(self.client, game_id)
+        return woken
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self.run_due()
+                upcoming = await self.store.next_wake()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("A scheduler pass failed")
+                upcoming = None
+            delay = self.every
+            if upcoming is not None:
+                delay = min(self.every, max(0.5, upcoming - self.store.now()))
+            self._poked.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._poked.wait(), delay)
+
+
+def scheduler_of(client: discord.Client) -> Scheduler | None:
+    scheduler = getattr(client, "scheduler", None)
+    return scheduler if isinstance(scheduler, Scheduler) else None
