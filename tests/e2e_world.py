@@ -57,3 +57,8 @@ async def start_world(dd: DiscordDouble, start_bot: Any, tmp_path: Path, people:
         "DATABASE_PATH": str(tmp_path / "warhost.db"), "DEV_GUILD_ID": dd.guild.id,
     }, None)
     return World(dd, await start_bot(warhost.create_bot(config), commands=commands), dealer)
+
+
+def is_recap(message: Any) -> bool:
+    """The animated recap a finished game ends with (tests of turn digests skip it)."""
+    return str(getattr(message, "content", "") or "").endswith("· recap")

@@ -58,6 +58,10 @@ class Race(Game[RaceState]):
             return []
         return ["roll", "step 1", "step 2", "step 3"]
 
+    def timeout_action(self, state: RaceState, player: str) -> str | None:
+        """Out of time: the smallest step (never a roll)."""
+        return "step 1" if player in self.to_act(state) else None
+
     def outcome(self, state: RaceState) -> Outcome | None:
         if state.winner is None:
             return None

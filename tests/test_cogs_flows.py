@@ -112,6 +112,9 @@ class FakePartialMessage:
     async def edit(self, **kwargs: Any) -> None:
         self.box.sent.append(Sent("message_edit", None, {"id": self.id, **kwargs}))
 
+    async def pin(self, **kwargs: Any) -> None:
+        self.box.sent.append(Sent("pin", None, {"id": self.id}))
+
 
 class FakeChannel:
     """A channel (or DM) the announcer sends to; remembers what it was sent."""
@@ -323,10 +326,14 @@ async def test_resign_ends_the_game_with_the_result(store: Store, client: FakeCl
     game_id = await started_game(store)
     await common.submit(interaction(client, B), store, game_id, "resign")  # out of turn is fine
     assert (await store.get(game_id)).status == "finished"
-    board = box.public()[-1]
+    *_, board, recap = box.public()
     assert board.via == "channel" and board.pinged == [int(A)]     # the winner
     assert "Game over" in (board.content or "") and f"<@{A}>" in (board.content or "")
     assert "file" in board.kwargs
+    # then the whole game as an animation, with the standings, pinging nobody
+    assert (recap.content or "").endswith("-# Conqueror #1 · recap") and recap.pinged == []
+    assert f"1. <@{A}>" in (recap.content or "")
+    assert recap.kwargs["file"].filename == "conqueror-1-recap.gif"
 
 
 async def test_duplicate_request_is_not_applied_twice(store: Store, client: FakeClient,
@@ -419,10 +426,15 @@ async def test_lobby_from_new_to_start(store: Store, client: FakeClient, box: Ou
 
     box.sent.clear()
     await g.LobbyButton("start", record.id).callback(interaction(client, A))
-    edit, board = box.sent
+    edit, board, status, pin = box.sent
     assert edit.via == "edit" and edit.kwargs["view"] is None
     assert board.via == "channel" and "file" in board.kwargs and board.pinged == [int(A)]
     assert "The game begins" in (board.content or "")
+    # the lobby message becomes the game's status message, with the board, and is pinned
+    assert status.via == "message_edit" and status.kwargs["id"] == int(record.lobby_message_id)
+    assert status.kwargs["view"] is None and len(status.kwargs["attachments"]) == 1
+    assert f"<@{A}>" in (status.kwargs["embed"].description or "")
+    assert (pin.via, pin.kwargs["id"]) == ("pin", int(record.lobby_message_id))
     assert (await store.get(record.id)).status == "active"
 
 
@@ -488,7 +500,7 @@ async def test_status_log_and_board(store: Store, client: FakeClient, box: Outbo
     status, log = box.sent
     assert status.ephemeral and "round 1" in (status.content or "")
     assert "You may:" in (status.content or "") and "`end`" in (status.content or "")
-    assert log.ephemeral and "`move a1 b2 1`" in (log.content or "")
+    assert log.ephemeral and f"`#1` <@{A}> moves 1 from a1 to b2" in (log.content or "")
     box.sent.clear()
     await cog.board.callback(cog, interaction(client, C))  # type: ignore[arg-type]
     [board] = box.sent
@@ -622,7 +634,7 @@ async def test_a_restarted_bot_sends_what_was_left_and_never_twice(
     game_id = await started_game(store)
     await store.apply_action(game_id, A, "move a1 b2 1")
     await store.apply_action(game_id, A, "end")            # saved; the bot died before telling
-    [digest] = await store.pending_announcements(game_id)
+    [digest, _status] = await store.pending_announcements(game_id)
     # ...or it had posted the digest and died before noting it: the marker is in the channel
     marker = "-# Conqueror #1 · moves 1–2"
     already = SimpleNamespace(id=123, content=f"earlier text\n{marker}",
@@ -658,7 +670,7 @@ async def test_a_failed_send_is_retried_and_looked_for_first(
     client.channel.send = flaky  # type: ignore[method-assign]
     await store.apply_action(game_id, A, "end")
     await client.announcer.deliver(game_id)
-    assert len(calls) == 1 and len(await store.pending_announcements(game_id)) == 1
+    assert len(calls) == 1 and len(await store.pending_announcements(game_id)) == 2
     await client.announcer.deliver_all()                   # the retry finds it, sends nothing
     assert len(calls) == 1 and await store.pending_announcements(game_id) == []
     assert len(box.public()) == 1

@@ -506,7 +506,7 @@ async def test_the_log_is_append_only(store: Store, db_path: str) -> None:
         raw(db_path, "DELETE FROM actions")
     with pytest.raises(sqlite3.IntegrityError):   # the foreign key holds too
         await store._connection().execute(
-            "INSERT INTO actions VALUES (999, 1, 'a', 'roll', '[]', NULL, 0)")
+            "INSERT INTO actions VALUES (999, 1, 'a', 'roll', '[]', NULL, 0, 'player')")
 
 
 async def test_failure_after_the_log_insert_rolls_everything_back(
@@ -622,16 +622,19 @@ async def test_a_database_from_before_announcements_is_migrated_in_place(db_path
 
 async def test_each_move_saves_what_it_makes_due_in_its_own_transaction(store: Store) -> None:
     game = await started(store)
-    [opening] = await store.pending_announcements(game.id)
-    assert (opening.kind, opening.seq) == ("digest", 0)
+    # the opening digest, and the status message's refresh that follows every digest
+    [opening, status] = await store.pending_announcements(game.id)
+    assert (opening.kind, opening.seq, status.kind, status.seq) == ("digest", 0, "status", 0)
     assert (opening.payload["first"], opening.payload["last"]) == (1, 0)
     assert opening.payload["to_act"] == ["a"] and "view" in opening.payload
     await store.mark_delivered(opening.id, "m1")
+    await store.mark_delivered(status.id, "m0")
     reply = {"application_id": "1", "token": "secret-token", "interaction_id": "9"}
     moved = await store.apply_action(game.id, "a", "roll", request_id="r1", reply_to=reply)
-    # the roller's answer (with their private luck in it) and the turn's digest
-    [answer, digest] = await store.pending_announcements(game.id)
-    assert moved.announcements == (answer.id, digest.id)
+    # the roller's answer (with their private luck in it), the turn's digest, the status
+    [answer, digest, status] = await store.pending_announcements(game.id)
+    assert moved.announcements == (answer.id, digest.id, status.id)
+    assert status.kind == "status" and status.payload == {}
     assert (answer.kind, answer.recipient, answer.secret) == ("reply", "a", "secret-token")
     assert answer.payload["turn_passed"] is True and "token" not in answer.payload
     assert (digest.payload["first"], digest.payload["last"], digest.payload["to_act"]) == (
@@ -642,7 +645,8 @@ async def test_each_move_saves_what_it_makes_due_in_its_own_transaction(store: S
     # without an interaction (a timer, say), a roll's private event goes by DM
     await store.apply_action(game.id, "b", "roll")
     kinds = [(a.kind, a.recipient) for a in await store.pending_announcements(game.id)]
-    assert kinds == [("digest", None), ("private", "b"), ("digest", None)]
+    assert kinds == [("digest", None), ("status", None), ("private", "b"), ("digest", None),
+                     ("status", None)]
 
 
 async def test_a_failed_move_saves_no_announcement(store: Store) -> None:

@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 from discord_double import DiscordDouble, Message, Reply, Table
-from e2e_world import World, deal_seeds, start_world
+from e2e_world import World, deal_seeds, is_recap, start_world
 
 from cogs import battlecards as bc
 from cogs import common
@@ -273,7 +273,7 @@ class Match:
         record = await world.store.get(game_id)
         assert record.status == "active"
         match = cls(world, table, record)
-        [board] = [m for m in table.messages[seen:] if not m.ephemeral]
+        [board] = [m for m in table.messages[seen:] if not m.ephemeral and not is_recap(m)]
         match.seen = len(table.messages)
         check_board(board, match.players)                   # both deploy in the set-up
         assert "see your cards with `/hand`" in board.content
@@ -346,7 +346,8 @@ class Match:
                 last.content
 
         # the channel: one digest when the turn passes, the decision moves or it ends
-        public = [m for m in self.table.messages[self.seen:] if not m.ephemeral]
+        public = [m for m in self.table.messages[self.seen:]
+                  if not m.ephemeral and not is_recap(m)]
         self.seen = len(self.table.messages)
         boards = [m for m in public if m.attachments]
         assert len(public) == len(boards)
@@ -461,7 +462,7 @@ async def test_a_whole_game_keeps_every_secret(world: World) -> None:
 
     outcome = GAME.outcome(match.state)
     assert outcome is not None
-    result = table.last_message(lambda m: bool(m.attachments))
+    result = table.last_message(lambda m: bool(m.attachments) and not is_recap(m))
     [winner] = outcome.winners
     assert f"🏆 **Game over** — <@{winner}> wins!" in result.content
     # every battle reached the channel: its result is in a digest

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from discord_double import DiscordDouble, Message, Table
-from e2e_world import World, deal_seeds, start_world
+from e2e_world import World, deal_seeds, is_recap, start_world
 
 import render
 from cogs.announcements import digest_events
@@ -47,7 +47,7 @@ async def open_game(world: World, table: Table) -> int:
 
 
 def posted_since(table: Table, seen: int) -> list[Message]:
-    return [m for m in table.messages[seen:] if not m.ephemeral]
+    return [m for m in table.messages[seen:] if not m.ephemeral and not is_recap(m)]
 
 
 async def test_a_turn_of_moves_and_a_battle_is_one_digest_marking_all_of_it(

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from discord_double import ClientRefused, DiscordDouble, Message, Reply, Table
+from e2e_world import is_recap
 from PIL import Image
 
 import bot as warhost
@@ -64,7 +65,7 @@ def board_message(reply: Reply) -> Message:
 
 def digest_after(table: Table, seen: int) -> Message:
     """The one channel message (a turn digest, with its board) posted after ``seen``."""
-    posted = [m for m in table.messages[seen:] if not m.ephemeral]
+    posted = [m for m in table.messages[seen:] if not m.ephemeral and not is_recap(m)]
     assert len(posted) == 1, [m.content for m in posted]
     assert len(posted[0].attachments) == 1
     return posted[0]
@@ -86,9 +87,11 @@ async def test_commands_are_synced_to_the_dev_guild(discord_double: DiscordDoubl
     game = discord_double.command("game")
     subs = {o["name"] for o in game["options"]}
     assert subs == {"new", "join", "leave", "start", "status", "board", "log", "resign",
-                    "abort", "list", "rules", "seat"}
+                    "abort", "list", "rules", "seat", "undo", "follow", "unfollow"}
     new = next(o for o in game["options"] if o["name"] == "new")
-    kind, options = new["options"]
+    kind, options, clock, timeouts = new["options"]
+    assert clock["name"] == "clock" and clock["autocomplete"] is True
+    assert (timeouts["name"], timeouts["min_value"], timeouts["max_value"]) == ("timeouts", 0, 20)
     assert [c["value"] for c in kind["choices"]] == sorted(engine.GAMES)
     assert kind["required"] and "conqueror" in [c["value"] for c in kind["choices"]]
     assert options["name"] == "options" and options["autocomplete"] is True
@@ -220,8 +223,9 @@ async def test_a_few_turns(table: Table) -> None:
     assert status.ephemeral and "round 2" in (status.content or "").lower()
     log = await table.slash("carol", "game log")
     assert log.ephemeral
-    assert [line.split(" · ")[-1] for line in (log.content or "").splitlines()[1:]] == [
-        "`move a1 b2 1`", "`end`", "`convert ap`", "`end`"]
+    assert [line.split(" ")[0] for line in (log.content or "").splitlines()[1:]
+            if line.startswith("`#")] == ["`#1`", "`#2`", "`#3`", "`#4`"]
+    assert "converts 1 AP into 2 gold" in (log.content or "")
 
     seen = len(table.messages)
     shown = await table.slash("carol", "game board")       # looking costs nothing

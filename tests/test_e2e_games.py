@@ -30,6 +30,7 @@ from typing import Any
 
 import pytest
 from discord_double import ClientRefused, DiscordDouble, Message, Reply, Table
+from e2e_world import is_recap
 from PIL import Image
 
 import bot as warhost
@@ -172,7 +173,7 @@ def check_board(board: Message, ping: list[str]) -> None:
 
 def new_messages(table: Table, seen: int) -> list[Message]:
     """Channel messages (what everyone sees) created after the first ``seen``."""
-    return [m for m in table.messages[seen:] if not m.ephemeral]
+    return [m for m in table.messages[seen:] if not m.ephemeral and not is_recap(m)]
 
 
 def expect_filter(legal: list[str], typed: str) -> list[str]:
@@ -395,7 +396,7 @@ class Match:
         outcome = GAME.outcome(self.state)
         assert outcome is not None
         [winner] = outcome.winners
-        result = self.table.last_message(lambda m: bool(m.attachments))
+        result = self.table.last_message(lambda m: bool(m.attachments) and not is_recap(m))
         assert f"🏆 **Game over** — <@{winner}> wins!" in result.content
         assert result.pings == [winner]
         record = await self.record()
@@ -432,7 +433,7 @@ async def test_a_complete_four_player_game(world: World, seeded: Any) -> None:
     await match.check_finished()
     outcome = GAME.outcome(match.state)
     assert outcome is not None and len(outcome.standings) == 4
-    result = table.last_message(lambda m: bool(m.attachments))
+    result = table.last_message(lambda m: bool(m.attachments) and not is_recap(m))
     assert "Standings: " + " · ".join(
         f"{i}. <@{p}>" for i, p in enumerate(outcome.standings, 1)) in result.content
     eliminated = [line for m in table.messages for line in m.content.splitlines()

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 from discord_double import DiscordDouble, Message, Reply, Table
-from e2e_world import World, deal_seeds, start_world
+from e2e_world import World, deal_seeds, is_recap, start_world
 
 from cogs import common
 from db import GameRecord
@@ -142,7 +142,8 @@ class Match:
         assert record.status == "active"
         assert list(record.seats) == [world.uid("alice"), world.uid("bob")]
         match = cls(world, table, record)
-        [board] = [m for m in table.messages[seen:] if not m.ephemeral]   # the opening digest
+        [board] = [m for m in table.messages[seen:]
+                   if not m.ephemeral and not is_recap(m)]   # the opening digest
         check_board(board, [match.players[0]])
         match.boards += 1
         match.seen = len(table.messages)
@@ -198,7 +199,8 @@ class Match:
 
         # the channel: one digest when the turn passes, the decision moves to someone
         # else or the game ends (with everything since the last one), else nothing
-        boards = [m for m in self.table.messages[self.seen:] if not m.ephemeral]
+        boards = [m for m in self.table.messages[self.seen:]
+                  if not m.ephemeral and not is_recap(m)]
         self.seen = len(self.table.messages)
         outcome = GAME.outcome(expected)
         turn_before, turn_after = GAME.current_turn(self.state), GAME.current_turn(expected)
@@ -460,7 +462,7 @@ async def test_a_complete_game_to_a_winner(world: World) -> None:
     outcome = GAME.outcome(match.state)
     assert outcome is not None
     [winner] = outcome.winners
-    result = table.last_message(lambda m: bool(m.attachments))
+    result = table.last_message(lambda m: bool(m.attachments) and not is_recap(m))
     assert f"🏆 **Game over** — <@{winner}> wins!" in result.content
     assert result.pings == [winner]
     record = await match.record()
