@@ -133,7 +133,10 @@ class Hosting:
                     late.append(p)
             if late:
                 made: list[int] = []
+                began_then = dict(record.decisions)
                 for p in late:
+                    if record.decisions.get(p) != began_then.get(p):
+                        continue        # someone else's default already moved them on
                     record, state, more = await self._time_out(conn, game, record, state, p,
                                                               control)
                     made.extend(more)
