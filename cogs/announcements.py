@@ -144,6 +144,13 @@ def clock_lines(players: Sequence[str], payload: Mapping[str, Any]) -> list[str]
     return lines
 
 
+def away_lines(facts: Mapping[str, Any]) -> list[str]:
+    """Seated players on vacation who are not waited for (those are in :func:`clock_lines`)."""
+    waited = facts.get("vacations") or {}
+    return [f"🏖️ {common.mention(p)} is on vacation until {when(until)}."
+            for p, until in (facts.get("away") or {}).items() if p not in waited]
+
+
 def when(timestamp: float) -> str:
     """A Discord timestamp: the date and time, then how long from now."""
     t = int(timestamp)
@@ -312,10 +319,8 @@ def status_embed(game: Game[Any], record: GameRecord, state: Any,
     else:
         text, _ = common.next_up_line(game, state)
         top = [text, *clock_lines(players, facts)]
+    top.extend(away_lines(facts))
     away = facts.get("away") or {}
-    for p, until in away.items():
-        if p not in (facts.get("vacations") or {}):
-            top.append(f"🏖️ {common.mention(p)} is on vacation until {when(until)}.")
     description = "\n".join(top)
     last = turn_lines(game, players, entries)
     if last:
@@ -419,10 +424,14 @@ class Announcer:
                 return
             if record is not None and len(pending) > 1 and boards_of(self.client).cache_size:
                 self._start_boards(record, pending[1:])
+            newest_status = max((a.id for a in pending if a.kind == STATUS), default=None)
             for item in pending:
                 assert record is not None
                 try:
-                    message_id = await self._deliver_one(record, item, interaction)
+                    if item.kind == STATUS and item.id != newest_status:
+                        message_id = None       # a later refresh shows the game as it is
+                    else:
+                        message_id = await self._deliver_one(record, item, interaction)
                 except Gone as exc:
                     log.warning("Announcement %s of game %s cannot be delivered: %s",
                                 item.id, game_id, exc)
@@ -598,11 +607,8 @@ class Announcer:
 
     async def _status(self, record: GameRecord, item: Announcement) -> str | None:
         """Edit the game's status message (its lobby message) to show the game now:
-        the board, who must act and until when, and the last turn. Only the newest of
-        several waiting refreshes is made."""
-        later = await self.store.pending_announcements(record.id)
-        if any(a.kind == STATUS and a.id > item.id for a in later):
-            return None
+        the board, who must act and until when, and the last turn (as they are now, so
+        :meth:`deliver` makes only the newest of several waiting refreshes)."""
         record = await self.store.get(record.id)
         if record.state is None or record.lobby_message_id is None:
             return None         # no message to keep (a game not opened by /game new)

@@ -19,7 +19,7 @@ from discord.ext import commands
 
 import engine
 from cogs import common
-from cogs.announcements import clock_lines, digest_events, turn_lines, when
+from cogs.announcements import away_lines, clock_lines, digest_events, turn_lines
 from cogs.boards import board_key
 from cogs.common import reply_error, send_ephemeral, send_public, store_of
 from db import GameRecord, LogEntry, StoreError
@@ -695,9 +695,7 @@ class GameCog(commands.Cog):
                          + (", ".join(common.mention(p) for p in to_act) or "nobody"))
             facts = await store.clock_facts(record)
             lines.extend(clock_lines(record.seats, facts))
-            away = facts.get("away") or {}
-            lines.extend(f"🏖️ {common.mention(p)} is on vacation until {when(t)}."
-                         for p, t in away.items() if p not in facts.get("vacations", {}))
+            lines.extend(away_lines(facts))
             if facts.get("clock"):
                 lines.append(f"Clock: {facts['clock']}")
             if me in to_act and not share:

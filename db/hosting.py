@@ -134,12 +134,14 @@ class Hosting:
             if late:
                 made: list[int] = []
                 began_then = dict(record.decisions)
+                skipped = []
                 for p in late:
                     if record.decisions.get(p) != began_then.get(p):
                         continue        # someone else's default already moved them on
                     record, state, more = await self._time_out(conn, game, record, state, p,
                                                               control)
                     made.extend(more)
+                    skipped.append(p)
                 if record.status == ACTIVE:     # look again at once: others may be due
                     record = await self._write(conn, record, wake_at=now)
                 final = (record.id, record.version, record.state, state)
@@ -148,7 +150,7 @@ class Hosting:
                                                             pauses, control, now)
                 return Woken(tuple(made), (), tuple(reminded))
         self._remember(final[0], final[1], final[2] or "", final[3])
-        return Woken(tuple(made), tuple(late), ())
+        return Woken(tuple(made), tuple(skipped), ())
 
     async def _time_out(self: Store, conn: aiosqlite.Connection, game: Game[Any],
                         record: GameRecord, state: Any, player: str,
@@ -219,6 +221,8 @@ class Hosting:
                 if p in record.nudges:
                     nudges[p] = record.nudges[p]
                 continue
+            if limit <= 0:
+                continue        # the channel wants no reminders (nor a note saying so)
             settings = players.get(p)
             every = (settings.reminder_every if settings and settings.reminder_every
                      else channel.reminder_every or DEFAULT_REMINDER_EVERY)

@@ -807,36 +807,43 @@ class Store(Hosting):
         return positions[seqs[0]], [undo_event(seqs)]
 
     async def _steps(self, conn: aiosqlite.Connection, record: GameRecord) -> list[Step]:
-        rows = await conn.execute_fetchall(
-            f"SELECT {_LOG_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq", (record.id,))
-        game = self._game(record.kind)
+        return self._replayed(record, await self._log_of(conn, record.id))
+
+    @staticmethod
+    async def _log_of(conn: aiosqlite.Connection, game_id: int) -> list[LogEntry]:
+        return _entries(await conn.execute_fetchall(
+            f"SELECT {_LOG_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)))
+
+    def _replayed(self, record: GameRecord, entries: list[LogEntry]) -> list[Step]:
         try:
-            return list(replay(game, record.seats, record.seed, record.options,
-                               _entries(rows)))
+            return list(replay(self._game(record.kind), record.seats, record.seed,
+                               record.options, entries))
         except (IllegalAction, ValueError) as exc:
             raise StoreError(f"Game #{record.id}'s log cannot be replayed ({exc}); ask an "
                              "admin to check the database.") from exc
 
-    async def undo_preview(self, game_id: int, player: str) -> Undoable:
-        """What ``player`` could take back now in ``game_id`` (nothing is changed)."""
-        game_id = _gid(game_id)
-        async with self._reading() as conn:
-            record = await self._fetch(conn, game_id)
-            _check_running(record)
-            steps = await self._steps(conn, record)
-        return undoable(self._game(record.kind), steps, str(player), record.digest_seq)
-
-    async def replay_steps(self, game_id: int) -> tuple[GameRecord, list[Step]]:
-        """The game and every logged action replayed (for a recap, say)."""
-        game_id = _gid(game_id)
+    async def _snapshot(self, game_id: int) -> tuple[GameRecord, list[LogEntry]]:
+        """A game and its log, read together (replayed by the caller, off the connection)."""
         async with self._reading() as conn:
             await conn.execute("BEGIN")          # the row and the log from one snapshot
             try:
                 record = await self._fetch(conn, game_id)
-                steps = await self._steps(conn, record) if record.state is not None else []
+                entries = await self._safely(self._log_of(conn, game_id))
             finally:
                 await conn.rollback()
-        return record, steps
+        return record, entries
+
+    async def undo_preview(self, game_id: int, player: str) -> Undoable:
+        """What ``player`` could take back now in ``game_id`` (nothing is changed)."""
+        record, entries = await self._snapshot(_gid(game_id))
+        _check_running(record)
+        return undoable(self._game(record.kind), self._replayed(record, entries), str(player),
+                        record.digest_seq)
+
+    async def replay_steps(self, game_id: int) -> tuple[GameRecord, list[Step]]:
+        """The game and every logged action replayed (for a recap, say)."""
+        record, entries = await self._snapshot(_gid(game_id))
+        return record, self._replayed(record, entries) if record.state is not None else []
 
     async def _announce_move(self, conn: aiosqlite.Connection, game: Game[Any],
                              record: GameRecord, digested: int, seq: int, player: str,

@@ -234,6 +234,21 @@ async def test_reminders_escalate_to_dm_stop_with_a_note_and_survive_a_restart(
     await store.close()
 
 
+async def test_a_channel_with_a_limit_of_none_reminds_nobody_but_clocks_still_run(
+        store: Store, clock: FakeClock) -> None:
+    game = await started(store, ("a", "b"), control=TimeControl(per_move=DAY))
+    await store.set_channel_settings("c1", "g1", reminder_every=HOUR, reminder_limit=0)
+    await kinds(store, game.id)
+    for _ in range(5):
+        clock.advance(3 * HOUR)
+        await wake_all(store)
+    assert await kinds(store, game.id) == []                # no reminder, no "stopped" note
+    assert (await store.get(game.id)).wake_at == T0 + DAY    # only the deadline is waited for
+    clock.t = T0 + DAY + 1
+    [woken] = await wake_all(store)
+    assert woken.timed_out == ("a",)
+
+
 async def test_a_players_own_interval_and_quiet_hours(store: Store, clock: FakeClock) -> None:
     clock.t = T0 + 12 * HOUR                                   # 20:00 UTC
     game = await started(store, ("a", "b"))
