@@ -1,0 +1,230 @@
+"""A simple, deterministic automatic player for Napoleonic Wars (tests and the balance
+simulation).
+
+The move phase is planned afresh before every move, one move at a time (each move uses up
+armies, so the phase always ends): keep a garrison where the enemy can strike (France above
+all for the French), attack the best target the armies around it can take with a good
+margin, occupy empty countries, then send spare armies toward the front. In battles it
+plays a card only when the fight is still in doubt, and it retreats to the safest place.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from engine.napoleon.board import (
+    CAPITAL,
+    COUNTRIES,
+    EAST,
+    NEIGHBOURS,
+    ORDER,
+    SEA_POWER,
+    destinations,
+)
+from engine.napoleon.cards import BY_ID
+from engine.napoleon.rules import Napoleon, least_useful
+from engine.napoleon.state import NapoleonState, other, retreats
+
+#: Armies more than the defender's that the planner brings to an attack (the defender has
+#: +1 and wins ties: 4 more wins about five times in six before cards).
+MARGIN = 4
+
+
+def choose_action(game: Napoleon, state: NapoleonState, player: str) -> str:
+    """The action this player takes now (one of ``legal_actions``)."""
+    side = state.side_of(player)
+    if side is None or player not in game.to_act(state):
+        raise ValueError(f"{player} has nothing to do")
+    phase = state.phase
+    if phase == "discard":
+        return f"discard {least_useful(state.hands[side], side)}"
+    if phase == "move":
+        return _move(state, side) or _march(state, side) or "end"
+    if phase == "choose":
+        return f"battle {_pick_battle(state)}"
+    if phase == "cards":
+        return _cards(game, state, side)
+    b = state.battle
+    assert b is not None
+    options = retreats(state.armies, side, b.country)
+    return f"retreat {_safest(state, side, options)}"
+
+
+# -- the move phase ----------------------------------------------------------------------
+
+def _values(side: str, state: NapoleonState) -> dict[str, float]:
+    """How much ``side`` wants each country."""
+    val = {c: float(COUNTRIES[c].reinforcement) for c in ORDER}
+    if side == "allies":
+        val[CAPITAL] += 30
+    else:
+        held = sum(1 for c in EAST if state.control(c) == "french")
+        for c in EAST:
+            val[c] += 3 + 4 * held
+    return val
+
+
+def _threat(state: NapoleonState, side: str) -> dict[str, int]:
+    """Enemy armies that could strike each country next turn."""
+    enemy = state.armies[other(side)]
+    fleet = enemy[SEA_POWER] if side == "french" else 0
+    out = {}
+    for c in ORDER:
+        t = sum(enemy[n] for n in NEIGHBOURS[c])
+        if fleet and COUNTRIES[c].coastal:
+            t += fleet if c == CAPITAL else fleet // 3
+        out[c] = t
+    return out
+
+
+def _win_chance(edge: int) -> float:
+    """The attacker's chance to win when its armies and cards exceed the defender's (with
+    its +1) by ``edge``: its die minus the defender's must be above ``-edge``."""
+    return sum(1 for a in range(1, 7) for d in range(1, 7) if a - d > -edge) / 36
+
+
+def _pressed(state: NapoleonState, side: str) -> bool:
+    """Reinforcements would be lost for want of counters: losses now cost little."""
+    due = sum(COUNTRIES[c].reinforcement for c in ORDER if state.control(c) == side)
+    return state.pool(side) < due + 4
+
+
+def _garrisons(state: NapoleonState, side: str) -> dict[str, int]:
+    """Armies each country keeps: one to hold it, more where losing it loses the game."""
+    enemy, mine = state.armies[other(side)], state.armies[side]
+    east_held = [c for c in EAST if state.control(c) == "french"]
+    out = {}
+    for c in ORDER:
+        strongest = max((enemy[n] for n in NEIGHBOURS[c]), default=0)
+        if not mine[c]:
+            out[c] = 0
+        elif side == "french" and c == CAPITAL:
+            fleet = enemy[SEA_POWER]
+            out[c] = max(fleet, strongest) + 2
+        elif side == "allies" and c in EAST and len(east_held) == 2:
+            out[c] = strongest + 2
+        else:
+            out[c] = 1
+    return out
+
+
+def _front_distance(state: NapoleonState, side: str) -> dict[str, int]:
+    """Land steps from each country to the nearest enemy army."""
+    enemy = state.armies[other(side)]
+    dist = {c: 99 for c in ORDER}
+    queue: deque[str] = deque()
+    for c in ORDER:
+        if enemy[c]:
+            dist[c] = 0
+            queue.append(c)
+    while queue:
+        c = queue.popleft()
+        for n in NEIGHBOURS[c]:
+            if dist[n] > dist[c] + 1:
+                dist[n] = dist[c] + 1
+                queue.append(n)
+    return dist
+
+
+def _move(state: NapoleonState, side: str) -> str | None:
+    mine, enemy, moved = state.armies[side], state.armies[other(side)], state.moved
+    garrison = _garrisons(state, side)
+    pressed = _pressed(state, side)
+    last = state.round >= state.rounds
+    lowest = 0.45 if last else 0.55 if pressed else 0.8
+    spare = {c: max(0, min(mine[c] - moved[c], mine[c] - garrison[c])) for c in ORDER}
+    sources = {t: [s for s in ORDER if spare[s] and t in destinations(side, s)] for t in ORDER}
+    values = _values(side, state)
+    threat_to_them = _threat(state, other(side))
+    best: tuple[float, str] | None = None
+    for t in ORDER:
+        if t == SEA_POWER or not sources[t]:
+            continue
+        available = sum(spare[s] for s in sources[t])
+        if enemy[t]:
+            # armies that would give a five-in-six chance, or all there are if that is
+            # still a fair chance
+            need = enemy[t] + MARGIN - mine[t]
+            if need <= 0:
+                continue  # enough there already
+            if available < need:
+                if _win_chance(mine[t] + available - enemy[t] - 1) < lowest:
+                    continue
+                need = available
+            gain = values[t] + 1.5 + enemy[t] / 4
+        elif mine[t]:
+            continue  # ours already; reinforcing is the consolidation step
+        else:
+            need = max(1, threat_to_them[t] // 3)
+            if available < need:
+                continue
+            gain = values[t] + 0.5
+        score = gain / (need + 3)
+        if best is None or score > best[0]:
+            src = max(sources[t], key=lambda s: (spare[s], -ORDER.index(s)))
+            best = (score, f"move {min(spare[src], need)} {src} {t}")
+    if best is not None:
+        return best[1]
+    # consolidation: spare armies behind the front move toward it
+    dist = _front_distance(state, side)
+    threat = _threat(state, side)
+    for s in ORDER:
+        if not spare[s] or s == SEA_POWER or dist[s] <= 1:
+            continue
+        closer = [n for n in destinations(side, s) if not enemy[n] and dist[n] < dist[s]]
+        if closer:
+            to = max(closer, key=lambda n: (threat[n] - mine[n], values[n], -ORDER.index(n)))
+            return f"move {spare[s]} {s} {to}"
+    return None
+
+
+def _march(state: NapoleonState, side: str) -> str | None:
+    """Play a Forced March where the armies that moved could take a neighbour."""
+    if not any(BY_ID[c].kind == "march" for c in state.hands[side]):
+        return None
+    enemy = state.armies[other(side)]
+    for c in ORDER:
+        m = state.moved[c]
+        if not m or enemy[c]:
+            continue
+        for t in destinations(side, c):
+            if enemy[t] and m >= enemy[t] + MARGIN + 1:
+                return f"march {c}"
+    return None
+
+
+# -- battles -------------------------------------------------------------------------------
+
+def _pick_battle(state: NapoleonState) -> str:
+    """The battle the attacker is surest to win first."""
+    side = state.turn
+    mine, enemy = state.armies[side], state.armies[other(side)]
+    left = state.battles_left()
+    return max(left, key=lambda c: (mine[c] - enemy[c], -ORDER.index(c)))
+
+
+def _cards(game: Napoleon, state: NapoleonState, side: str) -> str:
+    b = state.battle
+    assert b is not None
+    playable = game.playable(state, side)
+    if not playable:
+        return "ready"
+    c = b.country
+    force = {s: state.armies[s][c] + sum(BY_ID[x].bonus for x in b.cards[s])
+             for s in (side, other(side))}
+    defending = side != state.turn
+    diff = force[side] - force[other(side)] + (1 if defending else -1)
+    # attacker wins when diff + dice > -1 ... the dice differ by at most 5
+    certain = diff >= 5
+    reach = sum(BY_ID[x].bonus for x in playable)
+    hopeless = diff + reach + 5 < 0
+    if certain or hopeless:
+        return "ready"
+    best = max(playable, key=lambda x: (BY_ID[x].country is not None, BY_ID[x].bonus))
+    return f"play {best}"
+
+
+def _safest(state: NapoleonState, side: str, options: list[str]) -> str:
+    mine = state.armies[side]
+    threat = _threat(state, side)
+    return max(options, key=lambda c: (mine[c] - threat[c], -ORDER.index(c)))
