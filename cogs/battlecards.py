@@ -1,5 +1,7 @@
-"""Battlecards in Discord: ``/hand`` (your secrets, only to you) and ``/battlecards``
-(friendly forms of every action).
+"""What is Battlecards' own in Discord: its hand, card labels, prompts and private news.
+
+Its actions (``/battlecards draw|deploy|fire|…``) are declared in
+``engine/battlecards/notation.py`` and built by :mod:`cogs.verbs`, like every game's.
 
 Secrets (docs/games/battlecards-interface.md): the reserve hand, the deployed stacks and
 the kept cards are private to their owner. Here that means:
@@ -18,82 +20,27 @@ the kept cards are private to their owner. Here that means:
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-import engine
-from cogs import common
-from cogs.common import reply_error, send_ephemeral, store_of
-from cogs.game import legal_for
+from cogs import common, verbs
+from engine.battlecards.notation import VERBS
+from engine.verbs import verb_named
 
 log = logging.getLogger("warhost.cogs.battlecards")
 
 KIND = "battlecards"
 FORCES = ("ground", "air", "sea")
 FORCE_NAMES = {"ground": "Ground", "air": "Air", "sea": "Sea"}
-Slot = app_commands.Range[str, 1, 100]
-Ref = app_commands.Range[str, 1, 100]
 
-NO_HAND = "You have no hand in this game: only its two players have cards."
-NOT_HERE = "There is no Battlecards game under way in this channel."
+NO_HAND = verbs.NO_HAND
+NOT_HERE = verbs.NOT_HERE
 
 DRAW, EMERGENCY, DONE, ATTACK, DECLINE, PASS, STAY = (
     "draw", "emergency", "done", "attack", "decline", "pass", "stay")
-
-
-# -- notation (pure) --------------------------------------------------------------------
-
-
-def slot_of(text: str) -> str:
-    """A hand or kept slot: ``"2"``, or a choice's label typed out (``"2 · Spitfire …"``)."""
-    word = common.normal_word(text)
-    match = re.match(r"#?(\d{1,3})\b", word)
-    return match[1] if match else word
-
-
-def ref_of(text: str) -> str:
-    """A unit ref: ``"g1"``, or a choice's label typed out (``"g1 · Panzer IV"``)."""
-    word = common.normal_word(text)
-    match = re.match(r"([gas]\d{1,2})\b", word)
-    return match[1] if match else word
-
-
-def deploy_notation(slot: str) -> str:
-    return f"deploy {slot_of(slot)}"
-
-
-def scout_notation(stack: str) -> str:
-    return f"scout {common.normal_word(stack)}"
-
-
-def fire_notation(unit: str, target: str) -> str:
-    return f"fire {ref_of(unit)} {ref_of(target)}"
-
-
-def support_notation(supporter: str, unit: str) -> str:
-    return f"support {ref_of(supporter)} {ref_of(unit)}"
-
-
-def play_notation(kept: str, unit: str) -> str:
-    return f"play {slot_of(kept)} {ref_of(unit)}"
-
-
-def withdraw_notation(unit: str) -> str:
-    return f"withdraw {ref_of(unit)}"
-
-
-def autofire_notation(setting: str) -> str:
-    word = common.normal_word(setting)
-    if word in ("true", "yes", "1"):
-        word = "on"
-    elif word in ("false", "no", "0"):
-        word = "off"
-    return f"autofire {word}"
 
 
 # -- choices from legal actions (pure) ----------------------------------------------------
@@ -107,12 +54,7 @@ def firsts(actions: Iterable[str], verb: str) -> list[str]:
 def seconds(actions: Iterable[str], verb: str, first: str | None) -> list[str]:
     """The second argument of legal ``verb`` actions whose first is ``first`` (any first
     when it is empty)."""
-    wanted = common.normal_word(first)
-    if verb in ("fire", "support"):
-        wanted = ref_of(wanted) if wanted else ""
-    elif verb == "play":
-        wanted = slot_of(wanted) if wanted else ""
-    return common.second_args(actions, verb, wanted)
+    return common.second_args(actions, verb, verb_named(VERBS, verb).args[0].word(first))
 
 
 # -- what a view says (pure) --------------------------------------------------------------
@@ -157,14 +99,15 @@ def unit_stats(card: Mapping[str, Any]) -> str:
     return text
 
 
-def hand_labels(legal: Sequence[str], view: Mapping[str, Any], player: str
+def hand_labels(slots: Sequence[str], view: Mapping[str, Any], player: str
                 ) -> list[tuple[str, str]]:
-    """``(label, slot)`` for ``/battlecards deploy``: the slots the caller may deploy now,
-    labelled with their cards from the caller's own view (bare slots without it)."""
+    """``(label, slot)`` for ``/battlecards deploy``: the hand ``slots`` the caller may
+    deploy now, labelled with their cards from the caller's own view (bare slots
+    without it)."""
     entry = own_entry(view, player)
     hand = entry.get("hand") if entry else None
     found = []
-    for slot in firsts(legal, "deploy"):
+    for slot in slots:
         label = f"slot {slot}"
         if isinstance(hand, list) and slot.isdigit() and 0 < int(slot) <= len(hand):
             card = hand[int(slot) - 1]
@@ -175,14 +118,14 @@ def hand_labels(legal: Sequence[str], view: Mapping[str, Any], player: str
     return found
 
 
-def kept_labels(legal: Sequence[str], view: Mapping[str, Any], player: str
+def kept_labels(slots: Sequence[str], view: Mapping[str, Any], player: str
                 ) -> list[tuple[str, str]]:
-    """``(label, slot)`` for ``/battlecards play kept``: the caller's playable kept cards,
-    labelled from the caller's own view."""
+    """``(label, slot)`` for ``/battlecards play kept``: the caller's playable kept
+    ``slots``, labelled from the caller's own view."""
     entry = own_entry(view, player)
     kept = entry.get("kept") if entry else None
     found = []
-    for slot in firsts(legal, "play"):
+    for slot in slots:
         label = f"kept card {slot}"
         if isinstance(kept, list) and slot.isdigit() and 0 < int(slot) <= len(kept):
             card = kept[int(slot) - 1]
@@ -330,244 +273,28 @@ for _phase in ("setup", "resolve", "decide", "battle", "withdraw"):
     common.register_decision(KIND, _phase, decision_prompt)
 
 
-# -- the cogs ---------------------------------------------------------------------------------
+# -- registrations -----------------------------------------------------------------------------
 
 
-async def _view(interaction: discord.Interaction, *, own: bool) -> dict[str, Any] | None:
-    """The caller's own view (``own``) or the public view; None without a game."""
-    found = await common.running_game(interaction, KIND)
-    if found is None:
-        return None
-    game, state, _ = found
-    me = str(interaction.user.id)
-    try:
-        return game.view(state, me if own and me in game.players(state) else None)
-    except Exception:
-        log.exception("The Battlecards view failed")
-        return None
-
-
-async def show_hand(interaction: discord.Interaction) -> None:
-    """``/hand``: the caller's cards, ephemerally; nothing for anyone without a seat."""
-    record = await common.require_game(interaction)
-    if record is None:
-        return
-    if record.kind != KIND or record.state is None:
-        await reply_error(interaction, NOT_HERE)
-        return
-    game = engine.get_game(KIND)
-    state = store_of(interaction.client).load_state(record)
-    me = str(interaction.user.id)
-    if me not in game.players(state):
-        await reply_error(interaction, NO_HAND)
-        return
-    embed = hand_embed(game.view(state, me), me)
-    if embed is None:
-        await reply_error(interaction, NO_HAND)
-        return
-    await send_ephemeral(interaction, "", embed=embed)
-
-
-class HandCog(commands.Cog):
-    """``/hand``: your reserve hand, stacks and kept cards (only you see them)."""
-
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-
-    @app_commands.command(name="hand", description="Battlecards: your hand, stacks and kept "
-                                                   "cards (only you see them)")
-    @app_commands.guild_only()
-    async def hand(self, interaction: discord.Interaction) -> None:
-        await show_hand(interaction)
-
-
-@app_commands.guild_only()
-class BattlecardsCog(commands.GroupCog, group_name="battlecards",
-                     group_description="Battlecards actions and your hand (or use /play)"):
-    """``/battlecards draw|emergency|deploy|done|scout|attack|decline|fire|support|play|
-    pass|withdraw|stay|autofire|hand``."""
-
-    game_help = ("`/battlecards draw|deploy|attack|fire|withdraw|…` for Battlecards; `/hand` "
-                 "shows you your own cards (only you see them).")
-
-    def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-        super().__init__()
-
-    async def _submit(self, interaction: discord.Interaction, action: str) -> None:
-        record = await common.require_game(interaction)
-        if record is None:
-            return
-        if record.kind != KIND:
-            await reply_error(interaction, "The game in this channel is not Battlecards; use "
-                                           "`/play` for its actions.")
-            return
-        await common.submit(interaction, store_of(interaction.client), record, action)
-
-    async def _units(self, interaction: discord.Interaction, verb: str, current: str, *,
-                     second: str | None = None, enemy: bool = False
-                     ) -> list[app_commands.Choice[str]]:
-        """Refs from the caller's legal ``verb`` actions (the first argument, or the second
-        given the option ``second``), labelled with the battle's (public) unit names."""
-        try:
-            legal = await legal_for(interaction, KIND)
-            refs = (firsts(legal, verb) if second is None
-                    else seconds(legal, verb, common.namespace_text(interaction, second)))
-            if not refs:
-                return []
-            view = await _view(interaction, own=False)
-            me = str(interaction.user.id)
-            owner = opponent_of(view, me) if enemy and view else me
-            return common.labelled_choices(unit_labels(refs, view, owner), current)
-        except Exception:
-            log.exception("Battlecards autocomplete failed")
-            return []
-
-    async def _own_slots(self, interaction: discord.Interaction, current: str,
-                         label: Any) -> list[app_commands.Choice[str]]:
-        """Hand or kept slots from the caller's legal actions, labelled from the caller's
-        own view only (empty for anyone who may not act)."""
-        try:
-            legal = await legal_for(interaction, KIND)
-            if not legal:
-                return []
-            view = await _view(interaction, own=True)
-            me = str(interaction.user.id)
-            return common.labelled_choices(label(legal, view or {}, me), current)
-        except Exception:
-            log.exception("Battlecards autocomplete failed")
-            return []
-
-    # your turn ------------------------------------------------------------------------------
-
-    @app_commands.command(name="draw", description="Draw the top conflict card and resolve it")
-    async def draw(self, interaction: discord.Interaction) -> None:
-        await self._submit(interaction, DRAW)
-
-    @app_commands.command(name="emergency", description="Emergency deployment: your whole "
-                                                        "reserve hand onto your stacks")
-    async def emergency(self, interaction: discord.Interaction) -> None:
-        await self._submit(interaction, EMERGENCY)
-
-    @app_commands.command(name="deploy", description="Deploy a card from your reserve hand "
-                                                     "onto its stack")
-    @app_commands.describe(slot="Your hand slot (autocomplete shows your cards, only to you)")
-    async def deploy(self, interaction: discord.Interaction, slot: Slot) -> None:
-        await self._submit(interaction, deploy_notation(slot))
-
-    @deploy.autocomplete("slot")
-    async def deploy_autocomplete(self, interaction: discord.Interaction,
-                                  current: str) -> list[app_commands.Choice[str]]:
-        return await self._own_slots(interaction, current, hand_labels)
-
-    @app_commands.command(name="done", description="Stop deploying")
-    async def done(self, interaction: discord.Interaction) -> None:
-        await self._submit(interaction, DONE)
-
-    @app_commands.command(name="scout", description="Look at one of the enemy's stacks "
-                                                    "(only you see it)")
-    @app_commands.describe(stack="Which enemy stack")
-    @app_commands.choices(stack=[app_commands.Choice(name=n, value=f)
-                                 for f, n in FORCE_NAMES.items()])
-    async def scout(self, interaction: discord.Interaction, stack: str) -> None:
-        await self._submit(interaction, scout_notation(stack))
-
-    # battles --------------------------------------------------------------------------------
-
-    @app_commands.command(name="attack", description="Fight the battle you are aggressor in")
-    async def attack(self, interaction: discord.Interaction) -> None:
-        await self._submit(interaction, ATTACK)
-
-    @app_commands.command(name="decline", description="Do not fight it: the card is discarded")
-    async def decline(self, interaction: discord.Interaction) -> None:
-        await self._submit(interaction, DECLINE)
-
-    @app_commands.command(name="fire", description="Fire one of your units at an enemy unit "
-                                                   "(auto-fire off)")
-    @app_commands.describe(unit="Your unit, e.g. g1", target="The enemy unit, e.g. a2")
-    async def fire(self, interaction: discord.Interaction, unit: Ref, target: Ref) -> None:
-        await self._submit(interaction, fire_notation(unit, target))
-
-    @fire.autocomplete("unit")
-    async def fire_unit_autocomplete(self, interaction: discord.Interaction,
-                                     current: str) -> list[app_commands.Choice[str]]:
-        return await self._units(interaction, "fire", current)
-
-    @fire.autocomplete("target")
-    async def fire_target_autocomplete(self, interaction: discord.Interaction,
-                                       current: str) -> list[app_commands.Choice[str]]:
-        return await self._units(interaction, "fire", current, second="unit", enemy=True)
-
-    @app_commands.command(name="support", description="Add a support unit's bonus to "
-                                                      "another of your units this round")
-    @app_commands.describe(supporter="Your supporting unit", unit="The unit it supports")
-    async def support(self, interaction: discord.Interaction, supporter: Ref,
-                      unit: Ref) -> None:
-        await self._submit(interaction, support_notation(supporter, unit))
-
-    @support.autocomplete("supporter")
-    async def support_supporter_autocomplete(self, interaction: discord.Interaction,
-                                             current: str) -> list[app_commands.Choice[str]]:
-        return await self._units(interaction, "support", current)
-
-    @support.autocomplete("unit")
-    async def support_unit_autocomplete(self, interaction: discord.Interaction,
-                                        current: str) -> list[app_commands.Choice[str]]:
-        return await self._units(interaction, "support", current, second="supporter")
-
-    @app_commands.command(name="play", description="Play a kept card on one of your units "
-                                                   "for the rest of the battle")
-    @app_commands.describe(kept="Your kept card (autocomplete shows them, only to you)",
-                           unit="Your unit in the battle")
-    async def play(self, interaction: discord.Interaction, kept: Slot, unit: Ref) -> None:
-        await self._submit(interaction, play_notation(kept, unit))
-
-    @play.autocomplete("kept")
-    async def play_kept_autocomplete(self, interaction: discord.Interaction,
-                                     current: str) -> list[app_commands.Choice[str]]:
-        return await self._own_slots(interaction, current, kept_labels)
-
-    @play.autocomplete("unit")
-    async def play_unit_autocomplete(self, interaction: discord.Interaction,
-                                     current: str) -> list[app_commands.Choice[str]]:
-        return await self._units(interaction, "play", current, second="kept")
-
-    @app_commands.command(name="pass", description="Play no kept card or support now "
-                                                   "(or: no emergency deployment)")
-    async def pass_(self, interaction: discord.Interaction) -> None:
-        await self._submit(interaction, PASS)
-
-    @app_commands.command(name="withdraw", description="Pull one of your units out of the "
-                                                       "battle")
-    @app_commands.describe(unit="Your unit, e.g. g1")
-    async def withdraw(self, interaction: discord.Interaction, unit: Ref) -> None:
-        await self._submit(interaction, withdraw_notation(unit))
-
-    @withdraw.autocomplete("unit")
-    async def withdraw_autocomplete(self, interaction: discord.Interaction,
-                                    current: str) -> list[app_commands.Choice[str]]:
-        return await self._units(interaction, "withdraw", current)
-
-    @app_commands.command(name="stay", description="End your withdrawals")
-    async def stay(self, interaction: discord.Interaction) -> None:
-        await self._submit(interaction, STAY)
-
-    @app_commands.command(name="autofire", description="Let the engine fire your units "
-                                                       "(on) or fire them yourself (off)")
-    @app_commands.describe(setting="on or off")
-    @app_commands.choices(setting=[app_commands.Choice(name="on", value="on"),
-                                   app_commands.Choice(name="off", value="off")])
-    async def autofire(self, interaction: discord.Interaction, setting: str) -> None:
-        await self._submit(interaction, autofire_notation(setting))
-
-    # looking --------------------------------------------------------------------------------
-
+def _commands() -> list[app_commands.Command[Any, ..., Any]]:
     @app_commands.command(name="hand", description="Your hand, stacks and kept cards "
                                                    "(only you see them)")
-    async def hand(self, interaction: discord.Interaction) -> None:
-        await show_hand(interaction)
+    async def hand(interaction: discord.Interaction) -> None:
+        await verbs.show_hand(interaction)
+
+    return [hand]
 
 
-async def setup(bot: commands.Bot) -> None:
-    await bot.add_cog(BattlecardsCog(bot))
-    await bot.add_cog(HandCog(bot))
+def _opponent_units(values: list[str], view: Mapping[str, Any], me: str
+                    ) -> list[tuple[str, str]]:
+    return unit_labels(values, view, opponent_of(view, me))
+
+
+verbs.register_hand(KIND, hand_embed)
+verbs.register_commands(KIND, _commands)
+verbs.register_labels(KIND, "hand", hand_labels)
+verbs.register_labels(KIND, "kept", kept_labels)
+verbs.register_labels(KIND, "unit", lambda values, view, me: unit_labels(values, view, me))
+verbs.register_labels(KIND, "enemy", _opponent_units)
+verbs.HELP_LINES[KIND] = ("`/battlecards draw|deploy|attack|fire|withdraw|…` for "
+                          "Battlecards; `/hand` shows you your own cards (only you see them).")

@@ -294,6 +294,11 @@ def decision_prompt(game: Game[Any], public: Mapping[str, Any], to_act: Sequence
             log.exception("The decision prompt of %s/%s failed", game.kind, phase)
     else:
         prompt = registered
+    if prompt is None and isinstance(public.get("prompt"), str) and public["prompt"]:
+        # the game's own public sentence, e.g. "Allies: play cards for Austria or ready"
+        said = str(public["prompt"]).rstrip(".")
+        group = f"`/{game.kind}` or " if getattr(game, "verbs", ()) else ""
+        prompt = f"{said[:1].lower()}{said[1:]}; use {group}`/play`"
     if prompt is None:
         prompt = "you must act now"
         if isinstance(phase, str) and phase:

@@ -530,6 +530,7 @@ game's options (e.g. `size=8`; autocomplete lists them).
 **Play**
 `/play action:` any action by its notation; autocomplete lists what you may do now.
 {game_lines}
+`/hand` shows your own cards in a game with hidden hands (only you see them).
 `/game undo` takes back your last actions this turn (not past dice or cards).
 `/game resign` leaves a running game.
 
@@ -546,8 +547,16 @@ game's turns to you by direct message.
 
 
 def help_text(cogs: Iterable[object]) -> str:
-    """The /help text, with the line each game's cog offers in its ``game_help``."""
-    lines = sorted(str(line) for cog in cogs if (line := getattr(cog, "game_help", None)))
+    """The /help text, with the lines cogs offer in their ``game_help`` (a line or a list:
+    one per game)."""
+    lines: list[str] = []
+    for cog in cogs:
+        offered = getattr(cog, "game_help", None)
+        if isinstance(offered, str):
+            lines.append(offered)
+        elif isinstance(offered, list | tuple):
+            lines.extend(str(line) for line in offered)
+    lines.sort()
     return HELP_TEXT.format(game_lines="\n".join(lines))
 
 

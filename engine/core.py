@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from engine.verbs import Verb
+
 JSON = dict[str, Any]
 Event = dict[str, Any]
 
@@ -133,6 +135,9 @@ class Game(ABC, Generic[S]):
     max_players: ClassVar[int]
     summary: ClassVar[str] = ""
     options: ClassVar[tuple[Option, ...]] = ()
+    #: The game's friendly commands (see :mod:`engine.verbs`): the platform builds the
+    #: game's slash group and its autocomplete from them. Empty: ``/play`` only.
+    verbs: ClassVar[tuple[Verb, ...]] = ()
 
     def resolve_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
         """Defaults overlaid with ``options``; unknown names or bad values are refused."""
@@ -267,6 +272,13 @@ class Game(ABC, Generic[S]):
         display name); ids are shown as they are otherwise.
         """
         return [str(e.get("text", e.get("type"))) for e in events if "private_to" not in e]
+
+    def choice_labels(self, view: JSON, kind: str, values: list[str]) -> list[str]:
+        """How to show each of ``values`` (words of argument kind ``kind``) in a player's
+        autocomplete, given that player's own view (the public view for a spectator):
+        e.g. ``"c3 · Rifle"``. Only ``view`` may be read, so a label never shows what its
+        reader may not see. The default shows the values as they are."""
+        return list(values)
 
     def normalise(self, action: object) -> str:
         """Lower-case, single-spaced action text; refuses non-text and oversize input."""

@@ -197,7 +197,8 @@ def test_bot_uses_no_privileged_intents() -> None:
 def test_cogs_are_discovered_by_setup_function() -> None:
     names = bot.discover_cogs()
     assert "cogs.game" in names
-    assert "cogs.conqueror" in names
+    assert "cogs.groups" in names         # every game's /<kind> group and /hand
+    assert "cogs.liege" not in names      # a game's own additions are registered, not loaded
     assert "cogs.common" not in names
 
 

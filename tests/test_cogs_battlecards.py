@@ -4,6 +4,7 @@ cogs/common.py (private narration per game, decision prompts made from the publi
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import discord
@@ -12,11 +13,17 @@ from discord.ext import commands
 
 from cogs import battlecards as bc
 from cogs import common
+from cogs.verbs import GameCommands, completers
+from engine import IllegalAction
 from engine.battlecards import GAME
 from engine.battlecards.ai import choose_action
 from engine.battlecards.cards import ARSENAL, CONFLICT, SIDES
+from engine.battlecards.notation import VERBS
+from engine.verbs import notation
 
 A, B = "111111111111111111", "222222222222222222"
+
+N = partial(notation, VERBS)
 
 
 # -- generic hooks in cogs/common.py ------------------------------------------------------------
@@ -70,12 +77,12 @@ def test_a_decision_prompt_can_be_made_from_the_public_view(
     assert [v["secret"] for v in seen] == ["never"]          # only ever the public view
 
 
-def test_a_failing_prompt_falls_back_to_the_generic_line(
+def test_a_failing_prompt_falls_back_to_the_views_own_prompt(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(common, "DECISION_PROMPTS", {})
     common.register_decision("deciding-bc", "decide", lambda view: view["missing"])
     text, _ = common.next_up_line(Deciding(), None)  # type: ignore[arg-type]
-    assert "you must act now (decide)" in text
+    assert "attack in Dunkirk or decline; use `/play`" in text
 
 
 def test_private_narration_is_per_game_and_defaults_to_the_game(
@@ -97,24 +104,26 @@ KEPT_NAMES = {c.name for c in CONFLICT if c.kind == "keep"}
 
 
 def test_notation_builders() -> None:
-    assert bc.deploy_notation(" 2 ") == "deploy 2"
-    assert bc.deploy_notation("2 · Spitfire Squadron (Air → Air stack)") == "deploy 2"
-    assert bc.scout_notation("Ground") == "scout ground"
-    assert bc.fire_notation("G1", "a2") == "fire g1 a2"
-    assert bc.fire_notation("g1 · Panzer IV", "a2 · Spitfire") == "fire g1 a2"
-    assert bc.support_notation("s1", "g1") == "support s1 g1"
-    assert bc.play_notation("1 · Radar: +2", "g2") == "play 1 g2"
-    assert bc.withdraw_notation("A1") == "withdraw a1"
-    assert bc.autofire_notation("ON") == "autofire on"
-    assert bc.autofire_notation("no") == "autofire off"
-    assert (bc.DRAW, bc.EMERGENCY, bc.DONE, bc.ATTACK, bc.DECLINE, bc.PASS, bc.STAY) == (
-        "draw", "emergency", "done", "attack", "decline", "pass", "stay")
+    assert N("deploy", " 2 ") == "deploy 2"
+    assert N("deploy", "2 · Spitfire Squadron (Air → Air stack)") == "deploy 2"
+    assert N("scout", "Ground") == "scout ground"
+    assert N("fire", "G1", "a2") == "fire g1 a2"
+    assert N("fire", "g1 · Panzer IV", "a2 · Spitfire") == "fire g1 a2"
+    assert N("support", "s1", "g1") == "support s1 g1"
+    assert N("play", "1 · Radar: +2", "g2") == "play 1 g2"
+    assert N("withdraw", "A1") == "withdraw a1"
+    assert N("autofire", "ON") == "autofire on"
+    assert N("autofire", "no") == "autofire off"
 
 
 def test_garbage_is_passed_on_for_the_engine_to_refuse() -> None:
-    assert bc.deploy_notation("panzer") == "deploy panzer"
-    assert bc.fire_notation("x9", "g1 g2") == "fire x9 g1"
-    assert bc.withdraw_notation("🙂") == "withdraw 🙂"
+    assert N("deploy", "panzer") == "deploy panzer"
+    assert N("fire", "x9", "g1 g2") == "fire x9 g1 g2"      # inner spaces kept: refused
+    state = GAME.new_game([A, B], 1)
+    for action in ("deploy panzer", "fire x9 g1 g2", "withdraw 🙂"):
+        with pytest.raises(IllegalAction):
+            GAME.apply(state, A, action)
+    assert N("withdraw", "🙂") == "withdraw 🙂"
 
 
 LEGAL = ["deploy 1", "deploy 3", "done", "fire g1 a1", "fire g1 a2", "fire a1 a2",
@@ -162,16 +171,16 @@ GAMES = _games()
 
 def rebuild(legal: list[str]) -> set[str]:
     """Every action the friendly commands can build from choices derived from ``legal``."""
-    built = {bc.deploy_notation(s) for s in bc.firsts(legal, "deploy")}
-    built |= {bc.withdraw_notation(u) for u in bc.firsts(legal, "withdraw")}
-    built |= {bc.scout_notation(f) for f in bc.FORCES if f"scout {f}" in legal}
-    for verb, build in (("fire", bc.fire_notation), ("support", bc.support_notation),
-                        ("play", bc.play_notation)):
+    built = {N("deploy", s) for s in bc.firsts(legal, "deploy")}
+    built |= {N("withdraw", u) for u in bc.firsts(legal, "withdraw")}
+    built |= {N("scout", f) for f in bc.FORCES if f"scout {f}" in legal}
+    for verb, build in (("fire", partial(N, "fire")), ("support", partial(N, "support")),
+                        ("play", partial(N, "play"))):
         for first in bc.firsts(legal, verb):
             built |= {build(first, second) for second in bc.seconds(legal, verb, first)}
-    built |= {bc.autofire_notation(s) for s in ("on", "off") if f"autofire {s}" in legal}
-    return built | {a for a in (bc.DRAW, bc.EMERGENCY, bc.DONE, bc.ATTACK, bc.DECLINE,
-                                bc.PASS, bc.STAY) if a in legal}
+    built |= {N("autofire", s) for s in ("on", "off") if f"autofire {s}" in legal}
+    return built | {a for a in ("draw", "emergency", "done", "attack", "decline",
+                                "pass", "stay") if a in legal}
 
 
 def test_the_commands_build_exactly_the_legal_actions_of_real_games() -> None:
@@ -195,20 +204,20 @@ def test_slot_labels_come_only_from_the_callers_own_view() -> None:
                 mine = GAME.view(state, player)
                 hand = [c["name"] for c in bc.player_entry(mine, player)["hand"]]  # type: ignore
                 kept = [c["name"] for c in bc.player_entry(mine, player)["kept"]]  # type: ignore
-                for label, slot in bc.hand_labels(legal, mine, player):
+                for label, slot in bc.hand_labels(bc.firsts(legal, "deploy"), mine, player):
                     assert label.startswith(f"{slot} · {hand[int(slot) - 1]} (")
                     labelled += 1
-                for label, slot in bc.kept_labels(legal, mine, player):
+                for label, slot in bc.kept_labels(bc.firsts(legal, "play"), mine, player):
                     assert label.startswith(f"{slot} · {kept[int(slot) - 1]}: ")
                 # anyone else's view, or the public one, labels nothing
                 for view in (GAME.view(state, other), GAME.view(state, None)):
-                    for label, slot in bc.hand_labels(legal, view, player):
+                    for label, slot in bc.hand_labels(bc.firsts(legal, "deploy"), view, player):
                         assert label == f"slot {slot}"
-                    for label, slot in bc.kept_labels(legal, view, player):
+                    for label, slot in bc.kept_labels(bc.firsts(legal, "play"), view, player):
                         assert label == f"kept card {slot}"
                 # and the caller's own view never labels someone else's slots
                 assert all(label.startswith("slot ")
-                           for label, _ in bc.hand_labels(legal, mine, other))
+                           for label, _ in bc.hand_labels(bc.firsts(legal, "deploy"), mine, other))
     assert labelled > 20
 
 
@@ -338,9 +347,9 @@ def _bot() -> commands.Bot:
 
 
 def test_cog_commands() -> None:
-    cog = bc.BattlecardsCog(_bot())
-    group = cog.__cog_app_commands_group__
-    assert group is not None and group.name == "battlecards"
+    cog = GameCommands(_bot())
+    group = cog.groups["battlecards"]
+    assert group.name == "battlecards"
     assert sorted(c.name for c in group.commands) == [
         "attack", "autofire", "decline", "deploy", "done", "draw", "emergency", "fire",
         "hand", "pass", "play", "scout", "stay", "support", "withdraw"]
@@ -359,18 +368,18 @@ def test_cog_commands() -> None:
             assert found[option].autocomplete, (name, option)
     assert [c.value for c in params("scout")["stack"].choices] == ["ground", "air", "sea"]
     assert [c.value for c in params("autofire")["setting"].choices] == ["on", "off"]
-    [hand] = bc.HandCog(_bot()).get_app_commands()
+    [hand] = cog.get_app_commands()              # /hand, for every game with hands
     assert hand.name == "hand" and not hand.parameters  # type: ignore[union-attr]
 
 
 async def test_every_autocomplete_answers_empty_instead_of_raising() -> None:
     from types import SimpleNamespace
 
-    cog = bc.BattlecardsCog(_bot())
+    cog = GameCommands(_bot())
     broken = SimpleNamespace(client=SimpleNamespace(), channel_id=5,  # no store at all
                              user=SimpleNamespace(id=int(A)),
                              namespace=SimpleNamespace(unit="g1", kept="1", supporter="s1"))
-    callbacks = [getattr(cog, name) for name in dir(cog) if name.endswith("_autocomplete")]
+    callbacks = list(completers(cog.groups["battlecards"]).values())
     assert len(callbacks) == 8
     for callback in callbacks:
         assert await callback(broken, "") == []

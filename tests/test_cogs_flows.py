@@ -23,9 +23,9 @@ from discord.ext import commands
 import engine
 import render
 from cogs import common
-from cogs import conqueror as cq
 from cogs import game as g
 from cogs.announcements import Announcer
+from cogs.verbs import GameCommands, complete
 from db import Store
 
 A, B, C = "111111111111111111", "222222222222222222", "333333333333333333"
@@ -562,27 +562,36 @@ async def test_autocomplete_never_raises(store: Store, client: FakeClient, bot: 
 
 async def test_conqueror_square_autocomplete(store: Store, client: FakeClient,
                                              bot: commands.Bot) -> None:
-    cog = cq.ConquerorCog(bot)
+    group = GameCommands(bot).groups["conqueror"]
     await started_game(store)
-    sources = await cog.move_from_autocomplete(interaction(client, A), "")
+    sources = await complete(group, "move", "from")(interaction(client, A), "")
     assert [c.value for c in sources] == ["a1"]
-    targets = await cog.move_to_autocomplete(interaction(client, A, namespace={"from": "a1"}),
-                                             "")
+    targets = await complete(group, "move", "to")(
+        interaction(client, A, namespace={"from": "a1"}), "")
     assert sorted(c.value for c in targets) == ["a2", "b1", "b2"]
-    assert await cog.move_to_autocomplete(interaction(client, A, namespace={"from": "f6"}),
-                                          "") == []
-    assert await cog.fort_autocomplete(interaction(client, A), "") == []
-    assert await cog.move_from_autocomplete(interaction(client, B), "") == []
+    assert await complete(group, "move", "to")(
+        interaction(client, A, namespace={"from": "f6"}), "") == []
+    counts = await complete(group, "move", "count")(
+        interaction(client, A, namespace={"from": "a1", "to": "b2"}), "")
+    assert counts and all(isinstance(c.value, int) for c in counts)
+    assert await complete(group, "fort", "square")(interaction(client, A), "") == []
+    assert await complete(group, "move", "from")(interaction(client, B), "") == []
 
 
 async def test_conqueror_commands_go_through_submit(store: Store, client: FakeClient,
                                                     box: Outbox, bot: commands.Bot) -> None:
-    cog = cq.ConquerorCog(bot)
+    group = GameCommands(bot).groups["conqueror"]
     game_id = await started_game(store)
-    await cog.move.callback(cog, interaction(client, A), "A1", "b2", 1)  # type: ignore
-    await cog.recruit.callback(cog, interaction(client, A), 6)  # type: ignore[arg-type]
-    await cog.convert.callback(cog, interaction(client, A), "ap")  # type: ignore[arg-type]
-    await cog.end.callback(cog, interaction(client, A))  # type: ignore[arg-type]
+
+    async def run(name: str, **values: Any) -> None:
+        command = group.get_command(name)
+        assert isinstance(command, app_commands.Command)
+        await command.callback(interaction(client, A), **values)  # type: ignore[call-arg]
+
+    await run("move", from_="A1", to="b2", count=1)
+    await run("recruit", count=6)
+    await run("convert", what="ap")
+    await run("end")
     entries = await store.log(game_id)
     assert [e.action for e in entries] == ["move a1 b2 1", "convert ap", "end"]
     assert box.ephemeral()[0].content                      # recruiting 6 with no gold: refused
@@ -592,9 +601,10 @@ async def test_conqueror_commands_refuse_other_games(store: Store, client: FakeC
                                                      box: Outbox, bot: commands.Bot,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(engine.GAMES, "race", race_game())
-    cog = cq.ConquerorCog(bot)
+    end = GameCommands(bot).groups["conqueror"].get_command("end")
+    assert isinstance(end, app_commands.Command)
     await started_game(store, kind="race")
-    await cog.end.callback(cog, interaction(client, A))  # type: ignore[arg-type]
+    await end.callback(interaction(client, A))  # type: ignore[call-arg]
     [reply] = box.sent
     assert reply.ephemeral and "/play" in (reply.content or "")
 

@@ -3,6 +3,7 @@ shop, and the cog's commands."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import discord
@@ -11,42 +12,47 @@ from discord.ext import commands
 
 from cogs import common
 from cogs import liege as lg
+from cogs.verbs import GameCommands, completers
+from engine.liege.notation import VERBS
+from engine.verbs import notation
 
 A, B = "111111111111111111", "222222222222222222"
+
+N = partial(notation, VERBS)
 
 
 # -- notation ---------------------------------------------------------------------------------
 
 
 def test_notation_builders() -> None:
-    assert lg.general_notation(" E1 ") == "general e1"
-    assert lg.buy_notation("rifle", "C3") == "buy rifle c3"
-    assert lg.buy_notation("Machine Gun", "c3") == "buy mg c3"
-    assert lg.buy_notation("armoured vehicle", "c3") == "buy av c3"
-    assert lg.buy_notation("MG", "c3") == "buy mg c3"
-    assert lg.weapon_notation("grenade", "c3", "D5") == "grenade c3 d5"
-    assert lg.weapon_notation("missile", "c3", "e7") == "missile c3 e7"
-    assert lg.weapon_notation("Mustard Gas", "c3", "e7") == "gas c3 e7"
-    assert lg.shift_notation("C3", "c4") == "shift c3 c4"
-    assert lg.turn_notation("c3", "e") == "turn c3 e"
-    assert lg.turn_notation("c3", "North") == "turn c3 n"
-    assert lg.attack_notation("c3", "d5") == "attack c3 d5"
-    assert lg.casualty_notation("D5") == "casualty d5"
-    assert (lg.DONE, lg.SKIP, lg.END) == ("done", "skip", "end")
+    assert N("general", " E1 ") == "general e1"
+    assert N("buy", "rifle", "C3") == "buy rifle c3"
+    assert N("buy", "Machine Gun", "c3") == "buy mg c3"
+    assert N("buy", "armoured vehicle", "c3") == "buy av c3"
+    assert N("buy", "MG", "c3") == "buy mg c3"
+    assert N("grenade", "c3", "D5") == "grenade c3 d5"
+    assert N("missile", "c3", "e7") == "missile c3 e7"
+    assert N("gas", "c3", "e7") == "gas c3 e7"
+    assert N("shift", "C3", "c4") == "shift c3 c4"
+    assert N("turn", "c3", "e") == "turn c3 e"
+    assert N("turn", "c3", "North") == "turn c3 n"
+    assert N("attack", "c3", "d5") == "attack c3 d5"
+    assert N("casualty", "D5") == "casualty d5"
+    assert ("done", "skip", "end") == ("done", "skip", "end")
 
 
 def test_typed_out_choice_labels_are_understood() -> None:
-    assert lg.buy_notation("Rifle — 20 credits", "c3") == "buy rifle c3"
-    assert lg.buy_notation("Machine Gun — 130 credits: you have 100", "c3") == "buy mg c3"
-    assert lg.buy_notation("Trench — 40 credits (3 left)", "c3") == "buy trench c3"
-    assert lg.canonical("bazooka — 5") == "bazooka — 5"        # unknown: left as typed
+    assert N("buy", "Rifle — 20 credits", "c3") == "buy rifle c3"
+    assert N("buy", "Machine Gun — 130 credits: you have 100", "c3") == "buy mg c3"
+    assert N("buy", "Trench — 40 credits (3 left)", "c3") == "buy trench c3"
+    assert lg.canonical("bazooka — 5") == "bazooka"    # unknown: the engine refuses it
 
 
 def test_garbage_is_passed_on_for_the_engine_to_refuse() -> None:
     # inner spaces are kept, so "c3 d4" stays two words and the engine says what is wrong
-    assert lg.general_notation("c3  d4") == "general c3 d4"
-    assert lg.buy_notation("bazooka", "c3") == "buy bazooka c3"
-    assert lg.casualty_notation("🙂") == "casualty 🙂"
+    assert N("general", "c3  d4") == "general c3 d4"
+    assert N("buy", "bazooka", "c3") == "buy bazooka c3"
+    assert N("casualty", "🙂") == "casualty 🙂"
 
 
 # -- choices from legal actions ------------------------------------------------------------------
@@ -91,19 +97,19 @@ def test_seconds_depend_on_the_first() -> None:
 def test_every_derived_choice_rebuilds_a_legal_action() -> None:
     built = set()
     for src in lg.firsts(LEGAL, "attack"):
-        built |= {lg.attack_notation(src, t) for t in lg.seconds(LEGAL, "attack", src)}
+        built |= {N("attack", src, t) for t in lg.seconds(LEGAL, "attack", src)}
     for piece in lg.firsts(LEGAL, "buy"):
-        built |= {lg.buy_notation(piece, sq) for sq in lg.seconds(LEGAL, "buy", piece)}
+        built |= {N("buy", piece, sq) for sq in lg.seconds(LEGAL, "buy", piece)}
     for weapon in lg.WEAPONS:
         for src in lg.weapon_sources(LEGAL, weapon):
-            built |= {lg.weapon_notation(weapon, src, t)
+            built |= {N(weapon, src, t)
                       for t in lg.weapon_targets(LEGAL, weapon, src)}
     for src in lg.firsts(LEGAL, "shift"):
-        built |= {lg.shift_notation(src, t) for t in lg.seconds(LEGAL, "shift", src)}
+        built |= {N("shift", src, t) for t in lg.seconds(LEGAL, "shift", src)}
     for sq in lg.firsts(LEGAL, "turn"):
-        built |= {lg.turn_notation(sq, f) for f in lg.seconds(LEGAL, "turn", sq)}
-    built |= {lg.general_notation(s) for s in lg.firsts(LEGAL, "general")}
-    built |= {lg.casualty_notation(s) for s in lg.firsts(LEGAL, "casualty")}
+        built |= {N("turn", sq, f) for f in lg.seconds(LEGAL, "turn", sq)}
+    built |= {N("general", s) for s in lg.firsts(LEGAL, "general")}
+    built |= {N("casualty", s) for s in lg.firsts(LEGAL, "casualty")}
     assert built == set(LEGAL) - {"skip", "done", "end"}
 
 
@@ -183,9 +189,9 @@ def test_shop_for_a_spectator() -> None:
 
 
 def test_cog_commands() -> None:
-    cog = lg.LiegeCog(commands.Bot(command_prefix="!", intents=discord.Intents.none()))
-    group = cog.__cog_app_commands_group__
-    assert group is not None and group.name == "liege"
+    cog = GameCommands(commands.Bot(command_prefix="!", intents=discord.Intents.none()))
+    group = cog.groups["liege"]
+    assert group.name == "liege"
     names = sorted(c.name for c in group.commands)
     assert names == ["attack", "buy", "casualty", "done", "end", "gas", "general", "grenade",
                      "missile", "range", "shift", "shop", "skip", "turn"]
@@ -245,19 +251,19 @@ def _games() -> list[tuple[Any, list[Any]]]:
 
 def rebuild(legal: list[str]) -> set[str]:
     """Every action the friendly commands can build from choices derived from ``legal``."""
-    built = {lg.general_notation(s) for s in lg.firsts(legal, "general")}
-    built |= {lg.casualty_notation(s) for s in lg.firsts(legal, "casualty")}
+    built = {N("general", s) for s in lg.firsts(legal, "general")}
+    built |= {N("casualty", s) for s in lg.firsts(legal, "casualty")}
     for piece in lg.firsts(legal, "buy"):
-        built |= {lg.buy_notation(lg.PIECES[piece], sq) for sq in lg.seconds(legal, "buy", piece)}
-    for verb, build in (("attack", lg.attack_notation), ("shift", lg.shift_notation),
-                        ("turn", lg.turn_notation)):
+        built |= {N("buy", lg.PIECES[piece], sq) for sq in lg.seconds(legal, "buy", piece)}
+    for verb, build in (("attack", partial(N, "attack")), ("shift", partial(N, "shift")),
+                        ("turn", partial(N, "turn"))):
         for src in lg.firsts(legal, verb):
             built |= {build(src, t) for t in lg.seconds(legal, verb, src)}
     for weapon in lg.WEAPONS:
         for src in lg.weapon_sources(legal, weapon):
-            built |= {lg.weapon_notation(lg.WEAPONS[weapon], src, t)
+            built |= {N(weapon, src, t)
                       for t in lg.weapon_targets(legal, weapon, src)}
-    return built | {a for a in (lg.DONE, lg.SKIP, lg.END) if a in legal}
+    return built | {a for a in ("done", "skip", "end") if a in legal}
 
 
 def test_the_commands_can_build_exactly_the_legal_actions_of_real_games() -> None:
@@ -307,11 +313,11 @@ async def test_every_autocomplete_answers_empty_instead_of_raising(
         caplog: pytest.LogCaptureFixture) -> None:
     from types import SimpleNamespace
 
-    cog = lg.LiegeCog(commands.Bot(command_prefix="!", intents=discord.Intents.none()))
+    cog = GameCommands(commands.Bot(command_prefix="!", intents=discord.Intents.none()))
     broken = SimpleNamespace(client=SimpleNamespace(), channel_id=5,  # no store at all
                              user=SimpleNamespace(id=int(A)),
                              namespace=SimpleNamespace(**{"from": "c3", "piece": "rifle"}))
-    callbacks = [getattr(cog, name) for name in dir(cog) if name.endswith("_autocomplete")]
+    callbacks = list(completers(cog.groups["liege"]).values())
     assert len(callbacks) == 16
     for callback in callbacks:
         assert await callback(broken, "") == []

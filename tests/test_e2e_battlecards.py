@@ -34,6 +34,7 @@ from db import GameRecord
 from engine import public_events
 from engine.battlecards import GAME
 from engine.battlecards.ai import choose_action
+from engine.verbs import verb_named
 
 pytest_plugins = ["discord_double.fixtures"]
 
@@ -518,7 +519,7 @@ async def test_battlecards_commands_elsewhere(world: World) -> None:
     other = await table.slash("alice", "battlecards draw")
     assert other.ephemeral and "/play" in (other.content or "")
     hand = await table.slash("alice", "hand")
-    assert hand.ephemeral and bc.NOT_HERE in (hand.content or "")
+    assert hand.ephemeral and "Conqueror has no hidden hands" in (hand.content or "")
     assert await table.autocomplete("alice", "battlecards deploy", "slot") == []
     assert await table.autocomplete("alice", "battlecards withdraw", "unit") == []
 
@@ -527,10 +528,10 @@ def test_friendly_forms_cover_every_verb() -> None:
     import discord
     from discord.ext import commands
 
-    group = bc.BattlecardsCog(commands.Bot(command_prefix="!",
-                                           intents=discord.Intents.none())
-                              ).__cog_app_commands_group__
-    assert group is not None
+    from cogs.verbs import GameCommands
+
+    group = GameCommands(commands.Bot(command_prefix="!", intents=discord.Intents.none())
+                         ).groups["battlecards"]
     for action in ("deploy 2", "scout sea", "fire g1 a2", "support s1 g1", "play 1 g1",
                    "withdraw g1", "autofire off", "draw", "emergency", "done", "attack",
                    "decline", "pass", "stay"):
@@ -538,10 +539,8 @@ def test_friendly_forms_cover_every_verb() -> None:
         found = group.get_command(command.removeprefix("battlecards "))
         assert found is not None
         assert {p.display_name for p in found.parameters} == set(options)  # type: ignore
-        built = {"deploy": lambda o: bc.deploy_notation(o["slot"]),
-                 "fire": lambda o: bc.fire_notation(o["unit"], o["target"])}
-        if action.split()[0] in built:
-            assert built[action.split()[0]](options) == action
+        verb = verb_named(GAME.verbs, command.removeprefix("battlecards "))
+        assert verb.notation(options) == action
     with pytest.raises(ValueError):
         friendly_form("resign")
     assert re.fullmatch(r"[a-z ]+", bc.NO_HAND.lower().replace(":", "").replace(".", ""))

@@ -500,11 +500,10 @@ def test_friendly_forms_cover_every_verb() -> None:
     import discord
     from discord.ext import commands
 
-    from cogs.liege import LiegeCog
+    from cogs.verbs import GameCommands
 
-    group = LiegeCog(commands.Bot(command_prefix="!", intents=discord.Intents.none())
-                     ).__cog_app_commands_group__
-    assert group is not None
+    group = GameCommands(commands.Bot(command_prefix="!", intents=discord.Intents.none())
+                         ).groups["liege"]
     for action in ("general e2", "buy mg d6", "grenade c3 d5", "missile c3 e7", "gas c3 e7",
                    "shift c3 c4", "turn c3 e", "done", "skip", "attack c3 d5", "casualty d5",
                    "end"):

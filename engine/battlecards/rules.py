@@ -17,7 +17,7 @@ from engine.battlecards.cards import (
     UNITS,
     VICTORY_TARGET,
 )
-from engine.battlecards.notation import Action, parse
+from engine.battlecards.notation import VERBS, Action, parse
 from engine.battlecards.state import BattlecardsState, Pending, Seat
 from engine.core import JSON, Dice, Event, Game, IllegalAction, Outcome, seated_player
 
@@ -50,6 +50,7 @@ def _cards(state: BattlecardsState) -> tuple[object, ...]:
 class Battlecards(Game[BattlecardsState]):
     kind = "battlecards"
     name = "Battlecards: World Conflict, Western European Theater"
+    verbs = VERBS
     min_players = 2
     max_players = 2
     summary = ("1940-45, German against British: build forces from your arsenal, draw the "

@@ -17,10 +17,30 @@ from dataclasses import dataclass
 
 from engine.conqueror.board import is_square
 from engine.core import IllegalAction
+from engine.verbs import NUMBER, Arg, Verb
 
 _COUNT = re.compile(r"[0-9]{1,3}")
 HELP = ("Actions: `move b2 c3 3`, `recruit 2`, `fort c3`, `raze c3`, `convert lumber`, "
         "`convert ap`, `end`, `resign`.")
+
+_SQUARE = "square"
+#: The friendly commands (``/conqueror move from: to: count:``), built by the platform.
+VERBS: tuple[Verb, ...] = (
+    Verb("move", "Move soldiers to a neighbouring square (1 AP)", "move {from} {to} {count}",
+         (Arg("from", "Square the soldiers leave, e.g. a1", _SQUARE, longest=20),
+          Arg("to", "Neighbouring square, e.g. b2", _SQUARE, longest=20),
+          Arg("count", "How many soldiers (1-6)", NUMBER, low=1, high=6))),
+    Verb("recruit", "Buy soldiers onto your base (1 gold each)", "recruit {count}",
+         (Arg("count", "How many soldiers (1-6)", NUMBER, low=1, high=6),)),
+    Verb("fort", "Build a fort (2 lumber, 2 gold, 2 AP)", "fort {square}",
+         (Arg("square", "A square holding 1-4 of your soldiers", _SQUARE, longest=20),)),
+    Verb("raze", "Destroy one of your own forts (free)", "raze {square}",
+         (Arg("square", "The fort's square", _SQUARE, longest=20),)),
+    Verb("convert", "2 lumber -> 1 gold, or 1 AP -> 2 gold", "convert {what}",
+         (Arg("what", "What to turn into gold",
+              choices=(("2 lumber -> 1 gold", "lumber"), ("1 AP -> 2 gold", "ap"))),)),
+    Verb("end", "End your turn (AP left over is kept)"),
+)
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from typing import Any
 
 from engine.conqueror import state as st
 from engine.conqueror.board import BASES, NEIGHBOURS, QUADRANTS, SQUARES, adjacent, quadrant
-from engine.conqueror.notation import Action, parse
+from engine.conqueror.notation import VERBS, Action, parse
 from engine.conqueror.state import (
     MAX_FORTS,
     MAX_STACK,
@@ -64,6 +64,7 @@ def _gain(seat: Seat, stock: str, amount: int) -> int:
 class Conqueror(Game[ConquerorState]):
     kind = "conqueror"
     name = "Conqueror"
+    verbs = VERBS
     min_players = 2
     max_players = 4
     summary = ("Race from your corner across a hidden 6x6 board: discover gold and lumber, "

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from engine.core import IllegalAction
 from engine.liege.board import FACINGS
 from engine.liege.pieces import PIECES, WEAPONS
+from engine.verbs import Arg, Verb
 
 _SQUARE = re.compile(r"[a-j](10|[1-9])")
 ALIASES = {"machinegun": "mg", "machine-gun": "mg", "armored": "av", "vehicle": "av",
@@ -30,6 +31,53 @@ ALIASES = {"machinegun": "mg", "machine-gun": "mg", "armored": "av", "vehicle": 
 HELP = ("Actions: `general e2`, `skip`, `buy rifle c3` (rifle, mg, mortar, av, trench), "
         "`grenade c3 d5`, `missile c3 e7`, `gas c3 e7`, `shift c3 c4`, `turn c3 e`, `done`, "
         "`attack c3 d5`, `casualty d5`, `end`, `resign`.")
+
+#: Words a player may type for a piece, weapon or facing (and the shop's names).
+WORDS = {**ALIASES, "machine gun": "mg", "machine_gun": "mg", "armored vehicle": "av",
+         "armoured vehicle": "av", "armored_vehicle": "av", "tank": "av", "rifleman": "rifle",
+         "mustard gas": "gas", "mustard": "gas", "north": "n", "east": "e", "south": "s",
+         "west": "w", "grenades": "grenade", "missiles": "missile", "mortars": "mortar"}
+_SQ = "square"
+
+
+def _weapon(name: str, user: str, what: str) -> Verb:
+    return Verb(name, f"Buy {what} and fire it from one of your {user}s",
+                f"{name} {{from}} {{target}}",
+                (Arg("from", f"Your {user}'s square", _SQ, longest=20),
+                 Arg("target", "The target square" + (" (at most 2 away)"
+                                                      if name == "grenade" else ""), _SQ,
+                     longest=20)))
+
+
+#: The friendly commands (``/liege buy piece: square:``), built by the platform.
+VERBS: tuple[Verb, ...] = (
+    Verb("general", "Place your General (first action) or move it one square",
+         "general {square}", (Arg("square", "Where your General goes, e.g. e1", _SQ, longest=20),)),
+    Verb("buy", "Buy a piece and place it (see /liege shop for prices)",
+         "buy {piece} {square}",
+         (Arg("piece", "What to buy (autocomplete shows your prices)", "piece", longest=40,
+              aliases=WORDS),
+          Arg("square", "Where to place it", _SQ, longest=20))),
+    _weapon("grenade", "Rifle", "a Grenade"),
+    _weapon("missile", "Mortar", "a Missile"),
+    _weapon("gas", "Mortar", "Mustard Gas"),
+    Verb("shift", "Move resources: step one of your pieces one square", "shift {from} {to}",
+         (Arg("from", "The piece's square", _SQ, longest=20),
+          Arg("to", "A neighbouring empty square", _SQ, longest=20))),
+    Verb("turn", "Move resources: turn a Machine Gun or Mortar 90 degrees",
+         "turn {square} {facing}",
+         (Arg("square", "The Machine Gun's or Mortar's square", _SQ, longest=20),
+          Arg("facing", "The way it will face", aliases=WORDS, choices=(
+              ("north (n)", "n"), ("east (e)", "e"), ("south (s)", "s"), ("west (w)", "w"))))),
+    Verb("done", "Close Move Resources and go to fighting"),
+    Verb("skip", "Skip this phase (General step -> deployment -> fighting)"),
+    Verb("attack", "Attack an enemy piece in range", "attack {from} {target}",
+         (Arg("from", "Your attacking piece's square", _SQ, longest=20),
+          Arg("target", "The enemy's square", _SQ, longest=20))),
+    Verb("casualty", "After losing a fight: the piece of yours that takes the loss",
+         "casualty {square}", (Arg("square", "One of your pieces that fought", _SQ, longest=20),)),
+    Verb("end", "End your turn (the forward bonus is paid)"),
+)
 
 
 @dataclass(frozen=True)

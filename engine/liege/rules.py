@@ -9,7 +9,7 @@ from engine.liege import fights
 from engine.liege import state as st
 from engine.liege.board import FACINGS, FORWARD_FACING, SIDES
 from engine.liege.fights import Unit, fight_range, unit_at
-from engine.liege.notation import Action, parse
+from engine.liege.notation import VERBS, Action, parse
 from engine.liege.pieces import LIMITS, MOVABLE, NAMES, PLURALS, TURNING, WEAPONS, prices
 from engine.liege.state import LiegeState, Pending, Piece, Seat
 
@@ -38,6 +38,7 @@ def _limit_text(kind: str, limit: int) -> str:
 class Liege(Game[LiegeState]):
     kind = "liege"
     name = "European Conquest: Battle of Liège"
+    verbs = VERBS
     min_players = 2
     max_players = 4
     summary = ("1914: buy rifles, machine guns, mortars, armored vehicles and trenches, fight "
