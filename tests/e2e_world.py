@@ -13,6 +13,7 @@ from discord_double import DiscordDouble
 
 import bot as warhost
 from db import Store
+from engine.verbs import NUMBER
 
 
 class World:
@@ -62,3 +63,19 @@ async def start_world(dd: DiscordDouble, start_bot: Any, tmp_path: Path, people:
 def is_recap(message: Any) -> bool:
     """The animated recap a finished game ends with (tests of turn digests skip it)."""
     return str(getattr(message, "content", "") or "").endswith("· recap")
+
+
+def friendly_form(game: Any, action: str) -> tuple[str, dict[str, Any]]:
+    """The ``/<kind>`` command and options that make ``action``, from the game's declared
+    verbs (ValueError if no verb makes it)."""
+    for verb in game.verbs:
+        words = verb.matches(action)
+        if words is None:
+            continue
+        options: dict[str, Any] = {}
+        for token, word in zip(verb.tokens, words, strict=True):
+            if token.startswith("{"):
+                arg = verb.arg(token[1:-1])
+                options[arg.name] = int(word) if arg.kind == NUMBER else word
+        return f"{game.kind} {verb.name}", options
+    raise ValueError(action)
