@@ -97,6 +97,7 @@ BORDER_W = 2.6  # a land border's line (final pixels)
 TINT_ALPHA = 112  # a controlled country's tint over the land colour
 TOKEN_R = 16.5
 TOKEN_TEXT = 18.0
+ORDER_TEXT = 11.0  # a move's order number
 TOKEN_GAP = 19.0  # a counter's centre from the block's middle when both sides are there
 
 #: Essential text (the status line, names, counts, hands, scores) is at least this tall:
@@ -681,7 +682,8 @@ def _move_label(c: Canvas, centre: Point, colour: Colour, count: str, order: str
            width=1.6, radius=10)
     if order:
         c.circle((left + 10, y), 8, fill=GOLD)
-        c.text((left + 10, y + 0.5), order, 11 if len(order) < 2 else 9.5, fill=(30, 24, 6),
+        c.text((left + 10, y + 0.5), order, ORDER_TEXT if len(order) < 2 else ORDER_TEXT - 1.5,
+               fill=(30, 24, 6),
                bold=True, anchor="mm")
     if count:
         c.text((left + ow + cw / 2 - (2 if order else 0), y + 0.5), count, size, fill=TEXT,
