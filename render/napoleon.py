@@ -269,9 +269,10 @@ def _key(c: Canvas, origin: Point) -> None:
     _anchor(c, (x + 36, y), 6, SHORE)
     c.text((x + 48, y), "sea lane from England to a port", size, fill=MUTED, anchor="lm")
     y += 24
-    c.rect((x, y - 7, x + 14, y + 7), fill=LAND, outline=BORDER, width=1.5)
-    c.text((x + 20, y), "land border", size, fill=MUTED, anchor="lm")
-    bx = x + 112
+    c.rect((x, y - 7, x + 26, y + 7), fill=LAND, outline=SHORE, width=1.2)
+    c.line([(x + 13, y - 7), (x + 13, y + 7)], fill=BORDER, width=BORDER_W)
+    c.text((x + 32, y), "land border", size, fill=MUTED, anchor="lm")
+    bx = x + 124
     c.circle((bx + 8, y), 8.5, fill=(40, 30, 8), outline=GOLD, width=1.3)
     c.text((bx + 8, y + 0.5), "2", 10.5, fill=GOLD, bold=True, anchor="mm")
     c.text((bx + 22, y), "reinforcements", size, fill=MUTED, anchor="lm")
@@ -364,6 +365,18 @@ def _outline(cid: str, colour: RGB, width: float) -> tuple[Image.Image, tuple[in
     tile = Image.new("RGBA", (w, h), colour)
     tile.putalpha(band)
     return tile, pos
+
+
+@lru_cache(maxsize=8)
+def _tinted(tints: tuple[tuple[str, str | None], ...]) -> Image.Image:
+    """The backdrop with these countries tinted (``(id, side or "contested")`` pairs):
+    successive boards of a game mostly share one, so it is kept."""
+    image = _backdrop().copy()
+    for cid, kind in tints:
+        if kind is not None:
+            tile, pos = _tint(cid, kind)
+            image.paste(tile, pos, tile)
+    return image
 
 
 # --- reading the view -------------------------------------------------------------------
@@ -670,11 +683,17 @@ def _moves(c: Canvas, places: Mapping[str, _Place], turn: _Turn) -> list[tuple[P
 def _move_label(c: Canvas, centre: Point, colour: Colour, count: str, order: str) -> None:
     """How many armies moved (a pill on the arrow), led by the move's order number in a
     gold disc when the turn made several."""
-    x, y = centre
-    size = 13.0
     if not count and not order:
         return
-    cw = c.text_width(count, size, bold=True) + 12 if count else 0
+    cw = c.text_width(count, 13, bold=True) + 12 if count else 0
+    w = cw + (20.0 if order else 0)
+    c.stamp(("move-label", tuple(colour), count, order), centre, w / 2 + 2,
+            lambda cv, p: _draw_move_label(cv, p, colour, count, order, cw))
+
+
+def _draw_move_label(c: Canvas, centre: Point, colour: Colour, count: str, order: str,
+                     cw: float) -> None:
+    x, y = centre
     ow = 20.0 if order else 0
     w = cw + ow
     left = x - w / 2
@@ -683,10 +702,9 @@ def _move_label(c: Canvas, centre: Point, colour: Colour, count: str, order: str
     if order:
         c.circle((left + 10, y), 8, fill=GOLD)
         c.text((left + 10, y + 0.5), order, ORDER_TEXT if len(order) < 2 else ORDER_TEXT - 1.5,
-               fill=(30, 24, 6),
-               bold=True, anchor="mm")
+               fill=(30, 24, 6), bold=True, anchor="mm")
     if count:
-        c.text((left + ow + cw / 2 - (2 if order else 0), y + 0.5), count, size, fill=TEXT,
+        c.text((left + ow + cw / 2 - (2 if order else 0), y + 0.5), count, 13, fill=TEXT,
                bold=True, anchor="mm")
 
 
@@ -705,12 +723,16 @@ def _draw_reinforcement(c: Canvas, centre: Point, label: str) -> None:
 
 def _tag(c: Canvas, centre: Point, label: str, fill: Colour, fg: Colour = TEXT) -> None:
     """A small pill (reinforcements placed, armies destroyed) centred on ``centre``."""
-    size = 12.5
-    w = c.text_width(label, size, bold=True) + 10
+    w = c.text_width(label, 12.5, bold=True) + 10
+    c.stamp(("tag", label, tuple(fill), tuple(fg)), centre, w / 2 + 2,
+            lambda cv, p: _draw_tag(cv, p, label, fill, fg, w))
+
+
+def _draw_tag(c: Canvas, centre: Point, label: str, fill: Colour, fg: Colour, w: float) -> None:
     x, y = centre
     c.rect((x - w / 2, y - 9, x + w / 2, y + 9), fill=fill, outline=(14, 14, 18), width=1.2,
            radius=9)
-    c.text((x, y + 0.5), label, size, fill=fg, bold=True, anchor="mm")
+    c.text((x, y + 0.5), label, 12.5, fill=fg, bold=True, anchor="mm")
 
 
 def _draw_country(c: Canvas, place: _Place, mover: str | None) -> None:
@@ -1005,6 +1027,13 @@ def _happenings(view: Mapping[str, Any], turn: _Turn,
     if pending:
         out.append((1, 5, ([("Battles still to fight: " + ", ".join(pending), (255, 170, 150),
                              None)], 15, None)))
+    outcome = view.get("outcome")
+    if isinstance(outcome, Mapping) or view.get("phase") == "over":
+        scores = _mapping(view.get("scores"))
+        final = " · ".join(f"{SIDE_NAMES[s]} {max(0, min(999, as_int(scores.get(s))))}"
+                           for s in SIDES)
+        out.append((0, 0, ([("Final scores (reinforcement value held): " + final, TEXT,
+                             None)], 15, None)))
     totals = []
     for side in SIDES:
         armies = sum(p.armies(side) for p in places.values())
@@ -1047,17 +1076,13 @@ def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
            names: dict[str, str] | None = None) -> bytes:
     """PNG bytes of a Napoleonic Wars view marking what ``events`` did (see the module's
     docstring). ``view``, ``events`` and ``names`` are never modified."""
-    c = Canvas(WIDTH, HEIGHT, BACKGROUND, base=_backdrop())
     places = _places(view)
     sides = _Sides(view, names)
     turn = _read_events(events)
-
-    # control: tints; contested: both sides' stripes
-    for cid, place in places.items():
-        kind = "contested" if place.contested else place.control
-        if kind is not None:
-            tile, pos = _tint(cid, kind)
-            c.paste(tile, pos)
+    # control: tints; contested: both sides' stripes (one cached base per pattern)
+    tints = tuple((cid, "contested" if place.contested else place.control)
+                  for cid, place in places.items() if place.contested or place.control)
+    c = Canvas(WIDTH, HEIGHT, BACKGROUND, base=_tinted(tints))
     # battles fought (red frames), the battle being fought (a gold frame)
     battle = view.get("battle") if isinstance(view.get("battle"), Mapping) else None
     current = _country_id(battle.get("country")) if battle is not None else None
@@ -1077,9 +1102,12 @@ def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
     for (side, cid), n in turn.placed.items():
         tx, ty = _token_xy(places[cid], side)
         _tag(c, (tx + TOKEN_R + 3, ty + TOKEN_R - 4), f"+{n}", (36, 120, 64))
-    for _, cid, n in turn.destroyed:
-        x, y = places[cid].country.at
-        _tag(c, (x, y + 36), f"✕ {n}" if n else "✕", DANGER)
+    for _, cid, n in turn.destroyed:  # left of the counters
+        place = places[cid]
+        x, y = place.country.at
+        label = f"✕ {n}" if n else "✕"
+        left = x - (TOKEN_GAP + 6 if place.french and place.allies else 0) - TOKEN_R
+        _tag(c, (left - 6 - c.text_width(label, 12.5, bold=True) / 2, y + 15), label, DANGER)
     for centre, colour, count, order in labels:
         _move_label(c, centre, colour, count, order)
     if current is not None:

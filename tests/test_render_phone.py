@@ -24,6 +24,7 @@ EXPECTED_ROLES: dict[str, set[str]] = {
     "conqueror": {"turn", "count", "score"},
     "liege": {"turn", "count", "score"},
     "battlecards": {"turn", "score", "hand", "count"},
+    "napoleon": {"turn", "score", "hand", "count"},
 }
 DEFAULT_ROLES = {"turn", "score"}
 
