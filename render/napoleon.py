@@ -502,10 +502,11 @@ class _Turn:
     destroyed: list[tuple[str | None, str, int]] = field(default_factory=list)
     marches: list[tuple[str | None, str]] = field(default_factory=list)
     retreats: list[_Move] = field(default_factory=list)
+    cards: list[tuple[str, str]] = field(default_factory=list)  # (country, "Name +2") played
 
     def __bool__(self) -> bool:
         return bool(self.moves or self.battles or self.placed or self.destroyed
-                    or self.marches or self.retreats)
+                    or self.marches or self.retreats or self.cards)
 
 
 def _pair(value: Any, lo: int = 0, hi: int = 999) -> tuple[int, int]:
@@ -551,6 +552,12 @@ def _read_events(events: Any) -> _Turn:
             if cid is not None:
                 turn.destroyed.append((_side(e.get("side")), cid,
                                        max(0, min(999, as_int(e.get("count"))))))
+        elif kind == "card":
+            cid, card = _country_id(e.get("country")), e.get("card")
+            if cid is not None and isinstance(card, Mapping):
+                name = clean_text(card.get("name") or card.get("id"), limit=30)
+                bonus = as_int(card.get("bonus"))
+                turn.cards.append((cid, f"{name} {bonus:+d}" if bonus else name))
         elif kind == "march":
             cid = _country_id(e.get("country"))
             if cid is not None:
@@ -751,9 +758,12 @@ def _draw_country(c: Canvas, place: _Place, mover: str | None) -> None:
             continue
         tx, ty = _token_xy(place, side)
         token(c, (tx, ty), TOKEN_R, SIDE_COLOURS[side], str(n), TOKEN_TEXT)
-        if side == mover and place.moved > 0:
-            _tag(c, (tx, ty + TOKEN_R + 6), f"{min(place.moved, n)} moved", (48, 50, 58),
-                 MUTED)
+        if side == mover and place.moved > 0:  # beside the counter, on its outer side
+            label = f"{min(place.moved, n)} moved"
+            half = c.text_width(label, 12.5, bold=True) / 2 + 5
+            right = side == "allies" and place.french > 0
+            _tag(c, (tx + (TOKEN_R + 3 + half) * (1 if right else -1), ty), label,
+                 (48, 50, 58), (214, 214, 220))
     if place.french > 0 and place.allies > 0:
         _sabres(c, (x, y + 15), 10)
 
@@ -980,8 +990,11 @@ def _battles_fought(view: Mapping[str, Any], turn: _Turn) -> list[Ranked]:
         out.append((2 + len(shown[-6:]) - i, 10 + i, _battle_line(b)))
     if turn.battles:
         b = turn.battles[-1]
-        text = (f"{countries()[b.country].name}: losses French {b.losses[0]}, Allies "
-                f"{b.losses[1]} · force = armies + cards + 1 defending + die")
+        played = [label for cid, label in turn.cards if cid == b.country][-4:]
+        text = (f"{countries()[b.country].name}: "
+                + (f"cards {', '.join(played)} · " if played else "")
+                + f"losses French {b.losses[0]}, Allies {b.losses[1]}"
+                + " · force = armies + cards + 1 defending + die")
         out.append((4, 20, ([(text, MUTED, None)], 13.5, None)))
     return out
 

@@ -348,6 +348,13 @@ def test_a_battle_event_is_drawn_with_its_forces() -> None:
     lines = [d for d in log.drawn if d.role == "turn"]
     joined = " ".join(d.text for d in lines)
     assert "4+3=7" in joined and "3+2+1+5=11" in joined and "Allies win" in joined
+    # the cards played face up in it are named
+    played = {"type": "card", "side": "allies", "player": A, "country": "spain",
+              "card": card("spanish-ulcer", "Spanish Ulcer", "allies", "spain"),
+              "hand_count": 3}
+    with TextLog() as log:
+        draw(v, [played, BATTLE])
+    assert any("Spanish Ulcer +2" in d.text for d in log.drawn)
     assert all(d.size >= min_essential_size(napoleon.WIDTH) for d in lines)
 
 
