@@ -98,6 +98,7 @@ TINT_ALPHA = 112  # a controlled country's tint over the land colour
 TOKEN_R = 16.5
 TOKEN_TEXT = 18.0
 ORDER_TEXT = 11.0  # a move's order number
+MAX_ARROWS = 40  # the most moves (and retreats) drawn from one set of events
 TOKEN_GAP = 19.0  # a counter's centre from the block's middle when both sides are there
 
 #: Essential text (the status line, names, counts, hands, scores) is at least this tall:
@@ -663,7 +664,8 @@ def _moves(c: Canvas, places: Mapping[str, _Place], turn: _Turn) -> list[tuple[P
     order number) to draw over the counters."""
     labels: list[tuple[Point, Colour, str, str]] = []
     pairs: dict[frozenset[str], int] = {}
-    every = turn.moves + turn.retreats
+    skipped = max(0, len(turn.moves) - MAX_ARROWS)  # a huge digest: its last moves only
+    every = turn.moves[skipped:] + turn.retreats[-MAX_ARROWS:]
     for m in every:
         key = frozenset((m.src, m.dst))
         pairs[key] = pairs.get(key, 0) + 1
@@ -681,7 +683,7 @@ def _moves(c: Canvas, places: Mapping[str, _Place], turn: _Turn) -> list[tuple[P
             continue
         colour = lighten(SIDE_COLOURS.get(m.side or "", (150, 150, 150)), 0.18)
         _arrow_path(c, pts, colour, 4.5 if not m.retreat else 3.5, dashed=m.retreat)
-        order = str(i + 1) if numbered and not m.retreat else ""
+        order = str(skipped + i + 1) if numbered and not m.retreat else ""
         labels.append((_point_along(pts, 0.5 if m.src != "england" else 0.82), colour,
                        str(m.count) if m.count else "", order))
     return labels
