@@ -62,7 +62,8 @@ class Secrets:
         self.all_secret: set[str] = set()
 
     def step(self, state: Any, events: list[dict[str, Any]]) -> None:
-        public = json.dumps([GAME.view(state, None), public_events(events)],
+        shown = public_events(events)
+        public = json.dumps([GAME.view(state, None), shown, GAME.narrate(shown)],
                             ensure_ascii=False)
         for p in self.players:
             for card in entry(GAME.view(state, p), p)["hand"]:
