@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+import unicodedata
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -118,8 +119,8 @@ COPIES: dict[str, int] = {c.id: c.copies for c in CARDS}
 
 
 def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "", text.lower()
-                  .replace("é", "e").replace("è", "e").replace("ó", "o"))
+    plain = unicodedata.normalize("NFKD", text.lower()).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "", plain)
 
 
 #: Ways to write a card besides its id: its name without spaces or punctuation, with or
