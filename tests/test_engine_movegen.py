@@ -11,6 +11,7 @@ must replay bit for bit from its seed and actions.
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import random
 from collections.abc import Callable
@@ -21,13 +22,10 @@ import pytest
 import engine
 from engine import RESIGN, IllegalAction
 from engine.battlecards import battle as bt
-from engine.battlecards.ai import choose_action as battlecards_ai
 from engine.battlecards.cards import CONFLICTS, FORCES, UNITS
-from engine.conqueror.ai import choose_action as conqueror_ai
 from engine.conqueror.board import NEIGHBOURS, SQUARES
 from engine.conqueror.state import MAX_STACK
 from engine.liege import fights
-from engine.liege.ai import choose_action as liege_ai
 from engine.liege.board import Board
 from engine.liege.pieces import LIMITS, TURNING, WEAPONS, prices
 from engine.liege.rules import BUY_ORDER, FIRERS, _quarter
@@ -269,8 +267,9 @@ REFERENCES: dict[str, Reference] = {
     "liege": liege_reference,
     "battlecards": battlecards_reference,
 }
+#: Every game's automatic player (``engine/<kind>/ai.py``'s ``choose_action``).
 AIS: dict[str, Callable[[Any, Any, str], str]] = {
-    "conqueror": conqueror_ai, "liege": liege_ai, "battlecards": battlecards_ai}
+    kind: importlib.import_module(f"engine.{kind}.ai").choose_action for kind in engine.GAMES}
 
 
 # -- random games ------------------------------------------------------------------------
@@ -293,7 +292,7 @@ def _choose(kind: str, game: Any, state: Any, player: str, legal: list[str],
     a resignation by anyone still in while three or more are (players going out, the
     game going on)."""
     roll = rng.random()
-    still_in = [s.id for s in state.seats if not s.out]
+    still_in = [s.id for s in getattr(state, "seats", ()) if not s.out]
     if roll < 0.01 and len(still_in) >= 3:
         return rng.choice(still_in), RESIGN
     if roll < 0.35:
@@ -330,7 +329,8 @@ def _cases(first_seeds: int = 99) -> list[Any]:
 CASES = _cases()
 
 
-@pytest.mark.parametrize(("kind", "players", "seed", "options"), CASES)
+@pytest.mark.parametrize(("kind", "players", "seed", "options"),
+                         [c for c in CASES if c.values[0] in REFERENCES])
 def test_legal_actions_equal_the_brute_force_reference(kind: str, players: int, seed: int,
                                                        options: dict[str, Any] | None) -> None:
     game = engine.GAMES[kind]

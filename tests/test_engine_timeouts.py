@@ -10,6 +10,7 @@ casualty, no withdrawal, decline optional cards; never undo dice, cards or secre
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -18,19 +19,17 @@ import pytest
 
 import engine
 from engine.battlecards import GAME as BATTLECARDS
-from engine.battlecards.ai import choose_action as battlecards_ai
 from engine.battlecards.cards import CONFLICT
 from engine.conqueror import GAME as CONQUEROR
-from engine.conqueror.ai import choose_action as conqueror_ai
 from engine.liege import GAME as LIEGE
-from engine.liege.ai import choose_action as liege_ai
 from tests import battlecards_positions as bp
 from tests import conqueror_positions as cp
 from tests import liege_positions as lp
 
 KINDS = sorted(engine.GAMES)
+#: Every game's automatic player (``engine/<kind>/ai.py``'s ``choose_action``).
 AIS: dict[str, Callable[[Any, Any, str], str]] = {
-    "battlecards": battlecards_ai, "conqueror": conqueror_ai, "liege": liege_ai}
+    kind: importlib.import_module(f"engine.{kind}.ai").choose_action for kind in engine.GAMES}
 #: The platform's loop must get a timed-out player out of ``to_act`` within this many steps.
 BOUND = 200
 
@@ -66,6 +65,8 @@ def _decision(kind: str, state: Any) -> str:
         if state.pending is not None:
             return state.pending.kind
         return f"battle {state.battle.step}" if state.battle is not None else state.phase
+    if kind == "napoleon":
+        return str(state.phase)
     return "turn"
 
 
@@ -89,8 +90,9 @@ EXPECTED_DECISIONS = {
     "liege": {"setup", "general", "deploy", "fight", "casualty"},
     "battlecards": {"setup", "draw", "deploy", "scout", "decide", "homeland", "battle bonus",
                     "battle fire", "battle withdraw"},
+    "napoleon": {"discard", "move", "choose", "cards", "retreat"},
 }
-SEEDS = {"conqueror": 14, "liege": 40, "battlecards": 14}
+SEEDS = {"conqueror": 14, "liege": 40, "battlecards": 14, "napoleon": 14}
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -146,7 +148,8 @@ def test_no_timeout_once_the_game_is_over(kind: str) -> None:
         state = before
     over = state
     for p in game.players(state):  # 3-4 players: resign until one is left
-        if game.outcome(over) is None and p in [s.id for s in over.seats if not s.out]:
+        if game.outcome(over) is None and p in [s.id for s in getattr(over, "seats", ())
+                                                 if not s.out]:
             over, _ = game.apply(over, p, "resign")
     assert game.outcome(over) is not None
     assert all(game.timeout_action(over, p) is None for p in game.players(over))
@@ -371,6 +374,8 @@ ALWAYS = {
               "gas": False},
     "battlecards": {"draw": False, "deploy": False, "emergency": False, "scout": False,
                     "decline": False, "done": False, "play": False, "fire": False},
+    "napoleon": {"move": True, "march": True, "end": False, "battle": False, "play": False,
+                 "ready": False, "retreat": False, "discard": False},
 }
 
 
