@@ -504,6 +504,10 @@ class Napoleon(Game[NapoleonState]):
         plays a card into a battle or hands a decision to the opponent."""
         if any(e.get("type") not in ("move", "march") for e in events):
             return False
+        if not events and st.dump(before) == st.dump(after):
+            return True  # nothing happened: nothing to protect
+        if before.phase != "move" or after.phase != "move":
+            return False  # e.g. choosing a battle or passing a card step: no event, yet final
         return super().reversible(before, after, events)
 
     # -- words -------------------------------------------------------------------

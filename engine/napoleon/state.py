@@ -44,6 +44,16 @@ def full(counts: dict[str, int] | None = None) -> dict[str, int]:
     return {c: counts.get(c, 0) for c in ORDER}
 
 
+@dataclass(frozen=True)
+class Seat:
+    """A player's seat, as the platform's shared helpers see it (nobody drops out of a
+    two-player game before it ends: resigning ends it)."""
+
+    id: str
+    side: str
+    out: bool = False
+
+
 @dataclass
 class Battle:
     """The battle being fought: the attacker is always the side whose turn it is."""
@@ -87,6 +97,10 @@ class NapoleonState:
     @property
     def over(self) -> bool:
         return self.phase == "over"
+
+    @property
+    def seats(self) -> list[Seat]:
+        return [Seat(pid, side) for side, pid in zip(SIDES, self.players, strict=True)]
 
     def player_of(self, side: str) -> str:
         return self.players[SIDES.index(side)]
