@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.core import Event
-from engine.napoleon.board import ARMY_ADJECTIVE, COUNTRIES, SIDE_NAMES
+from engine.napoleon.board import ARMY_ADJECTIVE, COUNTRIES, ORDER, SIDE_NAMES
 from engine.napoleon.cards import BY_ID, short_effect
 
 Namer = Callable[[object], str]
@@ -123,7 +123,8 @@ def _line(e: Event, who: Namer) -> str | None:
     if kind == "reinforce":
         placed = e["placed"]
         total = sum(placed.values())
-        where = ", ".join(f"{_country(c)} {n}" for c, n in placed.items())
+        # in map order, never the dict's: a stored event comes back with its keys sorted
+        where = ", ".join(f"{_country(c)} {placed[c]}" for c in ORDER if c in placed)
         lost = f"; {e['lost']} lost, no counters left" if e.get("lost") else ""
         if not total and not e.get("lost"):
             return f"{side}: no reinforcements."
