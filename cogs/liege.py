@@ -20,8 +20,7 @@ import engine
 from cogs import common, verbs
 from cogs.boards import boards_of
 from cogs.common import reply_error, send_ephemeral, store_of
-from cogs.game import legal_for
-from cogs.verbs import own_view
+from cogs.verbs import legal_and_view
 from engine import IllegalAction
 from engine.liege.notation import VERBS
 from engine.liege.pieces import BASE_PRICES  # before any Mortar penalty: explains a rise
@@ -213,10 +212,9 @@ async def _piece_autocomplete(interaction: discord.Interaction,
                               current: str) -> list[app_commands.Choice[str]]:
     """``/liege buy piece``: every piece with the caller's own price, and why it cannot
     be bought now when it cannot."""
-    legal = await legal_for(interaction, KIND)
+    legal, view = await legal_and_view(interaction, KIND)
     if not legal:
         return []
-    view = await own_view(interaction, KIND)
     entry = player_entry(view, str(interaction.user.id)) if view else None
     return common.labelled_choices(piece_choices(entry, legal), current)
 

@@ -42,7 +42,6 @@ from discord.ext import commands
 import engine
 from cogs import common
 from cogs.common import reply_error, send_ephemeral, store_of
-from cogs.game import legal_for
 from engine import Game
 from engine.verbs import NUMBER, Arg, Verb
 
@@ -111,19 +110,29 @@ async def submit_verb(interaction: discord.Interaction, game: Game[Any], action:
     await common.submit(interaction, store_of(interaction.client), record, action)
 
 
-async def own_view(interaction: discord.Interaction, kind: str) -> dict[str, Any] | None:
-    """This channel's ``kind`` game as the caller may see it (their own view if seated,
-    else the public one); None without a running game. Never raises."""
-    found = await common.running_game(interaction, kind)
-    if found is None:
-        return None
-    game, state, _ = found
-    me = str(interaction.user.id)
+def _seen_by(game: Game[Any], state: Any, me: str) -> dict[str, Any] | None:
     try:
         return game.view(state, me if me in game.players(state) else None)
     except Exception:
-        log.exception("The %s view failed", kind)
+        log.exception("The %s view failed", game.kind)
         return None
+
+
+async def legal_and_view(interaction: discord.Interaction, kind: str
+                         ) -> tuple[list[str], dict[str, Any] | None]:
+    """The caller's legal actions in this channel's ``kind`` game ([] for anyone who may
+    not act now) and their own view, from one read of the game. Never raises."""
+    found = await common.running_game(interaction, kind)
+    if found is None:
+        return [], None
+    game, state, _ = found
+    me = str(interaction.user.id)
+    try:
+        legal = list(game.legal_actions(state, me)) if me in game.to_act(state) else []
+    except Exception:
+        log.exception("The %s legal actions failed", kind)
+        return [], None
+    return legal, (_seen_by(game, state, me) if legal else None)
 
 
 def labelled(game: Game[Any], arg: Arg, values: list[str], view: Mapping[str, Any] | None,
@@ -163,7 +172,7 @@ def make_completer(game: Game[Any], verb: Verb, arg: Arg) -> Completer:
     the other options filled in, labelled from the caller's own view."""
     async def complete(interaction: discord.Interaction, current: str) -> Any:
         try:
-            legal = await legal_for(interaction, game.kind)
+            legal, view = await legal_and_view(interaction, game.kind)
             if not legal:
                 return []
             filled = {k: v for k, v in filled_values(interaction, verb, arg.name).items()
@@ -171,7 +180,6 @@ def make_completer(game: Game[Any], verb: Verb, arg: Arg) -> Completer:
             values = verb.candidates(legal, arg.name, filled)
             if not values:
                 return []
-            view = await own_view(interaction, game.kind)
             pairs = labelled(game, arg, values, view, str(interaction.user.id))
             if arg.kind == NUMBER:
                 return number_choices(pairs, str(current or ""))

@@ -108,6 +108,15 @@ class Dice:
             return value
         return self.below(sides) + 1
 
+    def shuffle(self, items: list[str]) -> list[str]:
+        """A new list of ``items`` in Fisher-Yates order drawn from this generator (forced
+        results are for dice, so they are never used here)."""
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.below(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return out
+
     def copy(self) -> Dice:
         return Dice(self.state, list(self.forced))
 

@@ -13,6 +13,7 @@ the result is shortened with an ellipsis to fit, so no name can break a layout.
 from __future__ import annotations
 
 import io
+import itertools
 import math
 import re
 import struct
@@ -1020,12 +1021,11 @@ def _heart(canvas: Canvas, centre: Point, r: float, fill: Colour,
     canvas.polygon(pts, fill=fill)
 
 
-def dashed_rect(canvas: Canvas, box: Box, colour: Colour, width: float = 2,
-                dash: float = 8, gap: float = 5) -> None:
-    """A rectangle outline drawn in dashes (square corners)."""
-    x0, y0, x1, y1 = box
-    for a, b in (((x0, y0), (x1, y0)), ((x1, y0), (x1, y1)), ((x1, y1), (x0, y1)),
-                 ((x0, y1), (x0, y0))):
+def dashed_line(canvas: Canvas, points: Sequence[Point], colour: Colour, width: float = 2,
+                dash: float = 8, gap: float = 5, round_caps: bool = False) -> None:
+    """A polyline drawn in dashes, each segment dashed from its start (so stretches that
+    several lines share draw the same dashes)."""
+    for a, b in itertools.pairwise(points):
         length = math.hypot(b[0] - a[0], b[1] - a[1])
         if length <= 0:
             continue
@@ -1034,8 +1034,16 @@ def dashed_rect(canvas: Canvas, box: Box, colour: Colour, width: float = 2,
         while pos < length:
             end = min(length, pos + dash)
             canvas.line([(a[0] + ux * pos, a[1] + uy * pos), (a[0] + ux * end, a[1] + uy * end)],
-                        fill=colour, width=width)
+                        fill=colour, width=width, round_caps=round_caps)
             pos = end + gap
+
+
+def dashed_rect(canvas: Canvas, box: Box, colour: Colour, width: float = 2,
+                dash: float = 8, gap: float = 5) -> None:
+    """A rectangle outline drawn in dashes (square corners)."""
+    x0, y0, x1, y1 = box
+    dashed_line(canvas, [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)], colour, width,
+                dash, gap)
 
 
 def pill(canvas: Canvas, x: float, top: float, label: str, fill: Colour, size: float = 12,

@@ -56,6 +56,7 @@ from render.common import (
     as_int,
     clean_text,
     darken,
+    dashed_line,
     display_name,
     drawable_events,
     lighten,
@@ -179,23 +180,6 @@ def land_borders() -> set[frozenset[str]]:
 # --- the static layer ------------------------------------------------------------------
 
 
-def _dashes(c: Canvas, pts: Sequence[Point], colour: Colour, width: float, dash: float,
-            gap: float) -> None:
-    """A dashed polyline (each segment dashed from its start, so shared stretches of
-    several lanes draw the same dashes)."""
-    for a, b in itertools.pairwise(pts):
-        length = math.hypot(b[0] - a[0], b[1] - a[1])
-        if length <= 0:
-            continue
-        ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
-        pos = 0.0
-        while pos < length:
-            end = min(length, pos + dash)
-            c.line([(a[0] + ux * pos, a[1] + uy * pos), (a[0] + ux * end, a[1] + uy * end)],
-                   fill=colour, width=width, round_caps=True)
-            pos = end + gap
-
-
 def _anchor(c: Canvas, centre: Point, r: float, colour: Colour) -> None:
     """A small anchor: a port."""
     x, y = centre
@@ -244,7 +228,7 @@ def _map_layer() -> Image.Image:
         c.polygon(local(country.shape), outline=SHALLOW, width=14)
     lanes = [country.lane for country in land.values() if len(country.lane) >= 2]
     for lane in lanes:
-        _dashes(c, local(lane), LANE, 1.8, 7, 6)
+        dashed_line(c, local(lane), LANE, 1.8, 7, 6, round_caps=True)
     for country in land.values():
         c.polygon(local(country.shape), fill=LAND)
     owners = _edge_owners()
@@ -266,7 +250,7 @@ def _key(c: Canvas, origin: Point) -> None:
     """A key to the map's marks, in the sea at its lower left."""
     x, y = origin
     size = 12.5
-    _dashes(c, [(x, y), (x + 26, y)], LANE, 1.8, 7, 6)
+    dashed_line(c, [(x, y), (x + 26, y)], LANE, 1.8, 7, 6, round_caps=True)
     _anchor(c, (x + 36, y), 6, SHORE)
     c.text((x + 48, y), "sea lane from England to a port", size, fill=MUTED, anchor="lm")
     y += 24
@@ -597,8 +581,8 @@ def _arrow_path(c: Canvas, pts: Sequence[Point], colour: Colour, width: float,
     shaft = [*pts[:-1], (bx + ux, by + uy)]
     shadow = (10, 10, 14, 200)
     if dashed:
-        _dashes(c, shaft, shadow, width + 3, 9, 5)
-        _dashes(c, shaft, colour, width, 9, 5)
+        dashed_line(c, shaft, shadow, width + 3, 9, 5, round_caps=True)
+        dashed_line(c, shaft, colour, width, 9, 5, round_caps=True)
     else:  # segment by segment: small masks, where one long path would need a huge one
         for fill, w in ((shadow, width + 3.5), (colour, width)):
             for a, b in itertools.pairwise(shaft):

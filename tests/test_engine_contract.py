@@ -54,3 +54,16 @@ def test_replaying_from_a_loaded_position_matches_continuing(kind: str) -> None:
     copy = game.load(game.dump(state))
     assert game.dump(copy) == game.dump(state)
     _random_line(game, state, rng, 200, copy=copy)
+
+
+def test_dice_shuffle_is_a_deterministic_permutation_that_leaves_forced_dice_alone() -> None:
+    from engine.core import Dice
+
+    cards = [f"c{i}" for i in range(40)]
+    first, second = Dice.from_seed(11), Dice(11, forced=[6, 1])
+    shuffled = first.shuffle(cards)
+    assert sorted(shuffled) == sorted(cards) and shuffled != cards
+    assert second.shuffle(cards) == shuffled and second.forced == [6, 1]
+    assert first.state == second.state                      # the same draws were used
+    assert Dice.from_seed(12).shuffle(cards) != shuffled
+    assert cards == [f"c{i}" for i in range(40)]             # the input is not changed

@@ -63,11 +63,11 @@ class Battlecards(Game[BattlecardsState]):
         self.check_players(players)
         self.resolve_options(options)
         dice = Dice.from_seed(seed)
-        deck = st.shuffle([c.id for c in CONFLICT], dice)
+        deck = dice.shuffle([c.id for c in CONFLICT])
         seats = []
         for i, pid in enumerate(players):
             seat = Seat(id=pid, side=SIDES[i], placed=0)
-            seat.deck = st.shuffle([c.id for c in ARSENAL[SIDES[i]]], dice)
+            seat.deck = dice.shuffle([c.id for c in ARSENAL[SIDES[i]]])
             seat.hand = [seat.deck.pop(0) for _ in range(st.SETUP_DEAL)]
             seats.append(seat)
         return BattlecardsState(seats=seats, conflict_deck=deck, conflict_discard=[],

@@ -172,19 +172,10 @@ class BattlecardsState:
 
 # -- decks ----------------------------------------------------------------------------
 
-def shuffle(cards: list[str], dice: Dice) -> list[str]:
-    """A Fisher-Yates shuffle driven by the state's generator (deterministic)."""
-    out = list(cards)
-    for i in range(len(out) - 1, 0, -1):
-        j = dice.below(i + 1)
-        out[i], out[j] = out[j], out[i]
-    return out
-
-
 def draw_conflict(state: BattlecardsState) -> str | None:
     """The top conflict card (reshuffling the discard pile into an empty deck)."""
     if not state.conflict_deck and state.conflict_discard:
-        state.conflict_deck = shuffle(state.conflict_discard, state.dice)
+        state.conflict_deck = state.dice.shuffle(state.conflict_discard)
         state.conflict_discard = []
     if not state.conflict_deck:
         return None
@@ -193,7 +184,7 @@ def draw_conflict(state: BattlecardsState) -> str | None:
 
 def draw_arsenal(state: BattlecardsState, seat: Seat) -> str | None:
     if not seat.deck and seat.discard:
-        seat.deck = shuffle(seat.discard, state.dice)
+        seat.deck = state.dice.shuffle(seat.discard)
         seat.discard = []
     if not seat.deck:
         return None

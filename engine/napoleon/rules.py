@@ -71,7 +71,7 @@ class Napoleon(Game[NapoleonState]):
         state = NapoleonState(
             players=list(players), rounds=rounds, round=1, turn="french", phase="move",
             armies={s: st.full(st.SETUP[s]) for s in SIDES}, moved=st.full(),
-            hands={s: [] for s in SIDES}, deck=st.shuffle(list(DECK), dice), discard=[],
+            hands={s: [] for s in SIDES}, deck=dice.shuffle(list(DECK)), discard=[],
             dice=dice)
         self._begin_turn(state, [])
         return state
@@ -327,7 +327,7 @@ class Napoleon(Game[NapoleonState]):
         drawn = []
         for _ in range(st.DRAW):
             if not state.deck and state.discard:
-                state.deck = st.shuffle(state.discard, state.dice)
+                state.deck = state.dice.shuffle(state.discard)
                 events.append({"type": "reshuffle", "count": len(state.discard)})
                 state.discard = []
             if not state.deck:

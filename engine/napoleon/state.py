@@ -155,15 +155,6 @@ def retreats(armies: dict[str, dict[str, int]], side: str, country: str) -> list
 
 # -- decks ----------------------------------------------------------------------------
 
-def shuffle(cards: list[str], dice: Dice) -> list[str]:
-    """A Fisher-Yates shuffle driven by the state's generator (deterministic)."""
-    out = list(cards)
-    for i in range(len(out) - 1, 0, -1):
-        j = dice.below(i + 1)
-        out[i], out[j] = out[j], out[i]
-    return out
-
-
 # -- the position format ---------------------------------------------------------------
 
 def dump(state: NapoleonState) -> str:
@@ -382,7 +373,7 @@ def _load(text: str) -> NapoleonState:
 
 
 def _shuffle_rest(cards: list[str], seed: int) -> list[str]:
-    return shuffle(cards, Dice.from_seed(seed))
+    return Dice.from_seed(seed).shuffle(cards)
 
 
 def _dice(data: dict[str, Any], seed: int) -> Dice:
