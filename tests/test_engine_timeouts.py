@@ -67,6 +67,10 @@ def _decision(kind: str, state: Any) -> str:
         return f"battle {state.battle.step}" if state.battle is not None else state.phase
     if kind == "napoleon":
         return str(state.phase)
+    if kind == "antiquity":
+        if state.phase == "action":
+            return "maneuver" if state.field in ("maneuver1", "maneuver2") else state.field
+        return str(state.phase)
     return "turn"
 
 
@@ -91,8 +95,9 @@ EXPECTED_DECISIONS = {
     "battlecards": {"setup", "draw", "deploy", "scout", "decide", "homeland", "battle bonus",
                     "battle fire", "battle withdraw"},
     "napoleon": {"discard", "move", "choose", "cards", "retreat"},
+    "antiquity": {"wheel", "temple", "arming", "knowhow", "maneuver"},
 }
-SEEDS = {"conqueror": 14, "liege": 40, "battlecards": 14, "napoleon": 14}
+SEEDS = {"conqueror": 14, "liege": 40, "battlecards": 14, "napoleon": 14, "antiquity": 8}
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -376,6 +381,10 @@ ALWAYS = {
                     "decline": False, "done": False, "play": False, "fire": False},
     "napoleon": {"move": True, "march": True, "end": False, "battle": False, "play": False,
                  "ready": False, "retreat": False, "discard": False},
+    # no dice and no secrets: everything but the end of the game may be undone (`go` and
+    # `end` may end it)
+    "antiquity": {"move": True, "fight": True, "found": True, "conquer": True, "abandon": True,
+                  "temple": True, "legion": True, "galley": True, "learn": True},
 }
 
 

@@ -737,6 +737,14 @@ class Antiquity(Game[AntiquityState]):
         ahead = [WHEEL[(start + s) % len(WHEEL)] for s in range(1, C.FREE_STEPS + 1)]
         return f"go {next((f for f in ahead if f in PRODUCTION), ahead[0])}"
 
+    def reversible(self, before: AntiquityState, after: AntiquityState,
+                   events: list[Event]) -> bool:
+        """Everything is deterministic and public: any action may be taken back except a
+        resignation and the end of the game."""
+        if any(e.get("type") == "resign" for e in events):
+            return False
+        return super().reversible(before, after, events)
+
     # -- words -----------------------------------------------------------------------------
 
     def prompt(self, state: AntiquityState) -> str:

@@ -68,7 +68,7 @@ from engine.antiquity.board import (
     region_players,
     seas_in_play,
 )
-from engine.core import parse_position
+from engine.core import Dice, parse_position
 
 FORMAT = "warhost.antiquity/1"
 PHASES = ("wheel", "action", "over")
@@ -149,6 +149,12 @@ class AntiquityState:
             winners=None if self.winners is None else list(self.winners), result=self.result)
 
     # -- who -------------------------------------------------------------------------
+
+    @property
+    def dice(self) -> Dice:
+        """Antiquity rolls no dice (the deal at set-up is the only chance): an idle
+        generator, so the platform's checks of what chance decided see nothing move."""
+        return Dice(0)
 
     @property
     def n(self) -> int:
