@@ -30,6 +30,7 @@ from engine.liege.board import Board
 from engine.liege.pieces import LIMITS, TURNING, WEAPONS, prices
 from engine.liege.rules import BUY_ORDER, FIRERS, _quarter
 from engine.liege.state import LiegeState
+from tests.antiquity_positions import antiquity_reference
 from tests.napoleon_positions import napoleon_reference
 
 # -- the references: the old listings, as they were ------------------------------------
@@ -268,6 +269,7 @@ REFERENCES: dict[str, Reference] = {
     "liege": liege_reference,
     "battlecards": battlecards_reference,
     "napoleon": napoleon_reference,
+    "antiquity": antiquity_reference,
 }
 #: Every game's automatic player (``engine/<kind>/ai.py``'s ``choose_action``).
 AIS: dict[str, Callable[[Any, Any, str], str]] = {
