@@ -612,7 +612,8 @@ class Antiquity(Game[AntiquityState]):
             have_l = state.count(p, nation)
             have_g = self._galleys_at(state, nation, p)
             raise IllegalAction(
-                f"{PROVINCES[p].city} has strength {strength}: remove {strength} units, "
+                f"{PROVINCES[p].city} has strength {strength}: remove "
+                f"{_units(strength, 'unit')}, "
                 f"{allowed.start} to {allowed.stop - 1} of them legions (you have "
                 f"{_units(have_l, 'legion')} in {PROVINCES[p].name} and "
                 f"{_units(have_g, 'galley')} on its coast).")
