@@ -846,7 +846,8 @@ def _anchor(place: _Place) -> Point:
     return _galley_xy(place.region) if place.region.sea else _city_xy(place.region)
 
 
-def _arrow_path(c: Canvas, pts: Sequence[Point], colour: Colour, width: float) -> None:
+def _arrow_path(c: Canvas, pts: Sequence[Point], colour: Colour, width: float,
+                whole: bool = False) -> None:
     """A thick arrow along ``pts`` (the tip at the last point), outlined for contrast."""
     if len(pts) < 2:
         return
@@ -862,7 +863,10 @@ def _arrow_path(c: Canvas, pts: Sequence[Point], colour: Colour, width: float) -
     shaft = [*pts[:-1], (bx + ux, by + uy)]
     shadow = (10, 10, 14, 200)
     for fill, w in ((shadow, width + 3), (colour, width)):
-        for a, b in itertools.pairwise(shaft):
+        if whole:  # one mask for the whole path (an arc on the wheel: the same every time)
+            c.line(shaft, fill=fill, width=w, round_caps=True)
+            continue
+        for a, b in itertools.pairwise(shaft):  # small masks, where one would be huge
             c.line([a, b], fill=fill, width=w, round_caps=True)
     c.polygon(head_pts, fill=shadow, outline=shadow, width=3)
     c.polygon(head_pts, fill=colour)
@@ -1036,14 +1040,20 @@ def _marker_slots(i: int, k: int) -> list[Point]:
     return out
 
 
-def _arc(c: Canvas, start: int, end: int, colour: Colour) -> None:
-    """A move on the wheel: an arc outside it, clockwise from field ``start`` to ``end``."""
+def _arc(c: Canvas, start: int, end: int, colour: RGB) -> None:
+    """A move on the wheel: an arrow outside it, clockwise from field ``start`` to ``end``
+    (one cached sprite per move and colour)."""
+    c.stamp(("arc", start, end, colour), WHEEL_C, ARC_R + 8,
+            lambda cv, p: _draw_arc(cv, p, start, end, colour))
+
+
+def _draw_arc(c: Canvas, centre: Point, start: int, end: int, colour: RGB) -> None:
     steps = (end - start) % 8 or 8
     a0, a1 = _angle(start), _angle(start) + steps * math.pi / 4
-    n = max(4, steps * 6)
-    pts = [_polar(ARC_R, a0 + (a1 - a0) * k / n) for k in range(n + 1)]
-    pts = _trim(pts, 4, 2)
-    _arrow_path(c, pts, colour, 3)
+    n = max(4, steps * 8)
+    pts = [(centre[0] + ARC_R * math.cos(a0 + (a1 - a0) * k / n),
+            centre[1] + ARC_R * math.sin(a0 + (a1 - a0) * k / n)) for k in range(n + 1)]
+    _arrow_path(c, _trim(pts, 4, 2), colour, 3, whole=True)
 
 
 def _draw_wheel(c: Canvas, view: Mapping[str, Any], nations: list[_NationView],
@@ -1052,12 +1062,11 @@ def _draw_wheel(c: Canvas, view: Mapping[str, Any], nations: list[_NationView],
     if taken is not None and current is not None:
         i = FIELDS.index(taken)
         c.polygon(_wedge(i, WHEEL_IN, WHEEL_OUT), outline=GOLD, width=3)
-    mover_goes = [(nid, src, dst) for nid, src, dst in turn.goes]
-    for nid, src, dst in mover_goes[-MAX_NATIONS:]:
+    if turn.goes:  # the last move on the wheel (the markers show where the others went)
+        nid, src, dst = turn.goes[-1]
         colour = lighten(_nation_colour(nid), 0.2)
         if src is None:
-            x, y = _polar(ARC_R, _angle(FIELDS.index(dst)))
-            c.circle((x, y), 4, fill=colour)
+            c.circle(_polar(ARC_R, _angle(FIELDS.index(dst))), 4, fill=colour)
         else:
             _arc(c, FIELDS.index(src), FIELDS.index(dst), colour)
     by_field: dict[str, list[_NationView]] = {}

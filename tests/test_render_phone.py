@@ -25,6 +25,7 @@ EXPECTED_ROLES: dict[str, set[str]] = {
     "liege": {"turn", "count", "score"},
     "battlecards": {"turn", "score", "hand", "count"},
     "napoleon": {"turn", "score", "hand", "count"},
+    "antiquity": {"turn", "score", "count"},
 }
 DEFAULT_ROLES = {"turn", "score"}
 
