@@ -35,7 +35,8 @@ from __future__ import annotations
 import itertools
 import math
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections import OrderedDict
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -56,7 +57,9 @@ from render.common import (
     TEXT,
     Canvas,
     Colour,
+    DrawnText,
     Point,
+    TextLog,
     as_int,
     burst,
     clean_text,
@@ -85,14 +88,14 @@ ESSENTIAL = float(math.ceil(min_essential_size(WIDTH)))
 # layout (final pixels)
 M = 8  # outer margin
 HEADER_H = 84
-MAP_X, MAP_Y, MAP_W, MAP_H = M, M + HEADER_H, WIDTH - 2 * M, 560
+MAP_X, MAP_Y, MAP_W, MAP_H = M, M + HEADER_H, WIDTH - 2 * M, 544
 LOWER_Y = MAP_Y + MAP_H + 8  # the wheel and the log
-LOWER_H = 300
-WHEEL_BOX = (M, LOWER_Y, M + 300, LOWER_Y + LOWER_H)
-LOG_BOX = (M + 308, LOWER_Y, WIDTH - M, LOWER_Y + LOWER_H)
+LOWER_H = 284
+WHEEL_BOX = (M, LOWER_Y, M + 290, LOWER_Y + LOWER_H)
+LOG_BOX = (M + 298, LOWER_Y, WIDTH - M, LOWER_Y + LOWER_H)
 PANELS_Y = LOWER_Y + LOWER_H + 8
 PANEL_W = (WIDTH - 2 * M - 8) / 2
-PANEL_H = 100
+PANEL_H = 92
 PANEL_GAP = 8
 MAX_NATIONS = 6
 
@@ -413,10 +416,10 @@ def _rounded_mask(w: int, h: int, r: int) -> Image.Image:
 
 
 WHEEL_C = ((WHEEL_BOX[0] + WHEEL_BOX[2]) / 2, (WHEEL_BOX[1] + WHEEL_BOX[3]) / 2)
-WHEEL_OUT, WHEEL_IN, WHEEL_HUB = 130.0, 38.0, 33.0
-WHEEL_LABEL_R = 110.0
+WHEEL_OUT, WHEEL_IN, WHEEL_HUB = 124.0, 36.0, 31.0
+WHEEL_LABEL_R = 105.0
 MARKER_R = 9.5
-ARC_R = 141.0
+ARC_R = 134.0
 
 
 def _angle(i: int) -> float:
@@ -442,7 +445,8 @@ def _wheel(c: Canvas) -> None:
         c.polygon(_wedge(i, WHEEL_IN, WHEEL_OUT), fill=darken(FIELD_COLOURS[fid], 0.25),
                   outline=(20, 21, 26), width=2)
     for i, fid in enumerate(FIELDS):
-        x, y = _polar(WHEEL_LABEL_R, _angle(i))
+        # the side fields' names run across the wheel's radius: a little further out
+        x, y = _polar(WHEEL_LABEL_R + (5 if i % 4 == 2 else 0), _angle(i))
         c.text((x, y), FIELD_LABELS.get(fid, FIELD_NAMES[fid]), 10.5, fill=TEXT, bold=True,
                anchor="mm", stroke=1.6, stroke_fill=darken(FIELD_COLOURS[fid], 0.6))
     c.circle(WHEEL_C, WHEEL_HUB, fill=(24, 26, 31), outline=BOX_LINE, width=1.5)
@@ -947,6 +951,13 @@ def _moves(c: Canvas, places: Mapping[str, _Place], turn: _Turn) -> list[tuple[P
     return labels
 
 
+def _beside_name(c: Canvas, region: _Region, side: int) -> Point:
+    """A point just left (``side`` -1) or right (1) of a sea's name."""
+    x, y = _sea_xy(region)
+    half = c.text_width(region.name + (" (deep)" if region.deep else ""), NAME_SIZE) / 2
+    return x + side * (half + 13), y + 6
+
+
 def _draw_map(c: Canvas, places: Mapping[str, _Place], turn: _Turn,
               order: Sequence[str]) -> None:
     gm = game_map()
@@ -992,18 +1003,27 @@ def _draw_map(c: Canvas, places: Mapping[str, _Place], turn: _Turn,
         region = gm.region(rid)
         if region is None:
             continue
-        x, y = _anchor(places[rid]) if rid in places else region.at
-        burst(c, (x - (30 if region.sea else CITY_R + 12), y), 8.5)
+        if region.sea:
+            x, y = _beside_name(c, region, -1)
+        else:
+            cx, cy = _city_xy(region)
+            x, y = cx - CITY_R - 12, cy
+        burst(c, (x, y), 8.5)
         if lost:
-            _tag(c, (x - (30 if region.sea else CITY_R + 12), y + 15), f"-{lost}", DANGER)
+            _tag(c, (x, y + 15), f"-{lost}", DANGER)
+    stacked: dict[str, int] = {}
     for (_, rid), n in turn.armed.items():
-        place = places.get(rid)
         region = gm.region(rid)
         if region is None:
             continue
-        x, y = _anchor(place) if place is not None else region.at
-        dx = -30 if region.sea else -(CITY_R + 14)
-        _tag(c, (x + dx, y - (12 if region.sea else 14)), f"+{n}", (36, 120, 64))
+        k = stacked.get(rid, 0)
+        stacked[rid] = k + 1
+        if region.sea:
+            x, y = _beside_name(c, region, 1)
+        else:
+            cx, cy = _city_xy(region)
+            x, y = cx - CITY_R - 12, cy - 14
+        _tag(c, (x, y + 17 * k), f"+{n}", (36, 120, 64))
     for centre, colour, label in labels:
         _tag(c, centre, label, (16, 17, 22), colour)
 
@@ -1029,7 +1049,7 @@ def _marker_slots(i: int, k: int) -> list[Point]:
     """Where ``k`` markers sit in field ``i``: up to three on an outer arc, then an inner."""
     a = _angle(i)
     out: list[Point] = []
-    rows = [(80.0, 0.28), (57.0, 0.37)]
+    rows = [(77.0, 0.29), (54.0, 0.39)]
     for row in range(2):
         n = min(3, k - 3 * row)
         if n <= 0:
@@ -1170,7 +1190,7 @@ def _header(c: Canvas, view: Mapping[str, Any], nations: list[_NationView],
 def _log(c: Canvas, turn: _Turn) -> None:
     x0, y0, x1, y1 = LOG_BOX
     c.text((x0 + 12, y0 + 14), "LAST TURN", 10.5, fill=MUTED, bold=True, anchor="lm")
-    size, step = 13.0, 18.5
+    size, step = 13.0, 18.0
     room = int((y1 - y0 - 30) // step)
     lines = turn.lines
     if not lines:
@@ -1233,22 +1253,22 @@ def _panel(c: Canvas, box: tuple[float, float, float, float], n: _NationView,
     points = n.num("points")
     score = f"{points}/{target}" if target > 0 else str(points)
     sw = c.text_width(score, ESSENTIAL, bold=True)
-    c.text((right, y0 + 15), score, ESSENTIAL, fill=ACCENT if winner else TEXT, bold=True,
+    c.text((right, y0 + 14), score, ESSENTIAL, fill=ACCENT if winner else TEXT, bold=True,
            anchor="rm", role="score")
     right -= sw + 6
     if winner:
-        right = pill(c, right, y0 + 6, "WINNER", ACCENT, size=10.5, height=18) - 5
+        right = pill(c, right, y0 + 5, "WINNER", ACCENT, size=10.5, height=18) - 5
     elif n.out:
-        right = pill(c, right, y0 + 6, "OUT", DANGER, size=10.5, height=18) - 5
+        right = pill(c, right, y0 + 5, "OUT", DANGER, size=10.5, height=18) - 5
     elif now:
-        right = pill(c, right, y0 + 6, "TURN", GOLD, size=10.5, height=18) - 5
+        right = pill(c, right, y0 + 5, "TURN", GOLD, size=10.5, height=18) - 5
     nx = x0 + 14
     runs: list[tuple[str, Colour, float | None]] = [
         (n.name, lighten(n.colour, 0.35), None), ("  ", TEXT, None),
         (n.player_name, TEXT, None)]
-    text_runs(c, nx, y0 + 15, runs, 14, right - 4, bold=True)
+    text_runs(c, nx, y0 + 14, runs, 14, right - 4, bold=True)
     # row 2: resources, then production this turn
-    y = y0 + 40
+    y = y0 + 37
     x = nx + 6
     for res in RESOURCES:
         _icon(c, res, (x, y))
@@ -1266,7 +1286,7 @@ def _panel(c: Canvas, box: tuple[float, float, float, float], n: _NationView,
         text = " ".join(held)
         c.text((x1 - 8, y), c.fit(text, 12, 120), 12, fill=MUTED, bold=True, anchor="rm")
     # row 3: cities, temples, legions, galleys
-    y = y0 + 64
+    y = y0 + 59
     x = nx + 6
     for kind, key in (("city", "cities"), ("temple", "temples"), ("legion", "legions"),
                       ("galley", "galleys")):
@@ -1278,7 +1298,7 @@ def _panel(c: Canvas, box: tuple[float, float, float, float], n: _NationView,
     if isinstance(stones, int) and not isinstance(stones, bool):
         c.text((x1 - 8, y), f"{_count(stones)} stones left", 11.5, fill=MUTED, anchor="rm")
     # row 4: know-hows
-    y = y0 + 87
+    y = y0 + 80
     known = n.raw.get("knowhow")
     kinds = [k for k in KNOWHOWS if isinstance(known, list) and k in known]
     new = turn.learnt.get(n.id, set())
@@ -1296,16 +1316,59 @@ def _panel(c: Canvas, box: tuple[float, float, float, float], n: _NationView,
         x += w + 4
 
 
+#: Panels drawn lately (a nation's panel rarely changes from one board to the next): its
+#: image and the text it drew, by everything it shows.
+_PANELS: OrderedDict[Hashable, tuple[Image.Image, tuple[DrawnText, ...]]] = OrderedDict()
+PANEL_CACHE = 96
+
+
+def _panel_key(n: _NationView, now: bool, over: bool, winner: bool, turn: _Turn,
+               target: int) -> Hashable:
+    pers = _mapping(n.raw.get("personalities"))
+    known = n.raw.get("knowhow")
+    stones = n.raw.get("stones")
+    return (n.id, n.name, n.colour, n.player_name, n.out, now, over, winner, target,
+            tuple(n.num(k) for k in ("points", *RESOURCES, "cities", "temples", "legions",
+                                     "galleys")),
+            tuple(_count(pers.get(k)) for k in PERSONALITIES),
+            tuple(k for k in KNOWHOWS if isinstance(known, list) and k in known),
+            _count(stones) if isinstance(stones, int) and not isinstance(stones, bool) else None,
+            tuple(turn.produced.get(n.id, [])[-1:]), tuple(sorted(turn.learnt.get(n.id, ()))))
+
+
 def _panels(c: Canvas, view: Mapping[str, Any], nations: list[_NationView],
             current: str | None, over: bool, turn: _Turn) -> None:
     winners = {n.id for n in _winners(view, nations)} if over else set()
     target = as_int(view.get("target"))
+    w, h = math.ceil(PANEL_W), math.ceil(PANEL_H)
     for i, n in enumerate(nations[:MAX_NATIONS]):
         col, row = i % 2, i // 2
         x0 = M + col * (PANEL_W + 8)
         y0 = PANELS_Y + row * (PANEL_H + PANEL_GAP)
-        _panel(c, (x0, y0, x0 + PANEL_W, y0 + PANEL_H), n, view, current, over,
-               n.id in winners, turn, target)
+        args = (n, view, current, over, n.id in winners, turn, target)
+        if not c.fast:  # reference quality: drawn in place
+            _panel(c, (x0, y0, x0 + PANEL_W, y0 + PANEL_H), *args)
+            continue
+        key = _panel_key(n, not over and n.id == current, over, n.id in winners, turn, target)
+        cached = _PANELS.get(key)
+        if cached is None:
+            outer, log = TextLog.active, TextLog()
+            TextLog.active = log
+            try:
+                pc = Canvas(w, h, BACKGROUND)
+                _panel(pc, (0, 0, PANEL_W, PANEL_H), *args)
+            finally:
+                TextLog.active = outer
+            cached = (pc.image, tuple(log.drawn))
+            _PANELS[key] = cached
+            if len(_PANELS) > PANEL_CACHE:
+                _PANELS.popitem(last=False)
+        else:
+            _PANELS.move_to_end(key)
+        image, texts = cached
+        if TextLog.active is not None:
+            TextLog.active.drawn.extend(texts)
+        c.paste(image, (x0, y0))
 
 
 # --- the whole image -------------------------------------------------------------------------

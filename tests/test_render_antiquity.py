@@ -211,7 +211,7 @@ def test_renders_a_palette_png_of_the_expected_size(n: int) -> None:
 def test_crowded_six_nation_board_is_a_small_png() -> None:
     png = render.render("antiquity", crowded(), TURN + OTHER_TURN, NAMES)
     image = decode(png)
-    assert image.size == (780, antiquity.image_height(6)) == (780, 1292)
+    assert image.size == (780, antiquity.image_height(6)) == (780, 1236)
     assert len(png) <= 150_000
 
 
