@@ -730,3 +730,17 @@ def test_bad_positions_say_what_and_where(data: Any, words: str) -> None:
     with pytest.raises(IllegalAction, match="Not a valid Antiquity position") as err:
         GAME.load(text)
     assert words in str(err.value)
+
+
+def test_narration_does_not_depend_on_the_order_of_a_stored_events_keys() -> None:
+    event = {"type": "go", "nation": "romans", "player": "ann", "field": "knowhow",
+             "from": "marble", "steps": 7, "paid": {"gold": 1, "marble": 3}}
+    assert GAME.narrate([event], {"ann": "Ann"}) == [
+        "Romans (Ann) move 7 steps to Know-how (paying 3 marble and 1 gold)."]
+
+
+def test_the_view_lists_each_seat_for_the_status() -> None:
+    view = GAME.view(pos(), None)
+    assert [p["id"] for p in view["players"]] == PLAYERS
+    assert view["players"][2] == {"id": "cy", "nation": "Greeks", "personalities": 0,
+                                  "cities": 3, "temples": 0, "out": False}

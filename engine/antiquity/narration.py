@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.antiquity.board import NATIONS, PROVINCES, region_name
+from engine.antiquity.board import NATIONS, PROVINCES, RESOURCES, region_name
 from engine.antiquity.state import FIELD_NAMES, KNOWHOW_NAMES, WHEEL
 from engine.core import Event, Namer, narrate_public
 
@@ -46,7 +46,8 @@ def _listing(items: list[str]) -> str:
 def _paid(paid: Any) -> str:
     if not isinstance(paid, dict) or not paid:
         return "free"
-    return "paying " + _listing([f"{k} {r}" for r, k in paid.items()])
+    # in resource order, whatever order a stored event's keys come back in
+    return "paying " + _listing([f"{paid[r]} {r}" for r in RESOURCES if paid.get(r)])
 
 
 def _line(e: Event, who: Namer) -> str | None:

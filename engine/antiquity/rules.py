@@ -824,6 +824,10 @@ class Antiquity(Game[AntiquityState]):
             "to_act": self.to_act(state),
             "prompt": self.prompt(state),
             "nations": nations,
+            # one line per seat for the platform's status (a player id and public stats)
+            "players": [{"id": e["player"], "nation": e["name"], "personalities": e["points"],
+                         "cities": e["cities"], "temples": e["temples"], "out": e["out"]}
+                        for e in nations],
             "provinces": provinces,
             "seas": seas,
             "wheel": list(WHEEL),
