@@ -2,35 +2,57 @@
 balance simulation; docs/games/antiquity.md).
 
 It reads only the public view and the legal actions (plus the static map and the price
-list). On the wheel it scores every field it can reach: production is worth what the nation
-lacks for its next temples, know-hows, legions and cities; Temple is worth the temples it
-can afford; Know-how the Scholars (first buys) it can afford; Arming the units it needs;
-a Maneuver the cities it can found or conquer now and the ground it can gain toward them.
-Steps it must pay for count against a field. Inside an action field it takes the best
-single action again and again (each one spends resources or units, so the field always
-ends) and closes with ``end``.
+list in constants.py). On the wheel it scores every field it can reach, in resources:
+
+- production is worth what it yields, more when the nation lacks that resource for its
+  next plans (a temple, a first know-how, a city to found, a few units);
+- Temple, Know-how and Arming are worth what the nation can afford to do there now
+  (temples, Scholars, the units its threatened cities and its plans need), with a bonus
+  for every personality within reach;
+- a Maneuver is worth the cities it can found or conquer now and, failing that, a fleet
+  spreading toward the next Navigator;
+
+and steps that must be paid for count against a field. Inside a field it takes the best
+single action again and again (each one spends resources or units, so every field ends),
+then ``end``. In a Maneuver it conquers what it can (temple cities first), founds on the
+sites it stands on, then sends spare units toward empty sites and weak enemy cities, always
+leaving a legion in a city that an enemy could take next turn.
 """
 
 from __future__ import annotations
 
+import random
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from functools import cache
 from typing import Any
 
 from engine.antiquity import constants as C
-from engine.antiquity.board import LAND, SEA_NEIGHBOURS
+from engine.antiquity.board import LAND, SEA_NEIGHBOURS, SEAS, SHORE
 
 View = Mapping[str, Any]
 RESOURCES = ("marble", "iron", "gold")
-#: Know-hows in the order the player wants them once nobody is left to beat to them.
-WISHLIST = ("wheel", "monarchy", "currency", "sailing", "democracy", "roads", "navigation",
-            "philosophy")
+#: Know-hows in the order the player wants to be first to buy them (Philosophy gives two
+#: Scholars to its first buyer).
+WISHLIST = ("philosophy", "monarchy", "wheel", "currency", "democracy", "sailing", "roads",
+            "navigation")
 NEEDS = {"roads": "wheel", "navigation": "sailing"}
 FAR = 99
+#: A personality, in resources.
+POINT = 8.0
+#: Resources in hand from which a nation stops saving and goes to war.
+WAR_CHEST = 15
+#: The largest random nudge to a field's score when the caller passes an ``rng``.
+JITTER = 2.0
 
 
-def choose_action(game: Any, state: Any, player: str) -> str:
-    """The action ``player`` takes now (always one of ``legal_actions``)."""
+def choose_action(game: Any, state: Any, player: str, rng: random.Random | None = None) -> str:
+    """The action ``player`` takes now (always one of ``legal_actions``).
+
+    Without ``rng`` the choice depends on the position alone. The balance simulation passes
+    a seeded ``rng``: field scores on the wheel then get a small random nudge (up to
+    ``JITTER`` resources), so that games from different seeds differ although the only
+    chance in the rules is the deal of nations."""
     legal = game.legal_actions(state, player)
     if not legal:
         raise ValueError(f"{player} has nothing to do")
@@ -40,14 +62,63 @@ def choose_action(game: Any, state: Any, player: str) -> str:
     me = next(n for n in view["nations"] if n["id"] == view["turn"])
     ctx = _Context(view, me)
     if view["phase"] == "wheel":
-        return _wheel(ctx, legal)
-    choice = _act(ctx, view.get("field"), legal)
+        choice = _wheel(ctx, legal, rng)
+    else:
+        choice = _act(ctx, view.get("field"), legal)
     if choice in legal:
         return choice
-    return "end" if "end" in legal else str(legal[0])
+    return "end" if "end" in legal else str(legal[0])  # pragma: no cover - a safety net
 
 
 # -- what the player sees --------------------------------------------------------------------
+
+def _distances(sources: Iterable[str], graph: Mapping[str, Iterable[str]],
+               allowed: Mapping[str, Any], ok: Callable[[str], bool] | None = None,
+               limit: int = FAR) -> dict[str, int]:
+    """Steps from every region of ``allowed`` to the nearest source (breadth first)."""
+    dist: dict[str, int] = {}
+    queue: deque[str] = deque()
+    for s in sources:
+        if s in allowed and s not in dist:
+            dist[s] = 0
+            queue.append(s)
+    while queue:
+        r = queue.popleft()
+        if dist[r] >= limit:
+            continue
+        for n in graph.get(r, ()):
+            if n in allowed and n not in dist and (ok is None or ok(n)):
+                dist[n] = dist[r] + 1
+                queue.append(n)
+    return dist
+
+
+Table = dict[str, dict[str, int]]
+
+
+@cache
+def _land_table(provinces: tuple[str, ...]) -> Table:
+    """Land steps between every two provinces in play."""
+    allowed = dict.fromkeys(provinces)
+    return {p: _distances([p], LAND, allowed) for p in provinces}
+
+
+@cache
+def _sea_table(seas: tuple[str, ...], navigation: bool) -> Table:
+    """Sea steps between every two seas in play (deep seas only with Navigation)."""
+    allowed = dict.fromkeys(seas)
+
+    def ok(sea: str) -> bool:
+        return navigation or not SEAS[sea].deep
+    return {s: _distances([s], SEA_NEIGHBOURS, allowed, ok) for s in seas}
+
+
+@cache
+def _shores(provinces: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    """The provinces in play on each sea's shore."""
+    inside = set(provinces)
+    return {s: tuple(p for p in SHORE[s] if p in inside) for s in SHORE}
+
 
 class _Context:
     """The view digested once per call."""
@@ -58,6 +129,7 @@ class _Context:
         self.nation: str = me["id"]
         self.provinces: dict[str, Mapping[str, Any]] = {p["id"]: p for p in view["provinces"]}
         self.seas: dict[str, Mapping[str, Any]] = {s["id"]: s for s in view["seas"]}
+        self.order = {r: i for i, r in enumerate([*self.provinces, *self.seas])}
         self.knowhow: set[str] = set(me["knowhow"])
         self.stock = {r: int(me[r]) for r in RESOURCES}
         self.mine = [p for p in view["provinces"] if p["owner"] == self.nation]
@@ -65,13 +137,38 @@ class _Context:
         for p in view["provinces"]:
             if p["owner"]:
                 self.cities_of[p["owner"]] = self.cities_of.get(p["owner"], 0) + 1
-        self.range_legion = 1 + ("wheel" in self.knowhow) + ("roads" in self.knowhow)
-        self.range_galley = 1 + ("sailing" in self.knowhow) + ("navigation" in self.knowhow)
+        self.knowhow_of = {n["id"]: set(n["knowhow"]) for n in view["nations"]}
+        self.active = [n["id"] for n in view["nations"] if not n["out"]]
         self.target: int = int(view["target"])
+        self._power: dict[str, int] | None = None
+        self._sites: list[str] | None = None
+        self._goals: dict[str, int] | None = None
+        self._moves: dict[str, dict[str, int]] = {}
+        self.cache: dict[str, Any] = {}
+        key = tuple(self.provinces)
+        self.land = _land_table(key)
+        self.shore = _shores(key)
+        seas = tuple(self.seas)
+        self.sea_tables = {True: _sea_table(seas, True), False: _sea_table(seas, False)}
 
-    # production of one resource
+    def sea_table(self, nation: str) -> Table:
+        return self.sea_tables["navigation" in self.knowhow_of[nation]]
+
+    def land_near(self, pid: str, limit: int) -> list[str]:
+        return [q for q, d in self.land[pid].items() if d <= limit]
+
+    def sea_near(self, nation: str, sea: str, limit: int) -> list[str]:
+        return [q for q, d in self.sea_table(nation)[sea].items() if d <= limit]
+
+    def range_of(self, nation: str, legion: bool) -> int:
+        k = self.knowhow_of[nation]
+        if legion:
+            return 1 + ("wheel" in k) + ("roads" in k)
+        return 1 + ("sailing" in k) + ("navigation" in k)
+
     def production(self, resource: str) -> int:
-        amount = sum(3 if p["temple"] else 1 for p in self.mine if p["resource"] == resource)
+        amount = sum(C.TEMPLE_YIELD if p["temple"] else C.CITY_YIELD
+                     for p in self.mine if p["resource"] == resource)
         if resource == "marble" and "democracy" in self.knowhow:
             amount += C.DEMOCRACY_BONUS
         if resource == "gold" and "currency" in self.knowhow:
@@ -84,6 +181,9 @@ class _Context:
     def galleys_at(self, sea: str, nation: str | None = None) -> int:
         return int(self.seas[sea]["galleys"].get(nation or self.nation, 0))
 
+    def coasts(self, province: str) -> list[str]:
+        return [s for s in self.provinces[province]["coasts"] if s in self.seas]
+
     def foreign_legions(self, province: str) -> int:
         return sum(int(n) for k, n in self.provinces[province]["legions"].items()
                    if k != self.nation)
@@ -91,102 +191,162 @@ class _Context:
     def units_at(self, province: str, nation: str | None = None) -> int:
         """Legions in the province and galleys on its coast."""
         who = nation or self.nation
-        p = self.provinces[province]
-        return int(p["legions"].get(who, 0)) + sum(
-            int(self.seas[s]["galleys"].get(who, 0)) for s in p["coasts"] if s in self.seas)
-
-    def can_found(self) -> bool:
-        return all(self.stock[r] >= 1 for r in RESOURCES) and self.me["stones"] > 0
+        return self.legions_at(province, who) + sum(
+            self.galleys_at(s, who) for s in self.coasts(province))
 
     def empty_sites(self) -> list[str]:
-        return [pid for pid, p in self.provinces.items()
-                if p["owner"] is None and not self.foreign_legions(pid)]
+        """City sites nobody holds and no other nation's legion blocks."""
+        if self._sites is None:
+            self._sites = [pid for pid, p in self.provinces.items()
+                           if p["owner"] is None and not self.foreign_legions(pid)]
+        return self._sites
 
     def targets(self) -> dict[str, int]:
-        """Enemy cities worth attacking, with the units it takes (their defence)."""
+        """Enemy cities that may be conquered, with their defence."""
         out = {}
         for pid, p in self.provinces.items():
             owner = p["owner"]
-            if owner is None or owner == self.nation or self.cities_of.get(owner, 0) <= 1:
+            if owner in (None, self.nation) or self.cities_of.get(owner, 0) <= 1:
                 continue
-            defence = p.get("defence")
-            if defence is None:
-                continue
-            out[pid] = int(defence)
+            if p.get("defence") is not None:
+                out[pid] = int(p["defence"])
         return out
 
-    def sea_ok(self, sea: str) -> bool:
-        return not self.seas[sea]["deep"] or "navigation" in self.knowhow
+    def sea_ok(self, nation: str) -> Callable[[str], bool]:
+        navigation = "navigation" in self.knowhow_of[nation]
+        return lambda sea: navigation or not self.seas[sea]["deep"]
 
+    def power(self) -> dict[str, int]:
+        """For every province, the most units one enemy could bring there next turn."""
+        if self._power is None:
+            best: dict[str, int] = {}
+            for enemy in self.active:
+                if enemy == self.nation:
+                    continue
+                for pid, n in self._reach_counts(enemy).items():
+                    if n > best.get(pid, 0):
+                        best[pid] = n
+            self._power = best
+        return self._power
 
-def _distances(sources: Iterable[str], graph: Mapping[str, Iterable[str]],
-               allowed: Mapping[str, Any], ok: Any = None) -> dict[str, int]:
-    """Steps from every region of ``allowed`` to the nearest source (breadth first)."""
-    dist: dict[str, int] = {}
-    queue: deque[str] = deque()
-    for s in sources:
-        if s in allowed and (ok is None or ok(s)):
-            dist[s] = 0
-            queue.append(s)
-    while queue:
-        r = queue.popleft()
-        for n in graph.get(r, ()):
-            if n in allowed and n not in dist and (ok is None or ok(n)):
-                dist[n] = dist[r] + 1
-                queue.append(n)
-    return dist
+    def _reach_counts(self, nation: str) -> dict[str, int]:
+        out: dict[str, int] = {}
+        legion_range = self.range_of(nation, True)
+        for pid, p in self.provinces.items():
+            n = int(p["legions"].get(nation, 0))
+            if n:
+                for q in self.land_near(pid, legion_range):
+                    out[q] = out.get(q, 0) + n
+        galley_range = self.range_of(nation, False)
+        for sid, s in self.seas.items():
+            n = int(s["galleys"].get(nation, 0))
+            if n:
+                touched: set[str] = set()
+                for t in self.sea_near(nation, sid, galley_range):
+                    touched.update(self.shore[t])
+                for q in touched:
+                    out[q] = out.get(q, 0) + n
+        return out
+
+    def exposed(self, pid: str) -> int:
+        """Units one of the own cities lacks to be safe next turn (0: safe)."""
+        p = self.provinces[pid]
+        if len(self.mine) <= 1 or p.get("defence") is None:
+            return 0
+        return max(0, self.power().get(pid, 0) - int(p["defence"]) + 1)
+
+    def free(self, region: str) -> bool:
+        """May own units pass through ``region`` (no other nation's units, nor a legion
+        through another nation's city)?"""
+        if region in self.provinces:
+            p = self.provinces[region]
+            return (p["owner"] in (None, self.nation)
+                    and all(k == self.nation for k, n in p["legions"].items() if n))
+        return all(k == self.nation for k, n in self.seas[region]["galleys"].items() if n)
+
+    def moves_from(self, region: str) -> dict[str, int]:
+        """Where own units in ``region`` can get in one move, with the steps (stops
+        included; a rough copy of the rules' movement)."""
+        if region in self._moves:
+            return self._moves[region]
+        legion = region in self.provinces
+        graph = LAND if legion else SEA_NEIGHBOURS
+        allowed: Mapping[str, Any] = self.provinces if legion else self.seas
+        limit = self.range_of(self.nation, legion)
+        navigation = "navigation" in self.knowhow
+        dist = {region: 0}
+        queue: deque[str] = deque([region])
+        while queue:
+            r = queue.popleft()
+            if dist[r] >= limit or (r != region and not self.free(r)):
+                continue
+            for n in graph.get(r, ()):
+                if n in allowed and n not in dist and (
+                        legion or navigation or not self.seas[n]["deep"]):
+                    dist[n] = dist[r] + 1
+                    queue.append(n)
+        self._moves[region] = dist
+        return dist
+
+    def order_of(self, region: str) -> int:
+        return self.order.get(region, FAR)
 
 
 # -- the wheel -----------------------------------------------------------------------------
 
-def _steps(view: View, me: Mapping[str, Any], field: str) -> int:
-    wheel = list(view["wheel"])
-    if me["wheel"] is None:
-        return 0
-    return (wheel.index(field) - wheel.index(me["wheel"])) % len(wheel)
-
-
-def _wheel(ctx: _Context, legal: list[str]) -> str:
-    best: tuple[float, int, str] | None = None
+def _wheel(ctx: _Context, legal: list[str], rng: random.Random | None = None) -> str:
     wheel = list(ctx.view["wheel"])
+    here = ctx.me["wheel"]
+    best: tuple[float, int, str] | None = None
     for action in legal:
         if not action.startswith("go "):
             continue
         field = action[3:]
-        steps = _steps(ctx.view, ctx.me, field)
-        paid = max(0, steps - 3)
-        score = _field_value(ctx, field, paid) - 2.5 * paid
-        key = (score, -wheel.index(field), action)
+        steps = 0 if here is None else (wheel.index(field) - wheel.index(here)) % len(wheel)
+        paid = max(0, steps - C.FREE_STEPS)
+        score = _field_value(ctx, field, paid) - 1.5 * paid
+        if rng is not None:
+            score += rng.uniform(0.0, JITTER)
+        key = (score, -steps, action)
         if best is None or key[:2] > best[:2]:
             best = key
     return best[2] if best is not None else legal[0]
 
 
-def _wants(ctx: _Context) -> dict[str, float]:
-    """What the nation wants of each resource for its next plans."""
+def _goals(ctx: _Context) -> dict[str, int]:
+    """The resources the nation's next plans call for: a temple, a first know-how, a city
+    to found and a few units."""
+    if ctx._goals is not None:
+        return ctx._goals
+    want = {"marble": 0, "iron": 0, "gold": 0}
     untempled = sum(1 for p in ctx.mine if not p["temple"])
-    temples = min(untempled, int(ctx.view["temples_left"]))
-    free_first = [k for k in WISHLIST if k not in ctx.view["first_knowhow"]
-                  and k not in ctx.knowhow and NEEDS.get(k, k) in ctx.knowhow | {k}]
-    sites = len(ctx.empty_sites())
-    want = {
-        "marble": C.TEMPLE_COST * min(temples, 2) + (2 if sites else 0),
-        "iron": C.LEGION_COST * 2 + (2 if sites else 0),
-        "gold": (C.FIRST_COST if free_first else C.KNOWHOW_COST) + (2 if sites else 0),
-    }
+    if untempled and int(ctx.view["temples_left"]):
+        want["marble"] += C.TEMPLE_COST
+    if _first_buys(ctx):
+        want["gold"] += C.FIRST_COST
+    if ctx.empty_sites() and int(ctx.me["stones"]) > 0:
+        for r in RESOURCES:
+            want[r] += C.FOUND_COST[r]
+    want["iron"] += C.LEGION_COST * min(4, _units_wanted(ctx))
+    ctx._goals = want
     return want
 
 
+def _first_buys(ctx: _Context) -> list[str]:
+    return [k for k in WISHLIST if k not in ctx.view["first_knowhow"] and k not in ctx.knowhow
+            and (k not in NEEDS or NEEDS[k] in ctx.knowhow)]
+
+
 def _field_value(ctx: _Context, field: str, paid: int) -> float:
+    """What taking ``field`` now is worth, in resources."""
     stock = dict(ctx.stock)
-    # the steps paid come out of the largest pile
-    for _ in range(paid):
-        r = max(RESOURCES, key=lambda x: (stock[x], ("marble", "iron", "gold").index(x)))
+    for _ in range(paid):  # the steps paid come out of the largest pile
+        r = max(("marble", "iron", "gold"), key=lambda x: stock[x])
         stock[r] -= 1
     if field in RESOURCES:
         amount = ctx.production(field)
-        lack = max(0.0, _wants(ctx)[field] - stock[field])
-        return min(amount, lack) * 2.0 + amount * 0.6
+        lack = max(0, _goals(ctx)[field] - stock[field])
+        return amount + 0.8 * min(amount, lack)
     if field == "temple":
         return _temple_value(ctx, stock)
     if field == "knowhow":
@@ -196,78 +356,181 @@ def _field_value(ctx: _Context, field: str, paid: int) -> float:
     return _maneuver_value(ctx, stock)
 
 
+def _next_threshold(have: int, thresholds: Iterable[int]) -> int | None:
+    return next((t for t in thresholds if t > have), None)
+
+
 def _temple_value(ctx: _Context, stock: Mapping[str, int]) -> float:
     untempled = sum(1 for p in ctx.mine if not p["temple"])
     n = min(untempled, stock["marble"] // C.TEMPLE_COST, int(ctx.view["temples_left"]))
-    return 7.0 * n
+    if not n:
+        return 0.0
+    value = (C.TEMPLE_COST + 2.0) * n
+    nxt = _next_threshold(int(ctx.me["temples"]), C.CITIZEN_TEMPLES)
+    if nxt is not None and int(ctx.me["temples"]) + n >= nxt:
+        value += POINT
+    return value
 
 
 def _knowhow_value(ctx: _Context, stock: Mapping[str, int]) -> float:
     gold = stock["gold"]
     value = 0.0
+    for k in _first_buys(ctx):
+        if gold >= C.FIRST_COST:
+            gold -= C.FIRST_COST
+            value += C.FIRST_COST + POINT * (2 if k == "philosophy" else 1) - 4.0
     for k in WISHLIST:
-        if k in ctx.knowhow or (k in NEEDS and NEEDS[k] not in ctx.knowhow):
+        if k in ctx.knowhow or k not in ctx.view["first_knowhow"]:
             continue
-        first = k not in ctx.view["first_knowhow"]
-        cost = C.FIRST_COST if first else C.KNOWHOW_COST
-        if cost > gold:
-            continue
-        if first:
-            gold -= cost
-            value += 9.0 + (4.0 if k == "philosophy" else 0.0)
-        elif k in ("wheel", "monarchy", "currency"):
-            gold -= cost
-            value += 2.0
+        if (k not in NEEDS or NEEDS[k] in ctx.knowhow) and gold >= C.KNOWHOW_COST and _useful(
+                ctx, k):
+            gold -= C.KNOWHOW_COST
+            value += C.KNOWHOW_COST + POINT - 4.0 if k == "philosophy" else 2.0
     return value
 
 
-def _arming_value(ctx: _Context, stock: Mapping[str, int]) -> float:
-    iron = stock["iron"] - (1 if ctx.empty_sites() else 0)
-    n = max(0, iron // C.LEGION_COST)
-    if not n:
-        return 0.0
+def _useful(ctx: _Context, k: str) -> bool:
+    """A know-how worth its price to a later buyer (Philosophy: a Scholar to everyone)."""
+    if k == "philosophy":
+        return True
+    if k == "currency":
+        return ctx.production("gold") >= 2
+    if k == "democracy":
+        return ctx.production("marble") >= 2
+    if k == "monarchy":
+        return any(ctx.exposed(p["id"]) for p in ctx.mine)
+    return k == "wheel"
+
+
+def _units_wanted(ctx: _Context) -> int:
+    """Units to buy: what exposed cities lack, a few for expansion, and in war what the
+    next conquest takes."""
+    defence = sum(min(2, ctx.exposed(p["id"])) for p in ctx.mine)
     units = int(ctx.me["legions"]) + int(ctx.me["galleys"])
-    want = 3 + len(ctx.mine) // 2
-    return 2.0 * min(n, max(0, want - units)) + 0.5 * min(n, 3)
+    spread = max(0, 3 + len(ctx.mine) // 3 - units)
+    war = 0
+    target = _war_target(ctx)
+    if target is not None:
+        war = max(0, int(ctx.provinces[target]["defence"]) + 1 - _available_near(ctx, target))
+    return defence + spread + _navigator_gap(ctx) + war
+
+
+def _at_war(ctx: _Context) -> bool:
+    """Expansion is over (no empty site left) or the nation is sitting on resources."""
+    return not ctx.empty_sites() or sum(ctx.stock.values()) >= WAR_CHEST
+
+
+def _war_target(ctx: _Context) -> str | None:
+    """At war: the enemy city to take next (close, weak, with a temple if possible)."""
+    if "war" in ctx.cache:
+        return ctx.cache["war"]
+    best: tuple[float, int, str] | None = None
+    if _at_war(ctx):
+        bases = [p["id"] for p in ctx.mine]
+        dist = _distances(bases, LAND, ctx.provinces)
+        coast = {s for b in bases for s in ctx.coasts(b)}
+        sea_dist = _distances(coast, SEA_NEIGHBOURS, ctx.seas, ctx.sea_ok(ctx.nation))
+        for pid, defence in ctx.targets().items():
+            steps = min([dist.get(pid, FAR)] + [sea_dist.get(c, FAR) for c in ctx.coasts(pid)])
+            if steps >= FAR:
+                continue
+            score = 6.0 - defence - 1.5 * steps + (POINT if ctx.provinces[pid]["temple"] else 0)
+            key = (score, -ctx.order_of(pid), pid)
+            if best is None or key[:2] > best[:2]:
+                best = key
+    ctx.cache["war"] = best[2] if best is not None else None
+    return ctx.cache["war"]
+
+
+def _navigator_gap(ctx: _Context) -> int:
+    """Galleys still to place for the next Navigator (0 when none is in sight)."""
+    held = int(ctx.me["seas"])
+    nxt = _next_threshold(held, C.NAVIGATOR_SEAS)
+    if nxt is None or nxt - held > 3 or int(ctx.me["galleys"]) >= C.GALLEYS:
+        return 0
+    return nxt - held
+
+
+def _arming_value(ctx: _Context, stock: Mapping[str, int]) -> float:
+    iron = stock["iron"] - (C.FOUND_COST["iron"] if ctx.empty_sites() else 0)
+    n = max(0, iron // min(C.LEGION_COST, C.GALLEY_COST))
+    useful = min(n, _units_wanted(ctx))
+    if not useful:
+        return 0.0
+    value = (C.LEGION_COST + 1.0) * useful
+    gap = _navigator_gap(ctx)
+    if gap and n >= gap and gap <= len(_new_seas(ctx)):
+        value += POINT / 2
+    return value
+
+
+def _new_seas(ctx: _Context) -> list[str]:
+    """Seas where the nation may place a galley and has none."""
+    out = []
+    for p in ctx.mine:
+        for s in ctx.coasts(p["id"]):
+            if not ctx.galleys_at(s) and s not in out:
+                out.append(s)
+    return out
 
 
 def _maneuver_value(ctx: _Context, stock: Mapping[str, int]) -> float:
     value = 0.0
     sites = set(ctx.empty_sites())
-    founds = min(stock[r] for r in RESOURCES)
-    reach = _reach(ctx)
-    if founds and ctx.me["stones"] > 0:
-        value += 8.0 * min(founds, len(sites & reach))
+    founds = min(stock[r] // max(1, C.FOUND_COST[r]) for r in RESOURCES)
+    if founds and int(ctx.me["stones"]) > 0:
+        n = min(founds, len(sites & _reach(ctx)))
+        value += 6.0 * n
+        nxt = _next_threshold(len(ctx.mine), C.KING_CITIES)
+        if n and nxt is not None and len(ctx.mine) + n >= nxt:
+            value += POINT
     for pid, defence in ctx.targets().items():
         if _available_near(ctx, pid) >= defence:
-            value += 9.0 + (5.0 if ctx.provinces[pid]["temple"] else 0.0)
-    if value == 0.0 and (ctx.me["legions"] or ctx.me["galleys"]):
-        value = 1.0
+            value += 5.0 + (POINT if ctx.provinces[pid]["temple"] else 0.0)
+    if value == 0.0 and _navigator_gap(ctx) and int(ctx.me["galleys"]) > int(ctx.me["seas"]):
+        value = 2.0
     return value
 
 
 def _reach(ctx: _Context) -> set[str]:
     """Provinces where the nation could stand (legion) or touch (galley) after one move."""
     out: set[str] = set()
-    legions = [pid for pid in ctx.provinces if ctx.legions_at(pid)]
-    dist = _distances(legions, LAND, ctx.provinces)
-    out.update(pid for pid, d in dist.items() if d <= ctx.range_legion)
-    fleets = [s for s in ctx.seas if ctx.galleys_at(s)]
-    sdist = _distances(fleets, SEA_NEIGHBOURS, ctx.seas, ctx.sea_ok)
-    for pid, p in ctx.provinces.items():
-        if any(sdist.get(s, FAR) <= ctx.range_galley for s in p["coasts"]):
-            out.add(pid)
+    for pid in ctx.provinces:
+        if ctx.legions_at(pid):
+            out.update(ctx.moves_from(pid))
+    for sid in ctx.seas:
+        if ctx.galleys_at(sid):
+            for t in ctx.moves_from(sid):
+                out.update(ctx.shore[t])
     return out
 
 
 def _available_near(ctx: _Context, pid: str) -> int:
-    """Own units at or within one move of a province (a rough count)."""
-    dist = _distances([pid], LAND, ctx.provinces)
-    total = sum(ctx.legions_at(q) for q, d in dist.items() if d <= ctx.range_legion)
-    coasts = [s for s in ctx.provinces[pid]["coasts"] if s in ctx.seas]
-    sdist = _distances(coasts, SEA_NEIGHBOURS, ctx.seas, ctx.sea_ok)
-    total += sum(ctx.galleys_at(s) for s, d in sdist.items() if d <= ctx.range_galley)
+    """Own units that are at a province or could get there in one move."""
+    total = 0
+    for q in ctx.land_near(pid, ctx.range_of(ctx.nation, True)):
+        n = _spare_legions(ctx, q) if q != pid else ctx.legions_at(q)
+        if n and pid in ctx.moves_from(q):
+            total += n
+    coasts = ctx.coasts(pid)
+    for sid in ctx.seas:
+        n = ctx.galleys_at(sid)
+        if n and any(c in ctx.moves_from(sid) for c in coasts):
+            total += n
     return total
+
+
+def _spare_legions(ctx: _Context, pid: str) -> int:
+    """Legions that may leave a province without exposing an own city there."""
+    n = ctx.legions_at(pid)
+    if ctx.provinces[pid]["owner"] == ctx.nation and ctx.exposed(pid) == 0 and n:
+        # leaving would drop the defence by n: keep what the enemy could match
+        p = ctx.provinces[pid]
+        margin = int(p["defence"]) - ctx.power().get(pid, 0) - 1
+        return max(0, min(n, margin)) if len(ctx.mine) > 1 else n
+    if ctx.provinces[pid]["owner"] == ctx.nation and len(ctx.mine) > 1:
+        return 0
+    return n
 
 
 # -- inside a field ------------------------------------------------------------------------
@@ -288,65 +551,69 @@ def _pick_temple(ctx: _Context, legal: list[str]) -> str:
     options = [a.split()[1] for a in legal if a.startswith("temple ")]
     if not options:
         return "end"
-    # the richest source first: production the nation lacks most
-    want = _wants(ctx)
+    want = _goals(ctx)
+    rank = {"marble": 2, "gold": 1, "iron": 0}
 
-    def key(pid: str) -> tuple[float, int]:
-        p = ctx.provinces[pid]
-        threat = _threat(ctx, pid)
-        return (want[p["resource"]] - ctx.stock[p["resource"]] - 3 * threat, -_order(ctx, pid))
+    def key(pid: str) -> tuple[int, int, int, int]:
+        r = ctx.provinces[pid]["resource"]
+        return (-ctx.exposed(pid), int(want[r] > ctx.stock[r]), rank[r], -ctx.order_of(pid))
     return f"temple {max(options, key=key)}"
-
-
-def _order(ctx: _Context, pid: str) -> int:
-    return list(ctx.provinces).index(pid)
-
-
-def _threat(ctx: _Context, pid: str) -> int:
-    """Enemy legions next to or in a province."""
-    total = 0
-    for q in (pid, *LAND.get(pid, ())):
-        if q in ctx.provinces:
-            total += ctx.foreign_legions(q)
-    return total
 
 
 def _pick_knowhow(ctx: _Context, legal: list[str]) -> str:
     options = {a.split()[1] for a in legal if a.startswith("learn ")}
-    gold = ctx.stock["gold"]
     for k in WISHLIST:
         if k in options and k not in ctx.view["first_knowhow"]:
             return f"learn {k}"
-    if gold >= C.KNOWHOW_COST + 2:
-        for k in ("wheel", "monarchy", "currency"):
-            if k in options:
-                return f"learn {k}"
+    for k in WISHLIST:
+        if k in options and _useful(ctx, k):
+            return f"learn {k}"
     return "end"
 
 
 def _pick_arming(ctx: _Context, legal: list[str]) -> str:
-    units = int(ctx.me["legions"]) + int(ctx.me["galleys"])
-    want = 3 + len(ctx.mine) // 2
-    sites = ctx.empty_sites()
-    reserve = 1 if sites else 0
-    if ctx.stock["iron"] - reserve < C.LEGION_COST or units >= want + 4:
+    reserve = C.FOUND_COST["iron"] if ctx.empty_sites() else 0
+    iron = ctx.stock["iron"] - reserve
+    if _units_wanted(ctx) <= 0:
         return "end"
     legions = [a.split()[1] for a in legal if a.startswith("legion ")]
     galleys = [a.split()[1] for a in legal if a.startswith("galley ")]
-    # a galley for a new sea (Navigator) when that is cheap and close
-    seas_held = {s for s in ctx.seas if ctx.galleys_at(s)}
-    nav = [s for s in galleys if s not in seas_held]
-    if nav and len(seas_held) < max(C.NAVIGATOR_SEAS) and int(ctx.me["galleys"]) < 2 + len(
-            seas_held) and ctx.stock["iron"] - reserve >= C.GALLEY_COST:
-        return f"galley {nav[0]}"
-    if legions:
-        site_dist = _distances(sites, LAND, ctx.provinces)
-
-        def key(pid: str) -> tuple[float, int]:
-            return (3 * _threat(ctx, pid) - site_dist.get(pid, FAR) - ctx.legions_at(pid),
-                    -_order(ctx, pid))
-        return f"legion {max(legions, key=key)}"
-    if galleys and ctx.stock["iron"] - reserve >= C.GALLEY_COST:
+    # first the cities an enemy could take next turn, temples first
+    if iron >= C.LEGION_COST:
+        exposed = [pid for pid in legions if ctx.exposed(pid)]
+        if exposed:
+            pid = max(exposed, key=lambda q: (ctx.provinces[q]["temple"], -ctx.exposed(q),
+                                              -ctx.order_of(q)))
+            return f"legion {pid}"
+    # then a galley in a new sea, while a Navigator is in sight
+    if iron >= C.GALLEY_COST and _navigator_gap(ctx):
+        fresh = [s for s in galleys if not ctx.galleys_at(s)]
+        if fresh:
+            return f"galley {fresh[0]}"
+    # at war, units where they are closest to the next conquest
+    target = _war_target(ctx)
+    if target is not None:
+        on_coast = [g for g in galleys if g in ctx.coasts(target)]
+        if on_coast and iron >= C.GALLEY_COST:
+            return f"galley {on_coast[0]}"
+        if legions and iron >= C.LEGION_COST:
+            dist = ctx.land[target]
+            pid = min(legions, key=lambda q: (dist.get(q, FAR), ctx.order_of(q)))
+            if dist.get(pid, FAR) < FAR:
+                return f"legion {pid}"
+    # then legions where they are closest to an empty site
+    if iron >= C.LEGION_COST and legions:
+        sites = ctx.empty_sites()
+        if sites:
+            dist = _distances(sites, LAND, ctx.provinces)
+            pid = min(legions, key=lambda q: (dist.get(q, FAR), ctx.legions_at(q),
+                                              ctx.order_of(q)))
+            if dist.get(pid, FAR) < FAR:
+                return f"legion {pid}"
+        if galleys and iron >= C.GALLEY_COST:
+            return f"galley {galleys[0]}"
+        return f"legion {legions[0]}"
+    if galleys and iron >= C.GALLEY_COST:
         return f"galley {galleys[0]}"
     return "end"
 
@@ -356,19 +623,26 @@ def _pick_maneuver(ctx: _Context, legal: list[str]) -> str:
     if conquers:
         def ckey(a: str) -> tuple[int, int, int]:
             _, pid, n = a.split()
-            p = ctx.provinces[pid]
-            return (int(p["temple"]), int(n), -_order(ctx, pid))
+            return (int(ctx.provinces[pid]["temple"]), int(n), -ctx.order_of(pid))
         return max(conquers, key=ckey)
     founds = [a.split()[1] for a in legal if a.startswith("found ")]
     if founds:
-        want = _wants(ctx)
+        want = _goals(ctx)
 
-        def fkey(pid: str) -> tuple[float, int]:
+        def fkey(pid: str) -> tuple[int, int, int]:
             r = ctx.provinces[pid]["resource"]
-            return (want[r] - ctx.stock[r] - ctx.production(r), -_order(ctx, pid))
+            return (want[r] - ctx.stock[r] - ctx.production(r), -ctx.power().get(pid, 0),
+                    -ctx.order_of(pid))
         return f"found {max(founds, key=fkey)}"
-    move = _pick_move(ctx, legal)
-    return move or "end"
+    for a in legal:
+        if a.startswith("fight "):
+            _, region, other = a.split()
+            if region in ctx.provinces and ctx.provinces[region]["owner"] is None:
+                mine = ctx.legions_at(region)
+                theirs = ctx.legions_at(region, other)
+                if mine > theirs:
+                    return a
+    return _pick_move(ctx, legal) or "end"
 
 
 def _pick_move(ctx: _Context, legal: list[str]) -> str | None:
@@ -379,58 +653,52 @@ def _pick_move(ctx: _Context, legal: list[str]) -> str | None:
             moves.setdefault((src, dst), []).append(int(n))
     if not moves:
         return None
-    sites = ctx.empty_sites()
-    targets = ctx.targets()
-    # legion goals: empty sites, then enemy cities
-    land_goal = _distances(sites + list(targets), LAND, ctx.provinces)
-    seas_held = {s for s in ctx.seas if ctx.galleys_at(s)}
-    coast_seas = [s for pid in sites for s in ctx.provinces[pid]["coasts"] if s in ctx.seas]
-    sea_goal = _distances(coast_seas, SEA_NEIGHBOURS, ctx.seas, ctx.sea_ok)
+    sites = [pid for pid in ctx.empty_sites() if not ctx.units_at(pid)]
+    targets = {pid: d - ctx.units_at(pid) for pid, d in ctx.targets().items()
+               if _available_near(ctx, pid) >= d}
+    targets = {pid: need for pid, need in targets.items() if need > 0}
+    war = _war_target(ctx)
+    if war is not None and war not in targets:
+        need = int(ctx.provinces[war]["defence"]) - ctx.units_at(war)
+        if need > 0:
+            targets[war] = need
+    goals = sites + list(targets)
+    land_goal = _distances(goals, LAND, ctx.provinces)
+    goal_seas = {s for pid in goals for s in ctx.coasts(pid)}
+    sea_goal = _distances(goal_seas, SEA_NEIGHBOURS, ctx.seas, ctx.sea_ok(ctx.nation))
+    navigating = _navigator_gap(ctx) > 0
     best: tuple[float, int, str] | None = None
     for (src, dst), counts in moves.items():
         if src in ctx.provinces:
-            here = ctx.legions_at(src)
-            moved = int(ctx.provinces[src].get("moved", 0))
-            spare = here - moved
-            garrison = 1 if ctx.provinces[src]["owner"] == ctx.nation and _threat(
-                ctx, src) else 0
+            spare = min(_spare_legions(ctx, src),
+                        ctx.legions_at(src) - int(ctx.provinces[src].get("moved", 0)))
             gain = land_goal.get(src, FAR) - land_goal.get(dst, FAR)
-            if gain <= 0 or spare - garrison <= 0:
+            if gain <= 0 or spare <= 0:
                 continue
             if dst in targets:
-                need = max(1, targets[dst] - ctx.units_at(dst))
-                score = 6.0 + gain
+                need, score = targets[dst], 6.0 + gain
             elif dst in sites:
-                need = 1 if not ctx.legions_at(dst) else 0
-                if not need:
-                    continue
-                score = 5.0 + gain
+                need, score = 1, 5.0 + gain
             else:
-                need = 1
-                score = 1.0 + gain
-            n = min(spare - garrison, need)
+                need, score = 1, 1.0 + gain
         else:
             here = ctx.galleys_at(src)
-            moved = int(ctx.seas[src].get("moved", 0))
-            spare = here - moved
+            spare = here - int(ctx.seas[src].get("moved", 0))
             if spare <= 0:
                 continue
-            new_sea = dst not in seas_held and here - (moved if moved else 0) >= 1
             gain = sea_goal.get(src, FAR) - sea_goal.get(dst, FAR)
-            if new_sea and here >= 2:
-                score, n = 4.0, 1
-            elif gain > 0:
-                score, n = 3.0 + gain, 1
+            if gain > 0:
+                need, score = 1, (5.5 if dst in goal_seas else 1.0) + gain
+                hit = [targets[t] for t in targets if dst in ctx.provinces[t]["coasts"]]
+                if hit:
+                    need = max(hit)
+            elif navigating and not ctx.galleys_at(dst) and here >= 2:
+                need, score = 1, 3.0
             else:
                 continue
+        n = min(spare, need)
         pick = min(counts, key=lambda c: (abs(c - n), c))
-        key = (score, -_order_region(ctx, dst), f"move {pick} {src} {dst}")
+        key = (score, -ctx.order_of(dst), f"move {pick} {src} {dst}")
         if best is None or key[:2] > best[:2]:
             best = key
     return best[2] if best is not None else None
-
-
-def _order_region(ctx: _Context, rid: str) -> int:
-    if rid in ctx.provinces:
-        return _order(ctx, rid)
-    return 100 + list(ctx.seas).index(rid)

@@ -14,7 +14,9 @@ player count from 2 to 6. The figures are published in docs/games/antiquity.md.
 from __future__ import annotations
 
 import argparse
+import ast
 import math
+import random
 import statistics
 from collections import Counter
 from dataclasses import dataclass, field
@@ -53,8 +55,12 @@ class Game:
 
 
 def play(players: int, seed: int, rounds: int | None = None) -> Game:
-    """One game between ``players`` copies of the automatic player, to its end."""
+    """One game between ``players`` copies of the automatic player, to its end. Each copy
+    nudges its wheel choices with its own generator seeded from the game's seed (see
+    ``choose_action``): without that, a 2-player table would see only two different games
+    (the two deals of nations)."""
     ids = [f"p{i + 1}" for i in range(players)]
+    rngs = {p: random.Random(seed * 7919 + i) for i, p in enumerate(ids)}
     options: dict[str, Any] = {} if rounds is None else {"rounds": rounds}
     state = GAME.new_game(ids, seed, options)
     turns = 0
@@ -63,7 +69,7 @@ def play(players: int, seed: int, rounds: int | None = None) -> Game:
         if not acting:
             break
         player = acting[0]
-        action = choose_action(GAME, state, player)
+        action = choose_action(GAME, state, player, rngs[player])
         if action.startswith("go "):
             turns += 1
         state, _ = GAME.apply(state, player, action)
@@ -171,20 +177,43 @@ class Tally:
 ENDINGS = {"target": "target reached", "rounds": "round limit", "other": "other"}
 
 
-def run(players: int, games: int, first_seed: int = 0, rounds: int | None = None) -> Tally:
-    """Play ``games`` games at ``players`` seats, seeds first_seed, first_seed + 1, ..."""
+def _play_args(args: tuple[int, int, int | None]) -> Game:
+    return play(*args)
+
+
+def run(players: int, games: int, first_seed: int = 0, rounds: int | None = None,
+        jobs: int = 1) -> Tally:
+    """Play ``games`` games at ``players`` seats, seeds first_seed, first_seed + 1, ...
+    (``jobs`` > 1: in that many processes; the figures are the same)."""
     tally = Tally(players)
-    for seed in range(first_seed, first_seed + games):
-        tally.add(play(players, seed, rounds))
+    work = [(players, seed, rounds) for seed in range(first_seed, first_seed + games)]
+    if jobs > 1:
+        import multiprocessing
+
+        with multiprocessing.Pool(jobs) as pool:
+            for game in pool.imap(_play_args, work, chunksize=8):
+                tally.add(game)
+    else:
+        for item in work:
+            tally.add(_play_args(item))
     return tally
 
 
+def override(assignments: list[str]) -> None:
+    """Try other values without editing constants.py: ``NAME=python-literal``."""
+    for item in assignments:
+        name, _, value = item.partition("=")
+        if not hasattr(C, name):
+            raise SystemExit(f"constants.py has no {name}")
+        setattr(C, name, ast.literal_eval(value))
+
+
 def report(counts: list[int], games: int, first_seed: int = 0,
-           rounds: int | None = None) -> str:
+           rounds: int | None = None, jobs: int = 1) -> str:
     limit = rounds if rounds is not None else C.ROUNDS
     lines = [f"round limit {limit}, seeds {first_seed}-{first_seed + games - 1}"]
     for n in counts:
-        lines += run(n, games, first_seed, rounds).lines()
+        lines += run(n, games, first_seed, rounds, jobs).lines()
     return "\n".join(lines)
 
 
@@ -195,9 +224,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--rounds", type=int, default=None)
+    parser.add_argument("--jobs", type=int, default=1, help="processes to play in")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="try another value of a constant (experiments only)")
     args = parser.parse_args(argv)
+    override(args.set)
     counts = list(range(2, 7)) if args.all else [args.players]
-    print(report(counts, args.games, args.seed, args.rounds))
+    print(report(counts, args.games, args.seed, args.rounds, args.jobs))
 
 
 if __name__ == "__main__":  # pragma: no cover
