@@ -13,6 +13,7 @@ Actions are short text notations ("move b2 c3 3", "end"), case-insensitive on in
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -353,6 +354,33 @@ def parse_position(text: str, game_name: str, parse: Callable[[str], S]) -> S:
     except (ValueError, TypeError, KeyError, AttributeError, IndexError,
             RecursionError) as exc:
         raise IllegalAction(f"Not a valid {game_name} position: {exc}") from None
+
+
+def json_object(value: Any, where: str) -> dict[str, Any]:
+    """``value`` if it is a JSON object; else ValueError naming ``where``."""
+    if not isinstance(value, dict):
+        raise ValueError(f"{where} must be an object")
+    return value
+
+
+def position_fields(text: Any, fmt: str, fields: Iterable[str]) -> dict[str, Any]:
+    """A hand-writable position's top-level object: JSON text, only the known ``fields``,
+    and the format tag ``fmt`` if it says one. Anything else is a ValueError that says what
+    is wrong (:func:`parse_position` turns it into the player's message)."""
+    if not isinstance(text, str):
+        raise TypeError("a position is JSON text")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not JSON ({exc})") from None
+    json_object(data, "the position")      # before its keys are read
+    known = tuple(fields)
+    unknown = [k for k in data if k not in known]
+    if unknown:
+        raise ValueError(f"unknown field {unknown[0]!r} (fields: {', '.join(known)})")
+    if data.get("format", fmt) != fmt:
+        raise ValueError(f"format must be {fmt!r}")
+    return json_object(data, "the position")
 
 
 def whole(value: Any, low: int, high: int, what: str) -> int:

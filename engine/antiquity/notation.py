@@ -25,7 +25,7 @@ from engine.antiquity import constants as C
 from engine.antiquity.board import NATIONS, PROVINCES, REGIONS, SEAS
 from engine.antiquity.state import FIELD_NAMES, KNOWHOW, KNOWHOW_NAMES, WHEEL
 from engine.core import IllegalAction
-from engine.verbs import NUMBER, Arg, Verb
+from engine.verbs import NUMBER, Arg, Verb, split_phrases
 
 HELP = ("Actions: `go maneuver1`, `temple attica`, `legion attica`, `galley aegaeum`, "
         "`learn monarchy`, `move 2 attica macedonia`, `fight aegaeum romans`, `found creta`, "
@@ -91,21 +91,8 @@ class Action:
         return " ".join((self.verb, *self.args))
 
 
-def _split_regions(words: list[str], k: int) -> list[str] | None:
-    """``words`` read as exactly ``k`` region names (ids, names, cities), or None."""
-    if k == 0:
-        return [] if not words else None
-    for n in range(min(_LONGEST, len(words)), 0, -1):
-        phrase = " ".join(words[:n])
-        if phrase in _REGION_PHRASES:
-            rest = _split_regions(words[n:], k - 1)
-            if rest is not None:
-                return [_REGION_PHRASES[phrase], *rest]
-    return None
-
-
 def _regions(words: list[str], k: int, usage: str) -> list[str]:
-    found = _split_regions(words, k)
+    found = split_phrases(words, k, _REGION_PHRASES, _LONGEST)
     if found is not None:
         return found
     if len(words) == k:
@@ -182,7 +169,7 @@ def parse(text: str) -> Action:
             legions = _number(args[-1], "The number of legions")
             (region,) = _regions(args[:-1], 1, usage)
             return Action("conquer", (region,), legions)
-        if args and _split_regions(args, 1) is not None:
+        if args and split_phrases(args, 1, _REGION_PHRASES, _LONGEST) is not None:
             raise IllegalAction(f"Write `{usage}`: the number is how many of the units you "
                                 "remove are legions (the rest are galleys).")
         raise IllegalAction(f"Write `{usage}`.")

@@ -68,7 +68,7 @@ from engine.antiquity.board import (
     region_players,
     seas_in_play,
 )
-from engine.core import Dice, parse_position
+from engine.core import Dice, json_object, parse_position, position_fields
 
 FORMAT = "warhost.antiquity/1"
 PHASES = ("wheel", "action", "over")
@@ -328,12 +328,6 @@ def _int(value: Any, low: int, high: int, where: str) -> int:
     return value
 
 
-def _obj(value: Any, where: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise ValueError(f"{where} must be an object")
-    return value
-
-
 def _list(value: Any, where: str) -> list[Any]:
     if not isinstance(value, list):
         raise ValueError(f"{where} must be a list")
@@ -371,18 +365,7 @@ def _field(value: Any, where: str) -> str:
 
 
 def _load(text: str) -> AntiquityState:
-    if not isinstance(text, str):
-        raise TypeError("a position is JSON text")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"not JSON ({exc})") from None
-    _obj(data, "the position")
-    unknown = [k for k in data if k not in FIELDS]
-    if unknown:
-        raise ValueError(f"unknown field {unknown[0]!r} (fields: {', '.join(FIELDS)})")
-    if data.get("format", FORMAT) != FORMAT:
-        raise ValueError(f"format must be {FORMAT!r}")
+    data = position_fields(text, FORMAT, FIELDS)
 
     # seats
     if "nations" in data:
@@ -414,7 +397,7 @@ def _load(text: str) -> AntiquityState:
     # cities and temples
     if "cities" in data:
         state.cities = {}
-        for p, owner in _obj(data["cities"], "cities").items():
+        for p, owner in json_object(data["cities"], "cities").items():
             _region(p, n, "cities", "province")
             state.cities[p] = _nation(owner, nations, f"cities.{p}")
         state.cities = {p: state.cities[p] for p in _by_map(state.cities)}
@@ -440,9 +423,9 @@ def _load(text: str) -> AntiquityState:
             units.update({r: v for r, v in state.units.items()
                           if is_province(r) == (kind == "province")})
             continue
-        for r, here in _obj(data[key], key).items():
+        for r, here in json_object(data[key], key).items():
             _region(r, n, key, kind)
-            for nat, k in _obj(here, f"{key}.{r}").items():
+            for nat, k in json_object(here, f"{key}.{r}").items():
                 _nation(nat, nations, f"{key}.{r}")
                 if _int(k, 0, limit, f"{key}.{r}.{nat}"):
                     units.setdefault(r, {})[nat] = k
@@ -455,15 +438,15 @@ def _load(text: str) -> AntiquityState:
                                  f"more than their {limit}")
 
     # per nation
-    raw = _obj(data.get("resources", {}), "resources")
+    raw = json_object(data.get("resources", {}), "resources")
     for nat, res in raw.items():
         _nation(nat, nations, "resources")
-        for r, k in _obj(res, f"resources.{nat}").items():
+        for r, k in json_object(res, f"resources.{nat}").items():
             if r not in RESOURCES:
                 raise ValueError(f"resources.{nat}: unknown resource {r!r} (marble, iron, "
                                  "gold)")
             state.resources[nat][r] = _int(k, 0, MAX_RESOURCE, f"resources.{nat}.{r}")
-    raw = _obj(data.get("knowhow", {}), "knowhow")
+    raw = json_object(data.get("knowhow", {}), "knowhow")
     for nat, held in raw.items():
         _nation(nat, nations, "knowhow")
         got = _list(held, f"knowhow.{nat}")
@@ -477,7 +460,7 @@ def _load(text: str) -> AntiquityState:
             if k in NEEDS and NEEDS[k] not in got:
                 raise ValueError(f"knowhow.{nat}: {k} needs {NEEDS[k]}")
         state.knowhow[nat] = [k for k in KNOWHOW if k in got]
-    raw = _obj(data.get("first", {}), "first")
+    raw = json_object(data.get("first", {}), "first")
     for k, nat in raw.items():
         if k not in KNOWHOW:
             raise ValueError(f"first: unknown know-how {k!r}")
@@ -490,14 +473,14 @@ def _load(text: str) -> AntiquityState:
             holder = next((nat for nat in nations if k in state.knowhow[nat]), None)
             if holder is not None:
                 state.first[k] = holder
-    raw = _obj(data.get("wheel", {}), "wheel")
+    raw = json_object(data.get("wheel", {}), "wheel")
     for nat, f in raw.items():
         _nation(nat, nations, "wheel")
         state.wheel[nat] = None if f is None else _field(f, f"wheel.{nat}")
-    raw = _obj(data.get("personalities", {}), "personalities")
+    raw = json_object(data.get("personalities", {}), "personalities")
     for nat, kinds in raw.items():
         _nation(nat, nations, "personalities")
-        for kind, k in _obj(kinds, f"personalities.{nat}").items():
+        for kind, k in json_object(kinds, f"personalities.{nat}").items():
             if kind not in PERSONALITIES:
                 raise ValueError(f"personalities.{nat}: unknown personality {kind!r} "
                                  f"({', '.join(PERSONALITIES)})")
@@ -539,7 +522,7 @@ def _load(text: str) -> AntiquityState:
         raise ValueError(f"field: only phase action has a field, not phase {phase}")
     state.field = fld
     moved: dict[str, int] = {}
-    for r, k in _obj(data.get("moved", {}), "moved").items():
+    for r, k in json_object(data.get("moved", {}), "moved").items():
         _region(r, n, "moved")
         if _int(k, 0, state.count(r, state.turn), f"moved.{r} (units of the "
                 f"{NATIONS[state.turn].name} there)"):

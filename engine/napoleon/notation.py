@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from engine.core import IllegalAction
 from engine.napoleon.board import COUNTRIES, ORDER
 from engine.napoleon.cards import CARDS, card_named
-from engine.verbs import NUMBER, Arg, Verb
+from engine.verbs import NUMBER, Arg, Verb, split_phrases
 
 HELP = ("Actions: `move 3 france spain`, `march austria`, `end`, `battle austria`, "
         "`play austerlitz`, `ready`, `retreat warsaw`, `discard ulm`, `resign`.")
@@ -71,21 +71,8 @@ class Action:
         return " ".join((self.verb, *self.args))
 
 
-def _split_countries(words: list[str], k: int) -> list[str] | None:
-    """``words`` read as exactly ``k`` country names (ids, names or aliases), or None."""
-    if k == 0:
-        return [] if not words else None
-    for n in range(min(_LONGEST, len(words)), 0, -1):
-        phrase = " ".join(words[:n])
-        if phrase in _PHRASES:
-            rest = _split_countries(words[n:], k - 1)
-            if rest is not None:
-                return [_PHRASES[phrase], *rest]
-    return None
-
-
 def _countries(words: list[str], k: int, usage: str) -> list[str]:
-    found = _split_countries(words, k)
+    found = split_phrases(words, k, _PHRASES, _LONGEST)
     if found is not None:
         return found
     if len(words) == k:

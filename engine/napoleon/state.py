@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core import Dice, parse_position
+from engine.core import Dice, json_object, parse_position, position_fields
 from engine.napoleon.board import COUNTRIES, NEIGHBOURS, ORDER, SEA_POWER, SIDES
 from engine.napoleon.cards import BY_ID, COPIES, DECK
 
@@ -200,12 +200,6 @@ def _int(value: Any, low: int, high: int, where: str) -> int:
     return value
 
 
-def _obj(value: Any, where: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise ValueError(f"{where} must be an object")
-    return value
-
-
 def _side(value: Any, where: str) -> str:
     if value not in SIDES:
         raise ValueError(f"{where}: {value!r} is not a side (french or allies)")
@@ -228,18 +222,7 @@ def _cards(value: Any, where: str) -> list[str]:
 
 
 def _load(text: str) -> NapoleonState:
-    if not isinstance(text, str):
-        raise TypeError("a position is JSON text")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"not JSON ({exc})") from None
-    _obj(data, "the position")
-    unknown = [k for k in data if k not in FIELDS]
-    if unknown:
-        raise ValueError(f"unknown field {unknown[0]!r} (fields: {', '.join(FIELDS)})")
-    if data.get("format", FORMAT) != FORMAT:
-        raise ValueError(f"format must be {FORMAT!r}")
+    data = position_fields(text, FORMAT, FIELDS)
     players = data.get("players", list(DEFAULT_PLAYERS))
     if (not isinstance(players, list) or len(players) != 2
             or not all(isinstance(p, str) and p for p in players)):
@@ -256,12 +239,12 @@ def _load(text: str) -> NapoleonState:
 
     # armies
     if "armies" in data:
-        raw_armies = _obj(data["armies"], "armies")
+        raw_armies = json_object(data["armies"], "armies")
         for key in raw_armies:
             _side(key, "armies")
         armies = {}
         for s in SIDES:
-            counts = _obj(raw_armies.get(s, {}), f"armies.{s}")
+            counts = json_object(raw_armies.get(s, {}), f"armies.{s}")
             for c, n in counts.items():
                 _country(c, f"armies.{s}")
                 if isinstance(n, int) and not isinstance(n, bool) and n < 0:
@@ -279,7 +262,7 @@ def _load(text: str) -> NapoleonState:
                              "counters a side has")
 
     # armies that moved this turn
-    raw_moved = _obj(data.get("moved", {}), "moved")
+    raw_moved = json_object(data.get("moved", {}), "moved")
     moved = full()
     for c, n in raw_moved.items():
         _country(c, "moved")
@@ -288,7 +271,7 @@ def _load(text: str) -> NapoleonState:
         raise ValueError("moved: armies are marked as moved only in the move phase")
 
     # cards
-    raw_hands = _obj(data.get("hands", {}), "hands")
+    raw_hands = json_object(data.get("hands", {}), "hands")
     for key in raw_hands:
         _side(key, "hands")
     hands = {s: _cards(raw_hands.get(s, []), f"hands.{s}") for s in SIDES}
@@ -298,7 +281,7 @@ def _load(text: str) -> NapoleonState:
     battle = None
     raw_battle = data.get("battle")
     if raw_battle is not None:
-        raw_battle = _obj(raw_battle, "battle")
+        raw_battle = json_object(raw_battle, "battle")
         extra = [k for k in raw_battle if k not in ("country", "step", "cards", "loser")]
         if extra:
             raise ValueError(f"battle: unknown field {extra[0]!r}")
@@ -306,7 +289,7 @@ def _load(text: str) -> NapoleonState:
         step = raw_battle.get("step", "retreat" if phase == "retreat" else "attacker")
         if step not in STEPS:
             raise ValueError(f"battle.step: {step!r} is not one of {', '.join(STEPS)}")
-        raw_played = _obj(raw_battle.get("cards", {}), "battle.cards")
+        raw_played = json_object(raw_battle.get("cards", {}), "battle.cards")
         for key in raw_played:
             _side(key, "battle.cards")
         played = {s: _cards(raw_played.get(s, []), f"battle.cards.{s}") for s in SIDES}
@@ -381,7 +364,7 @@ def _dice(data: dict[str, Any], seed: int) -> Dice:
     if raw is None:
         dice = Dice.from_seed(seed)
     else:
-        raw = _obj(raw, "dice")
+        raw = json_object(raw, "dice")
         extra = [k for k in raw if k not in ("state", "forced")]
         if extra:
             raise ValueError(f"dice: unknown field {extra[0]!r}")
