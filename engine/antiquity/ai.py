@@ -412,7 +412,24 @@ def _units_wanted(ctx: _Context) -> int:
     target = _war_target(ctx)
     if target is not None:
         war = max(0, int(ctx.provinces[target]["defence"]) + 1 - _available_near(ctx, target))
-    return defence + spread + _navigator_gap(ctx) + war
+    return defence + spread + _navigator_gap(ctx) + war + min(2, len(_landing_seas(ctx)))
+
+
+def _landing_seas(ctx: _Context) -> dict[str, int]:
+    """Seas where a new galley would stand on the coast of empty sites no own unit reaches
+    yet (islands above all), with how many such sites each touches."""
+    if "landing" in ctx.cache:
+        return dict(ctx.cache["landing"])
+    reach = _reach(ctx)
+    open_sites = [pid for pid in ctx.empty_sites() if pid not in reach]
+    placeable = {s for p in ctx.mine for s in ctx.coasts(p["id"])}
+    out: dict[str, int] = {}
+    for pid in open_sites:
+        for sea in ctx.coasts(pid):
+            if sea in placeable:
+                out[sea] = out.get(sea, 0) + 1
+    ctx.cache["landing"] = out
+    return dict(out)
 
 
 def _at_war(ctx: _Context) -> bool:
@@ -585,6 +602,12 @@ def _pick_arming(ctx: _Context, legal: list[str]) -> str:
             pid = max(exposed, key=lambda q: (ctx.provinces[q]["temple"], -ctx.exposed(q),
                                               -ctx.order_of(q)))
             return f"legion {pid}"
+    # then a galley on the coast of empty sites out of reach (islands)
+    if iron >= C.GALLEY_COST:
+        landing = _landing_seas(ctx)
+        spots = [g for g in galleys if landing.get(g)]
+        if spots:
+            return f"galley {max(spots, key=lambda g: (landing[g], -ctx.order_of(g)))}"
     # then a galley in a new sea, while a Navigator is in sight
     if iron >= C.GALLEY_COST and _navigator_gap(ctx):
         fresh = [s for s in galleys if not ctx.galleys_at(s)]

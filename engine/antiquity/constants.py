@@ -15,10 +15,10 @@ MAX_STEPS = 7
 
 # -- resources at the start ----------------------------------------------------------------
 #: What every nation starts with.
-START: dict[str, int] = {"marble": 1, "iron": 1, "gold": 1}
+START: dict[str, int] = {"marble": 3, "iron": 3, "gold": 2}
 #: Extra gold per seat after the first (seat k, 0-based, gets k * SEAT_GOLD): makes up for
 #: playing later in the round.
-SEAT_GOLD = 1
+SEAT_GOLD = 0
 
 # -- production ------------------------------------------------------------------------------
 #: What a city gives on its resource's field, without and with a temple.
@@ -29,11 +29,11 @@ DEMOCRACY_BONUS = 1
 CURRENCY_BONUS = 1
 
 # -- costs -------------------------------------------------------------------------------------
-TEMPLE_COST = 5          # marble
+TEMPLE_COST = 2          # marble
 LEGION_COST = 1          # iron
 GALLEY_COST = 1          # iron
-FIRST_COST = 7           # gold: the first nation to buy a know-how (earns a Scholar)
-KNOWHOW_COST = 5         # gold: every later buyer
+FIRST_COST = 5           # gold: the first nation to buy a know-how (earns a Scholar)
+KNOWHOW_COST = 3         # gold: every later buyer
 #: Founding a city: one of each resource (and a city stone).
 FOUND_COST: dict[str, int] = {"marble": 1, "iron": 1, "gold": 1}
 
@@ -52,7 +52,7 @@ CITIZEN_TEMPLES: tuple[int, ...] = (3, 6, 9, 12, 15)
 #: reaches one of these.
 NAVIGATOR_SEAS: tuple[int, ...] = (4, 7)
 #: Personalities a nation needs at the end of its own turn to win, by player count.
-TARGET: dict[int, int] = {2: 12, 3: 11, 4: 10, 5: 9, 6: 8}
+TARGET: dict[int, int] = {2: 7, 3: 7, 4: 8, 5: 8, 6: 7}
 #: The default round limit (the lobby option ``rounds``) and the limits offered.
 ROUNDS = 60
 ROUND_CHOICES: tuple[int, ...] = (30, 40, 50, 60, 80, 100)
