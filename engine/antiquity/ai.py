@@ -440,7 +440,8 @@ def _at_war(ctx: _Context) -> bool:
 def _war_target(ctx: _Context) -> str | None:
     """At war: the enemy city to take next (close, weak, with a temple if possible)."""
     if "war" in ctx.cache:
-        return ctx.cache["war"]
+        cached: str | None = ctx.cache["war"]
+        return cached
     best: tuple[float, int, str] | None = None
     if _at_war(ctx):
         bases = [p["id"] for p in ctx.mine]
@@ -455,8 +456,9 @@ def _war_target(ctx: _Context) -> str | None:
             key = (score, -ctx.order_of(pid), pid)
             if best is None or key[:2] > best[:2]:
                 best = key
-    ctx.cache["war"] = best[2] if best is not None else None
-    return ctx.cache["war"]
+    choice = best[2] if best is not None else None
+    ctx.cache["war"] = choice
+    return choice
 
 
 def _navigator_gap(ctx: _Context) -> int:
@@ -672,8 +674,8 @@ def _pick_move(ctx: _Context, legal: list[str]) -> str | None:
     moves: dict[tuple[str, str], list[int]] = {}
     for a in legal:
         if a.startswith("move "):
-            _, n, src, dst = a.split()
-            moves.setdefault((src, dst), []).append(int(n))
+            _, count, src, dst = a.split()
+            moves.setdefault((src, dst), []).append(int(count))
     if not moves:
         return None
     sites = [pid for pid in ctx.empty_sites() if not ctx.units_at(pid)]
