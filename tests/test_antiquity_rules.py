@@ -686,7 +686,9 @@ def test_the_brief_example_position_loads_and_round_trips() -> None:
         "field": "maneuver1"})
     s = GAME.load(text)
     assert s.wheel["greeks"] == "maneuver1" and s.first == {"monarchy": "phoenicians"}
-    assert s.resources["greeks"] == {"marble": 1, "iron": 1, "gold": 4}
+    # An omitted resource takes the starting amount; a given one replaces it.
+    assert s.resources["greeks"] == {**C.START, "gold": 4}
+    assert s.resources["romans"] == C.START
     assert GAME.load(GAME.dump(s)) == s and GAME.dump(GAME.load(GAME.dump(s))) == GAME.dump(s)
     fresh = GAME.load("{}")
     assert fresh.nations == ["romans", "carthaginians"] and fresh.cities["latium"] == "romans"
