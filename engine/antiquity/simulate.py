@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import math
 import random
 import statistics
 from collections import Counter
@@ -25,20 +24,11 @@ from typing import Any
 from engine.antiquity import GAME
 from engine.antiquity import constants as C
 from engine.antiquity.ai import choose_action
+from engine.stats import wilson_interval
 
 MAX_ACTIONS = 200_000
 KINDS = ("king", "citizen", "scholar", "navigator", "general")
 
-
-def interval(wins: float, games: int) -> tuple[float, float]:
-    """The Wilson 95% interval of a win rate."""
-    if not games:
-        return 0.0, 0.0
-    z = 1.96
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return centre - half, centre + half
 
 
 @dataclass
@@ -155,7 +145,7 @@ class Tally:
         seats = []
         for seat in range(self.players):
             w = self.seat_wins.get(seat, 0)
-            low, high = interval(w, self.games)
+            low, high = wilson_interval(w, self.games)
             seats.append(f"seat {seat + 1} {w:g} ({100 * w / g:.1f}%, "
                          f"{100 * low:.1f}-{100 * high:.1f}%)")
         out.append(f"  wins by seat (fair {fair:.1f}%; best seat {s['worst_seat']:.2f}x fair): "

@@ -11,7 +11,6 @@ interval, how the games ended and their average length; then ``--random`` games 
 from __future__ import annotations
 
 import argparse
-import math
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -21,6 +20,7 @@ from engine.napoleon import GAME
 from engine.napoleon.ai import choose_action
 from engine.napoleon.rules import DEFAULT_ROUNDS
 from engine.napoleon.state import NapoleonState
+from engine.stats import wilson_interval
 
 Player = Callable[[NapoleonState, str], str]
 MAX_ACTIONS = 100_000
@@ -52,16 +52,6 @@ def play(seed: int, rounds: int, french: Player, allies: Player) -> NapoleonStat
     return state
 
 
-def interval(wins: int, games: int) -> tuple[float, float]:
-    """The Wilson 95% interval of a win rate."""
-    if not games:
-        return 0.0, 0.0
-    z = 1.96
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return centre - half, centre + half
-
 
 @dataclass
 class Tally:
@@ -79,7 +69,7 @@ class Tally:
     def lines(self, title: str) -> list[str]:
         out = [f"{title}: {self.games} games, average {self.rounds / self.games:.1f} rounds"]
         for side in ("french", "allies"):
-            low, high = interval(self.wins[side], self.games)
+            low, high = wilson_interval(self.wins[side], self.games)
             out.append(f"  {side}: {self.wins[side]} ({100 * self.wins[side] / self.games:.1f}%,"
                        f" 95% interval {100 * low:.1f}-{100 * high:.1f}%)")
         ends = ", ".join(f"{k.split()[0]} by {ENDINGS.get(k.split()[1], k)} {v} "
