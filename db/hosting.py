@@ -298,8 +298,12 @@ class Hosting:
             dm = old.dm_reminders if dm_reminders is _UNSET else bool(dm_reminders)
             every = old.reminder_every if reminder_every is _UNSET else reminder_every
             await conn.execute(
-                "INSERT OR REPLACE INTO players (user_id, timezone, quiet_start, quiet_end, "
-                "dm_reminders, reminder_every, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO players (user_id, timezone, quiet_start, quiet_end, "
+                "dm_reminders, reminder_every, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET timezone = excluded.timezone, "
+                "quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end, "
+                "dm_reminders = excluded.dm_reminders, "
+                "reminder_every = excluded.reminder_every, updated_at = excluded.updated_at",
                 (user, zone, start, end, int(dm), every, self.now()))
             await self._wake_games_of(conn, user, None)
         return PlayerSettings(user, zone, start, end, dm, every)
@@ -319,8 +323,11 @@ class Hosting:
             every = old.reminder_every if reminder_every is _UNSET else reminder_every
             limit = old.reminder_limit if reminder_limit is _UNSET else reminder_limit
             await conn.execute(
-                "INSERT OR REPLACE INTO channels (channel_id, guild_id, reminder_every, "
-                "reminder_limit, updated_at) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO channels (channel_id, guild_id, reminder_every, "
+                "reminder_limit, updated_at) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id, "
+                "reminder_every = excluded.reminder_every, "
+                "reminder_limit = excluded.reminder_limit, updated_at = excluded.updated_at",
                 (channel, guild_id, every, limit, self.now()))
             await conn.execute(
                 "UPDATE games SET wake_at = ? WHERE channel_id = ? AND status = 'active'",
@@ -411,8 +418,8 @@ class Hosting:
             if on:
                 if not record.is_open:
                     raise StoreError(f"Game #{record.id} is over; there is nothing to follow.")
-                await conn.execute("INSERT OR IGNORE INTO followers (game_id, user_id) "
-                                   "VALUES (?, ?)", (record.id, str(user_id)))
+                await conn.execute("INSERT INTO followers (game_id, user_id) VALUES (?, ?) "
+                                   "ON CONFLICT DO NOTHING", (record.id, str(user_id)))
             else:
                 await conn.execute("DELETE FROM followers WHERE game_id = ? AND user_id = ?",
                                    (record.id, str(user_id)))

@@ -620,7 +620,7 @@ class Store(Hosting):
         guild = None if guild_id is None else str(guild_id)
         async with self._reading() as conn:
             rows = await conn.execute_fetchall(
-                f"SELECT {_COLUMNS} FROM games WHERE guild_id IS ? AND {_OPEN} ORDER BY id",
+                f"SELECT {_COLUMNS} FROM games WHERE guild_id IS NOT DISTINCT FROM ? AND {_OPEN} ORDER BY id",
                 (guild,))
         return [_record(row) for row in rows]
 
