@@ -17,8 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import aiosqlite
-
+from db.backend import Connection
 from db.clocks import (
     DAY,
     DEFAULT_REMINDER_EVERY,
@@ -152,7 +151,7 @@ class Hosting:
         self._remember(final[0], final[1], final[2] or "", final[3])
         return Woken(tuple(made), tuple(skipped), ())
 
-    async def _time_out(self: Store, conn: aiosqlite.Connection, game: Game[Any],
+    async def _time_out(self: Store, conn: Connection, game: Game[Any],
                         record: GameRecord, state: Any, player: str,
                         control: TimeControl | None
                         ) -> tuple[GameRecord, Any, list[int]]:
@@ -194,7 +193,7 @@ class Hosting:
                 made.extend(move.announcements)
         return record, state, made
 
-    async def _remind(self: Store, conn: aiosqlite.Connection, game: Game[Any],
+    async def _remind(self: Store, conn: Connection, game: Game[Any],
                       record: GameRecord, to_act: list[str],
                       pauses: dict[str, list[Interval]], control: TimeControl | None,
                       now: float) -> tuple[list[int], list[str], GameRecord]:
@@ -254,7 +253,7 @@ class Hosting:
 
     # -- settings ---------------------------------------------------------------------
 
-    async def _players(self: Store, conn: aiosqlite.Connection,
+    async def _players(self: Store, conn: Connection,
                        users: Iterable[str]) -> dict[str, PlayerSettings]:
         wanted = list(dict.fromkeys(users))
         if not wanted:
@@ -265,7 +264,7 @@ class Hosting:
             f"FROM players WHERE user_id IN ({marks})", wanted)
         return {row[0]: _player_settings(row) for row in rows}
 
-    async def _channel_settings(self: Store, conn: aiosqlite.Connection,
+    async def _channel_settings(self: Store, conn: Connection,
                                 channel_id: str) -> ChannelSettings:
         rows = list(await conn.execute_fetchall(
             "SELECT reminder_every, reminder_limit FROM channels WHERE channel_id = ?",
@@ -336,7 +335,7 @@ class Hosting:
 
     # -- vacations --------------------------------------------------------------------
 
-    async def _vacations(self: Store, conn: aiosqlite.Connection, guild_id: str,
+    async def _vacations(self: Store, conn: Connection, guild_id: str,
                          user_id: str, since: float) -> list[Vacation]:
         rows = await conn.execute_fetchall(
             "SELECT id, guild_id, user_id, starts_at, ends_at FROM vacations WHERE "
@@ -394,7 +393,7 @@ class Hosting:
             await self._wake_games_of(conn, user, guild)
             return Vacation(current.id, guild, user, current.starts_at, now)
 
-    async def _wake_games_of(self: Store, conn: aiosqlite.Connection, user: str,
+    async def _wake_games_of(self: Store, conn: Connection, user: str,
                              guild: str | None) -> None:
         """Have the scheduler look again at ``user``'s running games (on ``guild``; all if
         None), and refresh their status messages (they show who is away)."""

@@ -9,10 +9,12 @@ add a new one. Each runs in its own ``BEGIN IMMEDIATE`` transaction together wit
 from __future__ import annotations
 
 import sqlite3
-
-import aiosqlite
+from typing import TYPE_CHECKING
 
 from db.records import StoreError
+
+if TYPE_CHECKING:
+    from db.backend import Backend, Connection
 
 MIGRATIONS: list[str] = [
     # 1: games and their append-only action log.
@@ -181,36 +183,83 @@ def split_statements(script: str) -> list[str]:
     return statements
 
 
-async def user_version(conn: aiosqlite.Connection) -> int:
-    rows = list(await conn.execute_fetchall("PRAGMA user_version"))
-    return int(rows[0][0])
+async def user_version(conn: Connection) -> int:
+    """The schema version the database is at (0: no Warhost schema yet)."""
+    if conn.dialect == "sqlite":
+        rows = await conn.execute_fetchall("PRAGMA user_version")
+        return int(rows[0][0])
+    rows = await conn.execute_fetchall("SELECT to_regclass('warhost_schema') IS NOT NULL")
+    if not rows[0][0]:
+        return 0
+    rows = await conn.execute_fetchall("SELECT max(version) FROM warhost_schema")
+    return int(rows[0][0] or 0)
 
 
-async def migrate(conn: aiosqlite.Connection, path: str,
-                  migrations: list[str] | None = None) -> int:
+async def _set_version(conn: Connection, version: int) -> None:
+    if conn.dialect == "sqlite":
+        await conn.execute(f"PRAGMA user_version = {version:d}")
+        return
+    await conn.execute("CREATE TABLE IF NOT EXISTS warhost_schema (version INTEGER NOT NULL)")
+    await conn.execute("DELETE FROM warhost_schema")
+    await conn.execute("INSERT INTO warhost_schema (version) VALUES (?)", (version,))
+
+
+def migrations_for(dialect: str) -> list[str]:
+    if dialect == "sqlite":
+        return MIGRATIONS
+    from db import schema_pg
+
+    return schema_pg.MIGRATIONS
+
+
+def statements_of(dialect: str, script: str) -> list[str]:
+    if dialect == "sqlite":
+        return split_statements(script)
+    from db import schema_pg
+
+    return schema_pg.split_statements(script)
+
+
+#: Any number, the same in every Warhost: the advisory lock migrating processes share.
+_MIGRATION_LOCK = 0x57A7_4057
+
+
+async def migrate(backend: Backend, where: str, migrations: list[str] | None = None) -> int:
     """Bring the database up to date; returns the schema version it ends at.
 
-    Raises :class:`StoreError` if the database is newer than this code knows.
+    Each step runs in its own write transaction with its version bump (PostgreSQL:
+    behind an advisory lock, so processes starting together migrate once). Raises
+    :class:`StoreError` if the database is newer than this code knows.
     """
-    steps = MIGRATIONS if migrations is None else migrations
-    current = await user_version(conn)
-    if current > len(steps):
-        raise StoreError(
-            f"The database {path} has schema version {current}, but this Warhost only "
-            f"knows versions up to {len(steps)}: it was written by a newer Warhost. "
-            "Upgrade Warhost, or point DATABASE_PATH at another file.")
-    while current < len(steps):
-        await conn.execute("BEGIN IMMEDIATE")
-        try:
+    steps = migrations_for(backend.dialect) if migrations is None else migrations
+    while True:
+        async with backend.transaction() as conn:
+            if conn.dialect == "postgresql":
+                await conn.execute("SELECT pg_advisory_xact_lock(?)", (_MIGRATION_LOCK,))
             # Another process may have migrated while we waited for the lock.
             current = await user_version(conn)
-            if current < len(steps):
-                for statement in split_statements(steps[current]):
-                    await conn.execute(statement)
-                current += 1
-                await conn.execute(f"PRAGMA user_version = {current:d}")
-            await conn.execute("COMMIT")
-        except BaseException:
-            await conn.rollback()
-            raise
-    return current
+            if current > len(steps):
+                raise StoreError(
+                    f"The database {where} has schema version {current}, but this Warhost "
+                    f"only knows versions up to {len(steps)}: it was written by a newer "
+                    "Warhost. Upgrade Warhost, or point DATABASE_PATH (or DATABASE_URL) at "
+                    "another database.")
+            if current == len(steps):
+                return current
+            for statement in statements_of(conn.dialect, steps[current]):
+                await conn.execute(statement)
+            await _set_version(conn, current + 1)
+
+
+async def foreign_tables(conn: Connection) -> list[str]:
+    """Tables in a database with no Warhost schema version (another application's)."""
+    if conn.dialect == "sqlite":
+        rows = await conn.execute_fetchall(
+            "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') "
+            "AND name NOT LIKE 'sqlite%' ORDER BY name")
+    else:
+        rows = await conn.execute_fetchall(
+            "SELECT table_name FROM information_schema.tables "
+            "WHERE table_schema = current_schema() AND table_name <> 'warhost_schema' "
+            "ORDER BY table_name")
+    return [str(r[0]) for r in rows]

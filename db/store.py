@@ -28,7 +28,6 @@ import asyncio
 import json
 import logging
 import secrets
-import sqlite3
 import time
 import weakref
 from collections import OrderedDict
@@ -37,9 +36,24 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
-import aiosqlite
-
 import engine
+from db.backend import (
+    BUSY_TIMEOUT_MS,
+    SYNCHRONOUS_MODES,
+    BusyError,
+    ClosedError,
+    Connection,
+    CorruptError,
+    DatabaseError,
+    IntegrityError,
+    PostgresBackend,
+    ReadOnlyError,
+    SQLiteBackend,
+    is_postgres,
+    open_backend,
+    redact_url,
+    sqlite_file_problem,
+)
 from db.clocks import Interval, TimeControl, bank_after, deadline, paused_at
 from db.hosting import Hosting
 from db.records import (
@@ -64,13 +78,11 @@ from db.records import (
     StoreError,
 )
 from db.replay import Step, Undoable, replay, undo_event, undoable
-from db.schema import migrate
+from db.schema import SCHEMA_VERSION, foreign_tables, migrate, user_version
 from engine.core import RESIGN, Game, IllegalAction
 
 log = logging.getLogger("warhost.db")
 
-BUSY_TIMEOUT_MS = 10_000
-SYNCHRONOUS_MODES = ("OFF", "NORMAL", "FULL", "EXTRA")
 #: Parsed states kept in memory (one per game, most recently used).
 STATE_CACHE_SIZE = 512
 MAX_SEED = 2**63 - 1
@@ -242,71 +254,138 @@ def digest_payload(game: Game[Any], state: Any, first: int, last: int,
             "outcome": None if outcome is None else outcome.to_json()}
 
 
-class Store(Hosting):
-    """Warhost's games, persisted. Create with ``await Store.open(path)``."""
+def _unopenable(where: str, setting: str, exc: DatabaseError) -> str:
+    """Why a database cannot be opened, and what to do, for whoever starts the bot."""
+    if isinstance(exc, CorruptError):
+        return (f"The database {where} is damaged ({exc}). Restore the latest backup "
+                "(`python -m db restore BACKUP_FILE`, see docs/backups.md), or point "
+                f"{setting} at another database.")
+    if isinstance(exc, ReadOnlyError):
+        return (f"The database {where} is read-only ({exc}); Warhost must write to it. "
+                f"Fix its permissions or mount, or point {setting} at a writable one.")
+    if isinstance(exc, BusyError):
+        return (f"The database {where} is locked by another program ({exc}). Stop it, or "
+                "wait and start again.")
+    return (f"Cannot open the database {where}: {exc}. Check {setting} points at a Warhost "
+            "database (or a new file) and that the bot can reach it.")
 
-    def __init__(self, conn: aiosqlite.Connection, path: str,
+
+def database_failed(exc: DatabaseError, *, written: bool) -> str:
+    """A database error during a request, worded for the player who made it."""
+    nothing = " Nothing was saved." if written else ""
+    if isinstance(exc, ClosedError):
+        return str(exc)
+    if isinstance(exc, BusyError):
+        return ("The game database is busy (another process has held it for more than "
+                f"{BUSY_TIMEOUT_MS // 1000} s).{nothing} Try again in a moment.")
+    if isinstance(exc, CorruptError):
+        return (f"The game database is damaged ({exc}).{nothing} Trying again will not "
+                "help: ask the bot's admin to restore a backup (docs/backups.md).")
+    if isinstance(exc, ReadOnlyError):
+        return (f"The game database has become read-only ({exc}).{nothing} Ask the bot's "
+                "admin to check its disk and permissions.")
+    if isinstance(exc, IntegrityError):
+        return (f"The game database refused the change ({exc}).{nothing} This is a bug; "
+                "please tell the bot's admin.")
+    return f"The game database failed ({exc}).{nothing} Try again; if it keeps failing, " \
+           "tell the bot's admin."
+
+
+async def _check_and_migrate(backend: SQLiteBackend | PostgresBackend, where: str,
+                             setting: str) -> None:
+    """The checks at start (see :meth:`Store.open`), then the migrations."""
+    async with backend.reading() as conn:
+        if conn.dialect == "sqlite":
+            found = [str(r[0]) for r in await conn.execute_fetchall("PRAGMA quick_check")]
+            if found != ["ok"]:
+                raise CorruptError("; ".join(found[:3]))
+        version = await user_version(conn)
+        tables = await foreign_tables(conn) if version == 0 else []
+        if version > 0 and version <= SCHEMA_VERSION:
+            names = {str(r[0]) for r in await conn.execute_fetchall(
+                "SELECT name FROM sqlite_master WHERE type = 'table'"
+                if conn.dialect == "sqlite" else
+                "SELECT table_name FROM information_schema.tables "
+                "WHERE table_schema = current_schema()")}
+            if not {"games", "actions"} <= names:
+                tables = sorted(names) or ["(none)"]
+    if tables:
+        shown = ", ".join(tables[:5]) + (" ..." if len(tables) > 5 else "")
+        raise StoreError(f"The database {where} belongs to another application (it has "
+                         f"tables {shown} but no Warhost schema); Warhost will not add its "
+                         f"tables to it. Point {setting} at a new file or database.")
+    await migrate(backend, where)
+    async with backend.transaction() as conn:
+        # Prove the database takes writes now, not at the first player's move.
+        if conn.dialect == "sqlite":
+            await conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION:d}")
+        else:
+            rows = await conn.execute_fetchall("SHOW transaction_read_only")
+            if str(rows[0][0]).lower() == "on":
+                raise ReadOnlyError("the server is a read-only replica")
+            await conn.execute("UPDATE warhost_schema SET version = version")
+
+
+class Store(Hosting):
+    """Warhost's games, persisted. Create with ``await Store.open(path_or_url)``."""
+
+    def __init__(self, backend: SQLiteBackend | PostgresBackend,
                  clock: Callable[[], float] | None = None) -> None:
-        self._conn: aiosqlite.Connection | None = conn
-        self.path = path
+        self.backend = backend
+        #: ``"sqlite"`` or ``"postgresql"``.
+        self.dialect = backend.dialect
+        #: Where the data is (a file path, or the URL without its password), for messages.
+        self.path = backend.where
         #: What time it is (epoch seconds): every timestamp the store writes comes from
         #: here, so tests run weeks of a game in a moment by injecting a clock.
         self.now: Callable[[], float] = clock or time.time
-        self._conn_lock = asyncio.Lock()
         self._game_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
             weakref.WeakValueDictionary())
         # game id -> (version, dump text, parsed state); most recently used last.
         self._states: OrderedDict[int, tuple[int, str, Any]] = OrderedDict()
-        self._cleanups: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ lifecycle
 
     @classmethod
-    async def open(cls, path: str, *, synchronous: str = "FULL",
+    async def open(cls, target: str, *, synchronous: str = "FULL",
                    clock: Callable[[], float] | None = None) -> Store:
-        """Open (creating and migrating as needed) the database at ``path``.
+        """Open (creating and migrating as needed) the database at ``target``: a SQLite
+        file path, or a ``postgresql://`` URL.
 
-        WAL journal, foreign keys on, a busy timeout for other processes' writes.
-        Raises :class:`StoreError` if the file is not a Warhost database or was
-        written by a newer Warhost.
+        Before anything is written, the database is checked, and :class:`StoreError`
+        says what is wrong and what to do: a file the bot cannot write, a damaged file
+        (``PRAGMA quick_check``), another application's database, one written by a newer
+        Warhost, a read-only database, an unreachable server.
         """
-        mode = synchronous.upper()
-        if mode not in SYNCHRONOUS_MODES:
+        if synchronous.upper() not in SYNCHRONOUS_MODES:
             raise ValueError(f"synchronous must be one of {SYNCHRONOUS_MODES}")
-        conn = await aiosqlite.connect(path, isolation_level=None,
-                                       timeout=BUSY_TIMEOUT_MS / 1000)
+        where = redact_url(target) if is_postgres(target) else target
+        setting = "DATABASE_URL" if is_postgres(target) else "DATABASE_PATH"
+        if not is_postgres(target):
+            problem = sqlite_file_problem(target)
+            if problem is not None:
+                raise StoreError(f"Cannot use the database {where}: {problem}. Fix the "
+                                 f"permissions, or point {setting} at another file.")
         try:
-            await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
-            await conn.execute("PRAGMA foreign_keys = ON")
-            rows = list(await conn.execute_fetchall("PRAGMA journal_mode = WAL"))
-            journal = str(rows[0][0]).lower()
-            if journal != "wal" and path != ":memory:" and path != "":
-                log.warning("database %s is in %s journal mode, not WAL", path, journal)
-            await conn.execute(f"PRAGMA synchronous = {mode}")
-            await migrate(conn, path)
-        except sqlite3.DatabaseError as exc:
-            await conn.close()
-            raise StoreError(f"Cannot open the database {path}: {exc}. Check DATABASE_PATH "
-                             "points at a Warhost database (or a new file).") from exc
+            backend = await open_backend(target, synchronous)
+        except DatabaseError as exc:
+            raise StoreError(_unopenable(where, setting, exc)) from exc
+        try:
+            await _check_and_migrate(backend, where, setting)
+        except DatabaseError as exc:
+            await backend.close()
+            raise StoreError(_unopenable(where, setting, exc)) from exc
         except BaseException:
-            await conn.close()
+            await backend.close()
             raise
-        return cls(conn, path, clock)
+        return cls(backend, clock)
 
     async def close(self) -> None:
-        """Close the connection (waits for an operation under way to finish)."""
-        async with self._conn_lock:
-            conn, self._conn = self._conn, None
-            if conn is not None:
-                await conn.close()
+        """Close the database (waits for an operation under way to finish)."""
+        await self.backend.close()
         self._states.clear()
 
     # ------------------------------------------------------------------ plumbing
-
-    def _connection(self) -> aiosqlite.Connection:
-        if self._conn is None:
-            raise StoreError("The game database is closed; the bot is shutting down.")
-        return self._conn
 
     def _game_lock(self, game_id: int) -> asyncio.Lock:
         lock = self._game_locks.get(game_id)
@@ -316,83 +395,43 @@ class Store(Hosting):
         return lock
 
     @asynccontextmanager
-    async def _reading(self) -> AsyncIterator[aiosqlite.Connection]:
-        """The connection, for statements outside any transaction of ours."""
-        async with self._conn_lock:
-            conn = self._connection()
-            if conn.in_transaction:      # defensive: nothing should leave one open
-                await conn.rollback()
-            yield conn
+    async def _reading(self, snapshot: bool = False) -> AsyncIterator[Connection]:
+        """A connection for reads outside any transaction of ours (``snapshot``: every
+        statement sees the same moment). Database errors become :class:`StoreError`."""
+        try:
+            async with self.backend.reading(snapshot) as conn:
+                yield conn
+        except DatabaseError as exc:
+            raise StoreError(database_failed(exc, written=False)) from exc
 
     @asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        """``BEGIN IMMEDIATE`` ... ``COMMIT``; any exception rolls everything back.
-
-        If the caller is cancelled (while waiting for the write lock, or mid-way), the
-        statements it queued may still be running on the connection's thread; a
-        background task then keeps the connection lock until its rollback, queued
-        behind them, has run, and the cancellation goes through at once.
-        """
-        await self._conn_lock.acquire()
-        release = True
+    async def _transaction(self) -> AsyncIterator[Connection]:
+        """A write transaction; any exception rolls everything back, and a database
+        error becomes a :class:`StoreError` that says nothing was saved."""
         try:
-            conn = self._connection()
-            if conn.in_transaction:      # defensive: nothing should leave one open
-                await conn.rollback()
-            try:
-                await conn.execute("BEGIN IMMEDIATE")
-            except sqlite3.OperationalError as exc:
-                raise StoreError("The game database is busy; try again in a moment.") from exc
-            try:
+            async with self.backend.transaction() as conn:
                 yield conn
-                await conn.execute("COMMIT")
-            except BaseException as exc:
-                if not isinstance(exc, Exception):     # cancelled, or the loop is exiting
-                    raise
-                await conn.rollback()
-                if isinstance(exc, sqlite3.Error):
-                    raise StoreError(f"The game database failed ({exc}); nothing was "
-                                     "saved. Try again.") from exc
-                raise
-        except BaseException as exc:
-            if not isinstance(exc, Exception) and self._conn is not None:
-                release = False
-                self._hand_off_rollback(self._conn)
-            raise
-        finally:
-            if release:
-                self._conn_lock.release()
+        except DatabaseError as exc:
+            raise StoreError(database_failed(exc, written=True)) from exc
 
-    def _hand_off_rollback(self, conn: aiosqlite.Connection) -> None:
-        """Roll back in the background, then release the connection lock we hold."""
-        async def rollback_then_release() -> None:
-            try:
-                await conn.rollback()
-            except Exception:
-                log.exception("rollback after a cancelled database call failed")
-            finally:
-                self._conn_lock.release()
-
-        task = asyncio.get_running_loop().create_task(rollback_then_release())
-        self._cleanups.add(task)
-        task.add_done_callback(self._cleanups.discard)
-
-    async def _fetch(self, conn: aiosqlite.Connection, game_id: int) -> GameRecord:
+    async def _fetch(self, conn: Connection, game_id: int) -> GameRecord:
+        """The game's row; in a PostgreSQL write transaction it stays locked until
+        commit, which queues every process's writers of this game one after another."""
         if isinstance(game_id, bool) or not isinstance(game_id, int):
             raise NotFound(f"There is no game #{game_id}.")
         rows = list(await conn.execute_fetchall(
-            f"SELECT {_COLUMNS} FROM games WHERE id = ?", (game_id,)))
+            f"SELECT {_COLUMNS} FROM games WHERE id = ?{conn.for_update}", (game_id,)))
         if not rows:
             raise NotFound(f"There is no game #{game_id}.")
         return _record(rows[0])
 
-    async def _open_in_channel(self, conn: aiosqlite.Connection,
+    async def _open_in_channel(self, conn: Connection,
                                channel_id: str) -> GameRecord | None:
         rows = list(await conn.execute_fetchall(
             f"SELECT {_COLUMNS} FROM games WHERE channel_id = ? AND {_OPEN}", (channel_id,)))
         return _record(rows[0]) if rows else None
 
-    async def _write(self, conn: aiosqlite.Connection, old: GameRecord,
+    async def _write(self, conn: Connection, old: GameRecord,
                      **changes: Any) -> GameRecord:
         """Save ``changes`` to a game read in this transaction (guarded by its version)."""
         new = replace(old, updated_at=self.now(), **changes)
@@ -471,22 +510,22 @@ class Store(Hosting):
         async with self._transaction() as conn:
             busy = await self._open_in_channel(conn, channel)
             if busy is None:
-                try:
-                    cursor = await conn.execute(
-                        "INSERT INTO games (kind, guild_id, channel_id, host_id, status, seats, "
-                        "seed, options, state, version, created_at, updated_at, timing) "
-                        "VALUES (?, ?, ?, ?, 'lobby', ?, 0, ?, NULL, 0, ?, ?, ?)",
-                        (kind, guild, channel, host, canonical_json([host]), options_json,
-                         now, now, canonical_json(
-                             {} if control is None else {"control": control.to_json()})))
-                except sqlite3.IntegrityError:
-                    busy = await self._open_in_channel(conn, channel)
-                    if busy is None:
-                        raise
-                else:
-                    game_id = cursor.lastrowid
-                    assert game_id is not None
-                    return await self._fetch(conn, game_id)
+                # A create racing ours (another process) may insert first; the unique
+                # index then makes this insert nothing, and the winner is reported.
+                cursor = await conn.execute(
+                    "INSERT INTO games (kind, guild_id, channel_id, host_id, status, seats, "
+                    "seed, options, state, version, created_at, updated_at, timing) "
+                    "VALUES (?, ?, ?, ?, 'lobby', ?, 0, ?, NULL, 0, ?, ?, ?) "
+                    "ON CONFLICT (channel_id) WHERE status IN ('lobby', 'active') DO NOTHING",
+                    (kind, guild, channel, host, canonical_json([host]), options_json,
+                     now, now, canonical_json(
+                         {} if control is None else {"control": control.to_json()})))
+                if cursor.rowcount == 1 and cursor.lastrowid is not None:
+                    return await self._fetch(conn, cursor.lastrowid)
+                busy = await self._open_in_channel(conn, channel)
+                if busy is None:
+                    raise StoreError("Another game was being opened in this channel at the "
+                                     "same moment; try again.")
             raise ChannelBusy(
                 f"This channel already has a game ({_describe(busy)}). Finish or abort it "
                 "first, or open a thread.")
@@ -620,7 +659,8 @@ class Store(Hosting):
         guild = None if guild_id is None else str(guild_id)
         async with self._reading() as conn:
             rows = await conn.execute_fetchall(
-                f"SELECT {_COLUMNS} FROM games WHERE guild_id IS NOT DISTINCT FROM ? AND {_OPEN} ORDER BY id",
+                f"SELECT {_COLUMNS} FROM games WHERE guild_id IS NOT DISTINCT FROM ? "
+                f"AND {_OPEN} ORDER BY id",
                 (guild,))
         return [_record(row) for row in rows]
 
@@ -699,7 +739,7 @@ class Store(Hosting):
             self._remember(move.record.id, move.seq, move.record.state or "", new_state)
             return move
 
-    async def _commit(self, conn: aiosqlite.Connection, game: Game[Any], record: GameRecord,
+    async def _commit(self, conn: Connection, game: Game[Any], record: GameRecord,
                       state: Any, new_state: Any, player: str, action: str,
                       events: list[dict[str, Any]], *, origin: str,
                       request_id: str | None = None,
@@ -735,7 +775,7 @@ class Store(Hosting):
                                          reply_to, now)
         return MoveResult(saved, new_state, json.loads(events_json), seq, False, tuple(made))
 
-    async def _charge_clocks(self, conn: aiosqlite.Connection, record: GameRecord,
+    async def _charge_clocks(self, conn: Connection, record: GameRecord,
                              decisions: dict[str, float], now: float) -> dict[str, Any]:
         """The game's timing after decisions end: with a bank, each player whose decision
         ended pays the (un-paused) time it took and gains the increment."""
@@ -752,7 +792,7 @@ class Store(Hosting):
                                   pauses.get(p, []))
         return {**record.timing, "banks": banks}
 
-    async def _pauses(self, conn: aiosqlite.Connection, guild_id: str | None,
+    async def _pauses(self, conn: Connection, guild_id: str | None,
                       users: Iterable[str], since: float) -> dict[str, list[Interval]]:
         """Each user's vacations on the server that end after ``since``."""
         found: dict[str, list[Interval]] = {}
@@ -790,7 +830,7 @@ class Store(Hosting):
                 "timeouts": dict(record.timing.get("timeouts") or {}),
                 "clock": None if control is None else control.describe()}
 
-    async def _undo(self, conn: aiosqlite.Connection, game: Game[Any], record: GameRecord,
+    async def _undo(self, conn: Connection, game: Game[Any], record: GameRecord,
                     player: str, count: int) -> tuple[Any, list[dict[str, Any]]]:
         """The position after taking back ``player``'s last ``count`` actions, and the
         undo's event; refuses (IllegalAction) what may not be taken back, saying why."""
@@ -806,11 +846,11 @@ class Store(Hosting):
         positions = {step.entry.seq: step.before for step in steps}
         return positions[seqs[0]], [undo_event(seqs)]
 
-    async def _steps(self, conn: aiosqlite.Connection, record: GameRecord) -> list[Step]:
+    async def _steps(self, conn: Connection, record: GameRecord) -> list[Step]:
         return self._replayed(record, await self._log_of(conn, record.id))
 
     @staticmethod
-    async def _log_of(conn: aiosqlite.Connection, game_id: int) -> list[LogEntry]:
+    async def _log_of(conn: Connection, game_id: int) -> list[LogEntry]:
         return _entries(await conn.execute_fetchall(
             f"SELECT {_LOG_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)))
 
@@ -824,13 +864,9 @@ class Store(Hosting):
 
     async def _snapshot(self, game_id: int) -> tuple[GameRecord, list[LogEntry]]:
         """A game and its log, read together (replayed by the caller, off the connection)."""
-        async with self._reading() as conn:
-            await conn.execute("BEGIN")          # the row and the log from one snapshot
-            try:
-                record = await self._fetch(conn, game_id)
-                entries = await self._safely(self._log_of(conn, game_id))
-            finally:
-                await conn.rollback()
+        async with self._reading(snapshot=True) as conn:     # the row and the log together
+            record = await self._fetch(conn, game_id)
+            entries = await self._log_of(conn, game_id)
         return record, entries
 
     async def undo_preview(self, game_id: int, player: str) -> Undoable:
@@ -845,7 +881,7 @@ class Store(Hosting):
         record, entries = await self._snapshot(_gid(game_id))
         return record, self._replayed(record, entries) if record.state is not None else []
 
-    async def _announce_move(self, conn: aiosqlite.Connection, game: Game[Any],
+    async def _announce_move(self, conn: Connection, game: Game[Any],
                              record: GameRecord, digested: int, seq: int, player: str,
                              events: list[dict[str, Any]], state: Any, turn: Turn,
                              digest: bool, reply_to: dict[str, str] | None,
@@ -872,7 +908,7 @@ class Store(Hosting):
                                                     seq, turn, now))
         return made
 
-    async def _announce_digest(self, conn: aiosqlite.Connection, game: Game[Any],
+    async def _announce_digest(self, conn: Connection, game: Game[Any],
                                record: GameRecord, state: Any, first: int, last: int,
                                turn: Turn, now: float) -> list[int]:
         """The turn digest of moves ``first``..``last``, a copy for each follower, the
@@ -891,7 +927,7 @@ class Store(Hosting):
             made.append(await self._announce(conn, record.id, last, RECAP, None, {}, now=now))
         return made
 
-    async def _announce(self, conn: aiosqlite.Connection, game_id: int, seq: int, kind: str,
+    async def _announce(self, conn: Connection, game_id: int, seq: int, kind: str,
                         recipient: str | None, payload: dict[str, Any], *,
                         secret: str | None = None, now: float) -> int:
         try:
@@ -962,19 +998,19 @@ class Store(Hosting):
         game_id = _gid(game_id)
         async with self._reading() as conn:
             rows = list(await self._safely(conn.execute_fetchall(
-                "SELECT json_extract(payload, '$.first') FROM announcements "
+                "SELECT payload FROM announcements "
                 "WHERE game_id = ? AND kind = 'digest' ORDER BY id DESC LIMIT 1",
                 (game_id,))))
-        if not rows or rows[0][0] is None:
-            return 1
-        return max(1, int(rows[0][0]))
+        first = json.loads(rows[0][0]).get("first") if rows else None
+        return max(1, int(first)) if isinstance(first, int) else 1
 
     @staticmethod
     async def _safely(query: Any) -> Any:
+        """Await a query (kept for callers; :meth:`_reading` already words errors)."""
         try:
             return await query
-        except sqlite3.Error as exc:
-            raise StoreError(f"The game database failed ({exc}). Try again.") from exc
+        except DatabaseError as exc:
+            raise StoreError(database_failed(exc, written=False)) from exc
 
     # ------------------------------------------------------------------ integrity
 
@@ -985,15 +1021,11 @@ class Store(Hosting):
         action's events and the final position with what is stored.
         """
         game_id = _gid(game_id)
-        async with self._reading() as conn:
-            await conn.execute("BEGIN")          # one consistent snapshot of both tables
-            try:
-                record = await self._fetch(conn, game_id)
-                rows = list(await conn.execute_fetchall(
-                    f"SELECT {_LOG_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq",
-                    (game_id,)))
-            finally:
-                await conn.rollback()
+        async with self._reading(snapshot=True) as conn:     # both tables at one moment
+            record = await self._fetch(conn, game_id)
+            rows = list(await conn.execute_fetchall(
+                f"SELECT {_LOG_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq",
+                (game_id,)))
         found: list[str] = []
         if record.version != len(rows):
             found.append(f"version {record.version} but {len(rows)} logged actions")

@@ -8,14 +8,25 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
 import pytest
 
 import engine
 from db import ChannelBusy, GameRecord, NotFound, Store, StoreError
-from db.schema import MIGRATIONS, SCHEMA_VERSION, migrate, split_statements
+from db.backend import DatabaseError, IntegrityError, open_backend
+from db.schema import (
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    foreign_tables,
+    migrate,
+    migrations_for,
+    split_statements,
+    user_version,
+)
 from engine.core import IllegalAction
+from tests.databases import RAW_ERRORS, RAW_INTEGRITY_ERRORS, raw, snapshot
 from tests.fakegame import GAME as RACE
+
+sqlite_only = pytest.mark.sqlite_only
 
 
 @pytest.fixture(autouse=True)
@@ -24,8 +35,9 @@ def race(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> str:
-    return str(tmp_path / "warhost.db")
+def db_path(database: str) -> str:
+    """A fresh database: a SQLite file, then a PostgreSQL schema (tests/conftest.py)."""
+    return database
 
 
 @pytest.fixture
@@ -44,26 +56,10 @@ async def started(store: Store, players: tuple[str, ...] = ("a", "b"), seed: int
     return await store.start(record.id, players[0], seed=seed)
 
 
-def snapshot(path: str) -> list[str]:
-    """Every row of the file, as SQL text (read through a separate connection)."""
-    con = sqlite3.connect(path)
-    try:
-        return list(con.iterdump())
-    finally:
-        con.close()
-
-
-def raw(path: str, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
-    con = sqlite3.connect(path, isolation_level=None)
-    try:
-        return con.execute(sql, params).fetchall()
-    finally:
-        con.close()
-
-
 # ---------------------------------------------------------------- schema
 
 
+@sqlite_only
 async def test_open_creates_schema_in_wal_mode(store: Store, db_path: str) -> None:
     assert raw(db_path, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
     assert raw(db_path, "PRAGMA journal_mode") == [("wal",)]
@@ -71,11 +67,12 @@ async def test_open_creates_schema_in_wal_mode(store: Store, db_path: str) -> No
     assert {"games", "actions"} <= tables
     indexes = {r[0] for r in raw(db_path, "SELECT name FROM sqlite_master WHERE type='index'")}
     assert {"games_open_per_channel", "games_by_channel", "games_open_by_guild"} <= indexes
-    conn = store._conn
-    assert conn is not None
-    assert list(await conn.execute_fetchall("PRAGMA foreign_keys")) == [(1,)]
-    assert list(await conn.execute_fetchall("PRAGMA busy_timeout")) == [(10_000,)]
-    assert list(await conn.execute_fetchall("PRAGMA synchronous")) == [(2,)]  # FULL
+    async with store.backend.transaction() as conn:
+        assert await conn.execute_fetchall("PRAGMA foreign_keys") == [(1,)]
+        assert await conn.execute_fetchall("PRAGMA busy_timeout") == [(10_000,)]
+        assert await conn.execute_fetchall("PRAGMA synchronous") == [(2,)]  # FULL
+    async with store.backend.reading() as conn:       # a separate read connection
+        assert await conn.execute_fetchall("PRAGMA query_only") == [(1,)]
 
 
 async def test_reopen_keeps_games_and_schema(db_path: str) -> None:
@@ -87,12 +84,12 @@ async def test_reopen_keeps_games_and_schema(db_path: str) -> None:
     s = await Store.open(db_path)
     try:
         assert await s.get(record.id) == moved.record
-        assert raw(db_path, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
         assert snapshot(db_path) == before        # reopening migrates nothing again
     finally:
         await s.close()
 
 
+@sqlite_only
 async def test_newer_database_is_refused_clearly(db_path: str) -> None:
     raw(db_path, f"PRAGMA user_version = {SCHEMA_VERSION + 3}")
     with pytest.raises(StoreError, match="newer Warhost"):
@@ -109,18 +106,17 @@ async def test_not_a_database_is_refused(tmp_path: Path) -> None:
 async def test_migrations_apply_in_order_each_in_its_own_transaction(db_path: str) -> None:
     steps = ["CREATE TABLE one (x INTEGER);",
              "CREATE TABLE two (y INTEGER); INSERT INTO two VALUES (7);"]
-    conn = await aiosqlite.connect(db_path, isolation_level=None)
+    backend = await open_backend(db_path)
     try:
-        assert await migrate(conn, db_path, steps) == 2
+        assert await migrate(backend, db_path, steps) == 2
         broken = [*steps, "CREATE TABLE three (z INTEGER); INSERT INTO nowhere VALUES (1);"]
-        with pytest.raises(sqlite3.OperationalError):
-            await migrate(conn, db_path, broken)
-        assert not conn.in_transaction
+        with pytest.raises(DatabaseError):
+            await migrate(backend, db_path, broken)
+        async with backend.reading() as conn:
+            assert await user_version(conn) == 2
+            assert await foreign_tables(conn) == ["one", "two"]  # the failed step left nothing
     finally:
-        await conn.close()
-    assert raw(db_path, "PRAGMA user_version") == [(2,)]
-    tables = {r[0] for r in raw(db_path, "SELECT name FROM sqlite_master WHERE type='table'")}
-    assert tables == {"one", "two"}               # the failed step left nothing behind
+        await backend.close()
     assert raw(db_path, "SELECT y FROM two") == [(7,)]
 
 
@@ -180,7 +176,7 @@ async def test_unique_index_backs_up_the_channel_rule(store: Store, db_path: str
     await store.create_lobby("race", "g1", "c1", "a")
     insert = ("INSERT INTO games (kind, guild_id, channel_id, host_id, status, seats, options, "
               "created_at, updated_at) VALUES ('race', 'g1', 'c1', 'z', ?, '[\"z\"]', '{}', 0, 0)")
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(RAW_INTEGRITY_ERRORS):
         raw(db_path, insert, ("active",))
     raw(db_path, insert, ("finished",))           # closed games may pile up in a channel
     raw(db_path, insert, ("aborted",))
@@ -500,13 +496,15 @@ async def test_verify_detects_tampering(store: Store, db_path: str) -> None:
 async def test_the_log_is_append_only(store: Store, db_path: str) -> None:
     record = await started(store)
     await store.apply_action(record.id, "a", "roll")
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+    with pytest.raises(RAW_ERRORS, match="append-only"):
         raw(db_path, "UPDATE actions SET action = 'step 3'")
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+    with pytest.raises(RAW_ERRORS, match="append-only"):
         raw(db_path, "DELETE FROM actions")
-    with pytest.raises(sqlite3.IntegrityError):   # the foreign key holds too
-        await store._connection().execute(
-            "INSERT INTO actions VALUES (999, 1, 'a', 'roll', '[]', NULL, 0, 'player')")
+    with pytest.raises(IntegrityError):            # the foreign key holds too
+        async with store.backend.transaction() as conn:
+            await conn.execute("INSERT INTO actions (game_id, seq, player, action, events, "
+                               "request_id, created_at, origin) "
+                               "VALUES (999, 1, 'a', 'roll', '[]', NULL, 0, 'player')")
 
 
 async def test_failure_after_the_log_insert_rolls_everything_back(
@@ -601,15 +599,16 @@ async def test_closed_store_says_so(db_path: str) -> None:
 
 
 async def test_a_database_from_before_announcements_is_migrated_in_place(db_path: str) -> None:
-    conn = await aiosqlite.connect(db_path, isolation_level=None)
-    try:
-        await migrate(conn, db_path, MIGRATIONS[:1])          # a Warhost of the first schema
-        await conn.execute(
-            "INSERT INTO games (kind, guild_id, channel_id, host_id, status, seats, seed, "
-            "options, state, version, created_at, updated_at) VALUES ('race', 'g', 'c', 'a', "
-            "'active', '[\"a\",\"b\"]', 1, '{}', NULL, 7, 0, 0)")
+    backend = await open_backend(db_path)
+    try:                                         # a Warhost of the first schema
+        await migrate(backend, db_path, migrations_for(backend.dialect)[:1])
+        async with backend.transaction() as conn:
+            await conn.execute(
+                "INSERT INTO games (kind, guild_id, channel_id, host_id, status, seats, seed, "
+                "options, state, version, created_at, updated_at) VALUES ('race', 'g', 'c', "
+                "'a', 'active', '[\"a\",\"b\"]', 1, '{}', NULL, 7, 0, 0)")
     finally:
-        await conn.close()
+        await backend.close()
     store = await Store.open(db_path)
     try:
         record = await store.get(1)

@@ -1,0 +1,517 @@
+"""Where the store's SQL runs: SQLite (embedded, the default) or PostgreSQL (many machines).
+
+:class:`db.Store` speaks one small connection interface, :class:`Connection`
+(``execute``, ``execute_fetchall``, ``?`` placeholders), and asks a :class:`Backend`
+for connections in two ways:
+
+* :meth:`Backend.transaction` -- a write transaction. SQLite: the one writer
+  connection, ``BEGIN IMMEDIATE`` (one writer at a time across processes, waiting up to
+  :data:`BUSY_TIMEOUT_MS`). PostgreSQL: a pooled connection, ``READ COMMITTED``; the
+  store reads a game's row ``FOR UPDATE`` (see :attr:`Connection.for_update`), which
+  serialises each game's writers across every process and machine, and its version
+  compare-and-set backs that up.
+* :meth:`Backend.reading` -- reads outside any transaction of ours. SQLite: a small
+  pool of read connections in WAL mode, so a read never waits for a write (of this
+  process or another); PostgreSQL: a pooled connection. ``snapshot=True`` reads
+  several statements from one consistent snapshot.
+
+Every driver error leaves here as a :class:`DatabaseError` (``IntegrityError``,
+``BusyError``, ``CorruptError``, ``ReadOnlyError``); the store words them for people.
+The SQL is written once, portably: ``?`` placeholders (rewritten to ``$n`` for
+PostgreSQL), ``ON CONFLICT`` upserts, ``IS NOT DISTINCT FROM``; an ``INSERT`` into a
+table with an ``id`` column reports :attr:`Cursor.lastrowid` on both.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import re
+import sqlite3
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Protocol
+
+import aiosqlite
+
+log = logging.getLogger("warhost.db")
+
+BUSY_TIMEOUT_MS = 10_000
+SYNCHRONOUS_MODES = ("OFF", "NORMAL", "FULL", "EXTRA")
+#: Read connections a SQLite store keeps (each is a thread); reads beyond this queue.
+SQLITE_READERS = 3
+#: Connections a PostgreSQL store keeps at most (per process).
+POSTGRES_POOL_MAX = 10
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+Row = Sequence[Any]
+
+
+class DatabaseError(Exception):
+    """The database failed; ``str()`` is the driver's own words."""
+
+
+class IntegrityError(DatabaseError):
+    """A constraint (unique, foreign key, check, the append-only log) refused a write."""
+
+
+class BusyError(DatabaseError):
+    """Another writer held the database longer than the busy timeout."""
+
+
+class CorruptError(DatabaseError):
+    """The database file is damaged."""
+
+
+class ReadOnlyError(DatabaseError):
+    """The database cannot be written (file permissions, a read-only mount or replica)."""
+
+
+class ClosedError(DatabaseError):
+    """The store was closed (the bot is shutting down)."""
+
+
+@dataclass(frozen=True)
+class Cursor:
+    """What a write reports: rows changed and, for an ``INSERT`` with an id, the new id."""
+
+    rowcount: int
+    lastrowid: int | None = None
+
+
+class Connection(Protocol):
+    """The part of a database connection the store uses."""
+
+    #: ``"sqlite"`` or ``"postgresql"``.
+    dialect: str
+    #: ``" FOR UPDATE"`` in a PostgreSQL write transaction (locks the rows read until
+    #: commit), else ``""`` (a SQLite write transaction already excludes other writers).
+    for_update: str
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor: ...
+
+    async def execute_fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
+
+
+class Backend(Protocol):
+    dialect: str
+    #: Where the data lives, for messages (a path, or a URL without its password).
+    where: str
+
+    def transaction(self) -> Any: ...          # async context manager -> Connection
+
+    def reading(self, snapshot: bool = False) -> Any: ...   # async context manager
+
+    async def close(self) -> None: ...
+
+
+def is_postgres(target: str) -> bool:
+    return target.startswith(POSTGRES_SCHEMES)
+
+
+# ---------------------------------------------------------------------------- SQLite
+
+
+def sqlite_error(exc: sqlite3.Error) -> DatabaseError:
+    """The driver's error as ours (the kind decides how the store words it)."""
+    text = str(exc)
+    lowered = text.lower()
+    code = getattr(exc, "sqlite_errorcode", None)
+    primary = code & 0xFF if isinstance(code, int) else None
+    if isinstance(exc, sqlite3.IntegrityError):
+        return IntegrityError(text)
+    if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "locked" in lowered:
+        return BusyError(text)
+    if primary in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB) \
+            or "malformed" in lowered or "not a database" in lowered:
+        return CorruptError(text)
+    if primary == sqlite3.SQLITE_READONLY or "readonly" in lowered or "read-only" in lowered:
+        return ReadOnlyError(text)
+    return DatabaseError(text)
+
+
+class SQLiteConnection:
+    """An aiosqlite connection speaking :class:`Connection`."""
+
+    dialect = "sqlite"
+    for_update = ""
+
+    def __init__(self, raw: aiosqlite.Connection) -> None:
+        self.raw = raw
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
+        try:
+            cursor = await self.raw.execute(sql, params)
+        except sqlite3.Error as exc:
+            raise sqlite_error(exc) from exc
+        return Cursor(cursor.rowcount, cursor.lastrowid)
+
+    async def execute_fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        try:
+            return list(await self.raw.execute_fetchall(sql, params))
+        except sqlite3.Error as exc:
+            raise sqlite_error(exc) from exc
+
+    async def rollback(self) -> None:
+        try:
+            await self.raw.rollback()
+        except sqlite3.Error as exc:
+            raise sqlite_error(exc) from exc
+
+
+async def _sqlite_connect(path: str, *, readonly: bool = False) -> aiosqlite.Connection:
+    conn = await aiosqlite.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000,
+                                   uri=path.startswith("file:"))
+    try:
+        await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
+        await conn.execute("PRAGMA foreign_keys = ON")
+        if readonly:
+            await conn.execute("PRAGMA query_only = ON")
+    except BaseException:
+        await conn.close()
+        raise
+    return conn
+
+
+class SQLiteBackend:
+    """One writer connection (behind an asyncio lock: a transaction's statements must
+    not interleave with another coroutine's) and a few read connections."""
+
+    dialect = "sqlite"
+
+    def __init__(self, path: str, writer: aiosqlite.Connection,
+                 readers: list[aiosqlite.Connection]) -> None:
+        self.path = self.where = path
+        self._writer: SQLiteConnection | None = SQLiteConnection(writer)
+        self._write_lock = asyncio.Lock()
+        self._readers: list[aiosqlite.Connection] = readers
+        self._idle: asyncio.Queue[SQLiteConnection] = asyncio.Queue()
+        for reader in readers:
+            self._idle.put_nowait(SQLiteConnection(reader))
+        self._cleanups: set[asyncio.Task[None]] = set()
+        self._closed = False
+
+    @classmethod
+    async def open(cls, path: str, synchronous: str = "FULL") -> SQLiteBackend:
+        mode = synchronous.upper()
+        if mode not in SYNCHRONOUS_MODES:
+            raise ValueError(f"synchronous must be one of {SYNCHRONOUS_MODES}")
+        try:
+            writer = await _sqlite_connect(path)
+        except sqlite3.Error as exc:
+            raise sqlite_error(exc) from exc
+        readers: list[aiosqlite.Connection] = []
+        try:
+            rows = list(await writer.execute_fetchall("PRAGMA journal_mode = WAL"))
+            journal = str(rows[0][0]).lower()
+            memory = path in ("", ":memory:") or "mode=memory" in path
+            if journal != "wal" and not memory:
+                log.warning("database %s is in %s journal mode, not WAL", path, journal)
+            await writer.execute(f"PRAGMA synchronous = {mode}")
+            if journal == "wal" and not memory:
+                for _ in range(SQLITE_READERS):
+                    readers.append(await _sqlite_connect(path, readonly=True))
+        except sqlite3.Error as exc:
+            for conn in (writer, *readers):
+                await conn.close()
+            raise sqlite_error(exc) from exc
+        except BaseException:
+            for conn in (writer, *readers):
+                await conn.close()
+            raise
+        return cls(path, writer, readers)
+
+    @property
+    def writer(self) -> SQLiteConnection:
+        if self._writer is None:
+            raise ClosedError("The game database is closed; the bot is shutting down.")
+        return self._writer
+
+    async def close(self) -> None:
+        """Close every connection (an operation under way finishes first)."""
+        async with self._write_lock:
+            self._closed = True
+            writer, self._writer = self._writer, None
+            if writer is not None:
+                await writer.raw.close()
+        for _ in self._readers:
+            reader = await self._idle.get()       # waits for reads under way
+            await reader.raw.close()
+        self._readers = []
+
+    @asynccontextmanager
+    async def reading(self, snapshot: bool = False) -> AsyncIterator[SQLiteConnection]:
+        """A read connection (the writer, under its lock, for an in-memory database)."""
+        if self._closed:
+            raise ClosedError("The game database is closed; the bot is shutting down.")
+        if not self._readers:
+            async with self._write_lock:
+                conn = self.writer
+                if conn.raw.in_transaction:     # defensive: nothing should leave one open
+                    await conn.rollback()
+                async with self._snapshot(conn, snapshot):
+                    yield conn
+            return
+        conn = await self._idle.get()
+        try:
+            if self._closed:
+                raise ClosedError("The game database is closed; the bot is shutting down.")
+            async with self._snapshot(conn, snapshot):
+                yield conn
+        finally:
+            self._idle.put_nowait(conn)
+
+    @staticmethod
+    @asynccontextmanager
+    async def _snapshot(conn: SQLiteConnection, snapshot: bool) -> AsyncIterator[None]:
+        if not snapshot:
+            yield
+            return
+        await conn.execute("BEGIN")
+        try:
+            yield
+        finally:
+            await conn.rollback()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[SQLiteConnection]:
+        """``BEGIN IMMEDIATE`` ... ``COMMIT``; any exception rolls everything back.
+
+        If the caller is cancelled (while waiting for the write lock, or mid-way), the
+        statements it queued may still be running on the connection's thread; a
+        background task then keeps the write lock until its rollback, queued behind
+        them, has run, and the cancellation goes through at once.
+        """
+        await self._write_lock.acquire()
+        release = True
+        try:
+            conn = self.writer
+            if conn.raw.in_transaction:      # defensive: nothing should leave one open
+                await conn.rollback()
+            await conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+                await conn.execute("COMMIT")
+            except BaseException as exc:
+                if not isinstance(exc, Exception):     # cancelled, or the loop is exiting
+                    raise
+                await conn.rollback()
+                raise
+        except BaseException as exc:
+            if not isinstance(exc, Exception) and self._writer is not None:
+                release = False
+                self._hand_off_rollback(self._writer)
+            raise
+        finally:
+            if release:
+                self._write_lock.release()
+
+    def _hand_off_rollback(self, conn: SQLiteConnection) -> None:
+        """Roll back in the background, then release the write lock we hold."""
+        async def rollback_then_release() -> None:
+            try:
+                await conn.raw.rollback()
+            except Exception:
+                log.exception("rollback after a cancelled database call failed")
+            finally:
+                self._write_lock.release()
+
+        task = asyncio.get_running_loop().create_task(rollback_then_release())
+        self._cleanups.add(task)
+        task.add_done_callback(self._cleanups.discard)
+
+
+# ---------------------------------------------------------------------------- PostgreSQL
+
+#: Tables whose ``INSERT`` reports the new row's ``id`` (``RETURNING id`` is added).
+_ID_TABLES = frozenset({"games", "announcements", "vacations"})
+_INSERT_INTO = re.compile(r"^\s*INSERT\s+INTO\s+(\w+)", re.IGNORECASE)
+_STATUS_COUNT = re.compile(r"(\d+)\s*$")
+
+
+@lru_cache(maxsize=1024)
+def postgres_sql(sql: str) -> tuple[str, bool]:
+    """``sql`` in PostgreSQL's spelling: ``?`` -> ``$1``, ``$2``... (outside quotes),
+    ``BEGIN IMMEDIATE`` -> ``BEGIN``; and whether ``RETURNING id`` was added."""
+    out: list[str] = []
+    n = 0
+    quoted = False
+    for ch in sql:
+        if ch == "'":
+            quoted = not quoted
+        if ch == "?" and not quoted:
+            n += 1
+            out.append(f"${n}")
+        else:
+            out.append(ch)
+    text = "".join(out)
+    match = _INSERT_INTO.match(text)
+    returning = bool(match and match.group(1).lower() in _ID_TABLES
+                     and "returning" not in text.lower())
+    if returning:
+        text = text.rstrip().rstrip(";") + " RETURNING id"
+    return text, returning
+
+
+def postgres_error(exc: BaseException) -> DatabaseError:
+    import asyncpg
+
+    text = str(exc)
+    if isinstance(exc, asyncpg.IntegrityConstraintViolationError):
+        return IntegrityError(text)
+    if isinstance(exc, asyncpg.exceptions.RaiseError) and "append-only" in text:
+        return IntegrityError(text)
+    if isinstance(exc, (asyncpg.LockNotAvailableError, asyncpg.DeadlockDetectedError,
+                        asyncpg.QueryCanceledError, asyncpg.TooManyConnectionsError,
+                        asyncpg.SerializationError)):
+        return BusyError(text)
+    if isinstance(exc, asyncpg.ReadOnlySQLTransactionError):
+        return ReadOnlyError(text)
+    if getattr(exc, "sqlstate", "").startswith("XX"):      # data or index corrupted
+        return CorruptError(text)
+    if isinstance(exc, (OSError, asyncpg.PostgresConnectionError,
+                        asyncpg.InterfaceError, asyncio.TimeoutError)):
+        return DatabaseError(f"cannot reach PostgreSQL: {text or type(exc).__name__}")
+    return DatabaseError(text)
+
+
+class PostgresConnection:
+    """An asyncpg connection speaking :class:`Connection`."""
+
+    dialect = "postgresql"
+
+    def __init__(self, raw: Any, writing: bool) -> None:
+        self.raw = raw
+        self.for_update = " FOR UPDATE" if writing else ""
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
+        text, returning = postgres_sql(sql)
+        try:
+            if returning:
+                rows = await self.raw.fetch(text, *params)
+                return Cursor(len(rows), int(rows[0][0]) if rows else None)
+            status = await self.raw.execute(text, *params)
+        except Exception as exc:
+            raise postgres_error(exc) from exc
+        match = _STATUS_COUNT.search(status or "")
+        return Cursor(int(match.group(1)) if match else 0)
+
+    async def execute_fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        text, _ = postgres_sql(sql)
+        try:
+            return list(await self.raw.fetch(text, *params))
+        except Exception as exc:
+            raise postgres_error(exc) from exc
+
+
+def redact_url(url: str) -> str:
+    """The URL without its password (for messages and logs)."""
+    return re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", url)
+
+
+class PostgresBackend:
+    """A pool of asyncpg connections to one database."""
+
+    dialect = "postgresql"
+
+    def __init__(self, url: str, pool: Any) -> None:
+        self.url = url
+        self.where = redact_url(url)
+        self.path = self.where
+        self._pool: Any = pool
+
+    @classmethod
+    async def open(cls, url: str, max_size: int = POSTGRES_POOL_MAX) -> PostgresBackend:
+        import asyncpg
+
+        try:
+            pool = await asyncpg.create_pool(
+                url, min_size=1, max_size=max_size, timeout=BUSY_TIMEOUT_MS / 1000,
+                command_timeout=60,
+                # a write waiting on a game's lock gives up like SQLite's busy timeout
+                server_settings={"lock_timeout": str(BUSY_TIMEOUT_MS),
+                                 "application_name": "warhost"})
+        except Exception as exc:
+            raise postgres_error(exc) from exc
+        return cls(url, pool)
+
+    async def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await pool.close()
+
+    def _pool_or_closed(self) -> Any:
+        if self._pool is None:
+            raise ClosedError("The game database is closed; the bot is shutting down.")
+        return self._pool
+
+    @asynccontextmanager
+    async def _acquire(self) -> AsyncIterator[Any]:
+        pool = self._pool_or_closed()
+        try:
+            raw = await pool.acquire()
+        except Exception as exc:
+            raise postgres_error(exc) from exc
+        try:
+            yield raw
+        finally:
+            await pool.release(raw)
+
+    @asynccontextmanager
+    async def reading(self, snapshot: bool = False) -> AsyncIterator[PostgresConnection]:
+        async with self._acquire() as raw:
+            conn = PostgresConnection(raw, writing=False)
+            if not snapshot:
+                yield conn
+                return
+            await conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            try:
+                yield conn
+            finally:
+                await conn.execute("ROLLBACK")
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[PostgresConnection]:
+        """``BEGIN`` (read committed) ... ``COMMIT``; any exception rolls back. A
+        cancelled caller's connection is reset (or closed) by the pool on release."""
+        async with self._acquire() as raw:
+            conn = PostgresConnection(raw, writing=True)
+            await conn.execute("BEGIN")
+            try:
+                yield conn
+                await conn.execute("COMMIT")
+            except BaseException:
+                if not raw.is_closed():
+                    # a failure here leaves a broken connection, which the pool drops
+                    with contextlib.suppress(Exception):
+                        await asyncio.shield(raw.execute("ROLLBACK"))
+                raise
+
+
+async def open_backend(target: str, synchronous: str = "FULL") -> SQLiteBackend | PostgresBackend:
+    """The backend for ``target``: a ``postgresql://`` URL, else a SQLite file path."""
+    if is_postgres(target):
+        return await PostgresBackend.open(target)
+    return await SQLiteBackend.open(target, synchronous)
+
+
+def sqlite_file_problem(path: str) -> str | None:
+    """Why the SQLite file at ``path`` cannot be written, checked before opening it."""
+    if path in ("", ":memory:") or path.startswith("file:"):
+        return None
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        return f"the folder {folder} does not exist"
+    if os.path.exists(path):
+        if os.path.isdir(path):
+            return f"{path} is a folder, not a database file"
+        if not os.access(path, os.R_OK | os.W_OK):
+            return f"the bot's user cannot read and write {path}"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return (f"the bot's user cannot write in {folder} (SQLite keeps its journal "
+                "files beside the database)")
+    return None

@@ -1,0 +1,55 @@
+"""Shared fixtures: ``database`` runs a storage test on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests import databases
+
+BACKENDS = ("sqlite", "postgresql")
+_skipped_postgres: list[str] = []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "sqlite_only: the test checks something only SQLite has (files, "
+        "PRAGMAs, another process's lock); it runs on the SQLite backend only")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A ``sqlite_only`` test is not collected for PostgreSQL at all."""
+    items[:] = [item for item in items
+                if not (item.get_closest_marker("sqlite_only")
+                        and getattr(item, "callspec", None) is not None
+                        and item.callspec.params.get("database") == "postgresql")]
+
+
+@pytest.fixture(params=BACKENDS)
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """Where a fresh, empty Warhost database lives: a SQLite path or a PostgreSQL URL."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "warhost.db")
+        return
+    problem = databases.postgres_problem()
+    if problem is not None:
+        _skipped_postgres.append(request.node.nodeid)
+        pytest.skip(f"PostgreSQL half skipped: {problem}")
+    url, schema = databases.new_postgres_database()
+    try:
+        yield url
+    finally:
+        databases.drop_postgres_database(schema)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if _skipped_postgres:
+        terminalreporter.write_line(
+            f"NOTE: {len(_skipped_postgres)} storage tests did not run on PostgreSQL "
+            f"({databases.postgres_problem()}). Set {databases.POSTGRES_ENV} to a server "
+            "(.ci/run starts one) to run them.", yellow=True, bold=True)
+    elif databases.postgres_url():
+        terminalreporter.write_line(
+            f"PostgreSQL half ran against {databases.postgres_url()}.", green=True)
