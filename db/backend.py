@@ -97,6 +97,13 @@ class Connection(Protocol):
     async def execute_fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
 
 
+def json_array_has(dialect: str, column: str) -> str:
+    """SQL true when the JSON array of text in ``column`` holds the next ``?``."""
+    if dialect == "sqlite":
+        return f"EXISTS (SELECT 1 FROM json_each({column}) WHERE value = ?)"
+    return f"jsonb_exists({column}::jsonb, ?)"
+
+
 class Backend(Protocol):
     dialect: str
     #: Where the data lives, for messages (a path, or a URL without its password).

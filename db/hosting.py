@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from db.backend import Connection
+from db.backend import Connection, json_array_has
 from db.clocks import (
     DAY,
     DEFAULT_REMINDER_EVERY,
@@ -399,8 +399,8 @@ class Hosting:
         None), and refresh their status messages (they show who is away)."""
         now = self.now()
         rows = await conn.execute_fetchall(
-            "SELECT id, version FROM games WHERE status = 'active' AND (? IS NULL OR "
-            "guild_id = ?) AND EXISTS (SELECT 1 FROM json_each(games.seats) WHERE value = ?)",
+            "SELECT id, version FROM games WHERE status = 'active' AND (CAST(? AS TEXT) IS "
+            f"NULL OR guild_id = ?) AND {json_array_has(conn.dialect, 'games.seats')}",
             (guild, guild, user))
         for game_id, version in rows:
             await conn.execute("UPDATE games SET wake_at = ? WHERE id = ?", (now, game_id))
@@ -439,8 +439,8 @@ class Hosting:
 
         async with self._reading() as conn:
             rows = await self._safely(conn.execute_fetchall(
-                f"SELECT {_COLUMNS} FROM games WHERE status = 'active' AND EXISTS "
-                "(SELECT 1 FROM json_each(games.seats) WHERE value = ?) ORDER BY id",
+                f"SELECT {_COLUMNS} FROM games WHERE status = 'active' AND "
+                f"{json_array_has(conn.dialect, 'games.seats')} ORDER BY id",
                 (str(user_id),)))
         return [_record(row) for row in rows]
 

@@ -36,9 +36,9 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
+import db.backend as backend_module
 import engine
 from db.backend import (
-    BUSY_TIMEOUT_MS,
     SYNCHRONOUS_MODES,
     BusyError,
     ClosedError,
@@ -277,7 +277,7 @@ def database_failed(exc: DatabaseError, *, written: bool) -> str:
         return str(exc)
     if isinstance(exc, BusyError):
         return ("The game database is busy (another process has held it for more than "
-                f"{BUSY_TIMEOUT_MS // 1000} s).{nothing} Try again in a moment.")
+                f"{backend_module.BUSY_TIMEOUT_MS / 1000:g} s).{nothing} Try again in a moment.")
     if isinstance(exc, CorruptError):
         return (f"The game database is damaged ({exc}).{nothing} Trying again will not "
                 "help: ask the bot's admin to restore a backup (docs/backups.md).")

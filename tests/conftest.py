@@ -17,14 +17,22 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "sqlite_only: the test checks something only SQLite has (files, "
         "PRAGMAs, another process's lock); it runs on the SQLite backend only")
+    config.addinivalue_line(
+        "markers", "postgres_only: the test checks something only PostgreSQL has (row "
+        "locks, its lock timeout); it runs on the PostgreSQL backend only")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """A ``sqlite_only`` test is not collected for PostgreSQL at all."""
-    items[:] = [item for item in items
-                if not (item.get_closest_marker("sqlite_only")
-                        and getattr(item, "callspec", None) is not None
-                        and item.callspec.params.get("database") == "postgresql")]
+    """A ``sqlite_only`` test is not collected for PostgreSQL at all, nor a
+    ``postgres_only`` one for SQLite."""
+    def wanted(item: pytest.Item) -> bool:
+        callspec = getattr(item, "callspec", None)
+        backend = None if callspec is None else callspec.params.get("database")
+        if item.get_closest_marker("sqlite_only") and backend == "postgresql":
+            return False
+        return not (item.get_closest_marker("postgres_only") and backend == "sqlite")
+
+    items[:] = [item for item in items if wanted(item)]
 
 
 @pytest.fixture(params=BACKENDS)

@@ -1,16 +1,17 @@
-"""Racing moves and creates, within one Store and across two connections to one file."""
+"""Racing moves and creates, within one Store and across two Stores (two processes' worth)
+on one database, SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
 import asyncio
 import random
 import sqlite3
+import time
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
-import db.store
+import db.backend
 import engine
 from db import ChannelBusy, GameRecord, MoveResult, Store, StoreError
 from engine.core import IllegalAction
@@ -25,8 +26,9 @@ def race(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> str:
-    return str(tmp_path / "warhost.db")
+def db_path(database: str) -> str:
+    """A fresh database: a SQLite file, then a PostgreSQL schema (tests/conftest.py)."""
+    return database
 
 
 @pytest.fixture
@@ -148,6 +150,7 @@ async def test_racing_joins_do_not_overfill(stores: tuple[Store, Store]) -> None
     assert len((await two.get(lobby.id)).seats) == 3
 
 
+@pytest.mark.sqlite_only
 async def test_cancelled_while_waiting_for_the_write_lock(db_path: str) -> None:
     store = await Store.open(db_path)
     holder = sqlite3.connect(db_path, isolation_level=None)
@@ -169,19 +172,103 @@ async def test_cancelled_while_waiting_for_the_write_lock(db_path: str) -> None:
         await store.close()
 
 
+@pytest.mark.sqlite_only
 async def test_a_write_lock_held_too_long_is_reported_as_busy(
         db_path: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(db.store, "BUSY_TIMEOUT_MS", 100)
+    monkeypatch.setattr(db.backend, "BUSY_TIMEOUT_MS", 100)
     store = await Store.open(db_path)
     holder = sqlite3.connect(db_path, isolation_level=None)
     try:
         record = await started(store)
         holder.execute("BEGIN IMMEDIATE")
-        with pytest.raises(StoreError, match="busy; try again in a moment"):
+        with pytest.raises(StoreError, match=r"busy .*Try again in a moment"):
             await store.apply_action(record.id, "a", "step 1")
         holder.execute("ROLLBACK")
         assert (await store.get(record.id)).version == 0
         assert (await store.apply_action(record.id, "a", "step 1")).seq == 1
     finally:
         holder.close()
+        await store.close()
+
+
+@pytest.mark.sqlite_only
+async def test_reads_never_wait_for_a_write(db_path: str) -> None:
+    """Another process holds the write lock; our own move to one game waits for it, and
+    meanwhile reads of another game (and of that one) answer at once."""
+    store = await Store.open(db_path)
+    holder = sqlite3.connect(db_path, isolation_level=None)
+    try:
+        waiting, other = await started(store, "c1"), await started(store, "c2")
+        holder.execute("BEGIN IMMEDIATE")
+        move = asyncio.create_task(store.apply_action(waiting.id, "a", "step 1"))
+        await asyncio.sleep(0.2)
+        assert not move.done()                       # stuck behind the other process
+        began = time.perf_counter()
+        for _ in range(20):
+            assert (await store.get(other.id)).version == 0
+            assert (await store.get(waiting.id)).version == 0
+            assert len(await store.list_active("g1")) == 2
+        assert time.perf_counter() - began < 1.0     # not the 10 s busy timeout
+        holder.execute("ROLLBACK")
+        assert (await move).seq == 1
+    finally:
+        holder.close()
+        await store.close()
+
+
+async def _hold_row(url: str, game_id: int, release: asyncio.Event,
+                    held: asyncio.Event) -> None:
+    """Another process's transaction holding a game's row lock until ``release``."""
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        async with conn.transaction():
+            await conn.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", game_id)
+            held.set()
+            await release.wait()
+    finally:
+        await conn.close()
+
+
+@pytest.mark.postgres_only
+async def test_postgres_row_lock_queues_writers_and_not_readers(
+        database: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = await Store.open(database)
+    try:
+        busy, other = await started(store, "c1"), await started(store, "c2")
+        release, held = asyncio.Event(), asyncio.Event()
+        holder = asyncio.create_task(_hold_row(database, busy.id, release, held))
+        await held.wait()
+        move = asyncio.create_task(store.apply_action(busy.id, "a", "step 1"))
+        await asyncio.sleep(0.3)
+        assert not move.done()                       # queued behind the other writer
+        began = time.perf_counter()
+        assert (await store.apply_action(other.id, "a", "step 1")).seq == 1  # other games go
+        assert (await store.get(busy.id)).version == 0                       # reads go
+        assert time.perf_counter() - began < 1.0
+        release.set()
+        await holder
+        assert (await move).seq == 1
+    finally:
+        await store.close()
+
+
+@pytest.mark.postgres_only
+async def test_postgres_lock_held_too_long_is_busy(
+        database: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(db.backend, "BUSY_TIMEOUT_MS", 200)
+    store = await Store.open(database)
+    try:
+        record = await started(store)
+        release, held = asyncio.Event(), asyncio.Event()
+        holder = asyncio.create_task(_hold_row(database, record.id, release, held))
+        await held.wait()
+        with pytest.raises(StoreError, match=r"busy .*Nothing was saved"):
+            await store.apply_action(record.id, "a", "step 1")
+        release.set()
+        await holder
+        assert (await store.get(record.id)).version == 0
+        assert (await store.apply_action(record.id, "a", "step 1")).seq == 1
+    finally:
         await store.close()

@@ -4,25 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
-from pathlib import Path
 
 import pytest
 
 import engine
 from db import MoveResult, Store
 from engine.core import IllegalAction
+from tests.databases import snapshot
 
 pytestmark = pytest.mark.skipif("conqueror" not in engine.GAMES,
                                 reason="engine/conqueror is not there yet")
-
-
-def snapshot(path: str) -> list[str]:
-    con = sqlite3.connect(path)
-    try:
-        return list(con.iterdump())
-    finally:
-        con.close()
 
 
 async def start_conqueror(store: Store, players: list[str], seed: int,
@@ -36,9 +27,9 @@ async def start_conqueror(store: Store, players: list[str], seed: int,
     return record.id
 
 
-async def test_conqueror_played_through_the_store_matches_the_engine(tmp_path: Path) -> None:
+async def test_conqueror_played_through_the_store_matches_the_engine(database: str) -> None:
     game = engine.get_game("conqueror")
-    path = str(tmp_path / "conqueror.db")
+    path = database
     players = ["p1", "p2", "p3"]
     store = await Store.open(path)
     game_id = await start_conqueror(store, players, seed=31337)
@@ -78,8 +69,8 @@ async def test_conqueror_played_through_the_store_matches_the_engine(tmp_path: P
         await store.close()
 
 
-async def test_conqueror_illegal_moves_change_nothing(tmp_path: Path) -> None:
-    path = str(tmp_path / "conqueror.db")
+async def test_conqueror_illegal_moves_change_nothing(database: str) -> None:
+    path = database
     store = await Store.open(path)
     try:
         game_id = await start_conqueror(store, ["p1", "p2"], seed=5)
@@ -94,8 +85,8 @@ async def test_conqueror_illegal_moves_change_nothing(tmp_path: Path) -> None:
         await store.close()
 
 
-async def test_conqueror_racing_turn_ends_across_connections(tmp_path: Path) -> None:
-    path = str(tmp_path / "conqueror.db")
+async def test_conqueror_racing_turn_ends_across_connections(database: str) -> None:
+    path = database
     one, two = await Store.open(path), await Store.open(path)
     try:
         game_id = await start_conqueror(one, ["p1", "p2"], seed=6)

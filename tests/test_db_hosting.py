@@ -5,7 +5,6 @@ move path, banks, vacations, reminders (escalation, quiet hours, restarts), undo
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -44,8 +43,9 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> str:
-    return str(tmp_path / "warhost.db")
+def db_path(database: str) -> str:
+    """A fresh database: a SQLite file, then a PostgreSQL schema (tests/conftest.py)."""
+    return database
 
 
 @pytest.fixture
