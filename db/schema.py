@@ -156,6 +156,15 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (game_id, user_id)
     ) WITHOUT ROWID;
     """,
+    # 4: several bot processes on one database: who runs a shared job (the scheduler, a
+    # game's deliveries, backups) holds its lease until it expires.
+    """
+    CREATE TABLE leases (
+        name       TEXT PRIMARY KEY,
+        holder     TEXT NOT NULL,
+        expires_at REAL NOT NULL
+    ) WITHOUT ROWID;
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

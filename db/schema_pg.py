@@ -125,6 +125,14 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (game_id, user_id)
     );
     """,
+    # 4: leases for jobs shared by several bot processes.
+    """
+    CREATE TABLE leases (
+        name       TEXT PRIMARY KEY,
+        holder     TEXT NOT NULL,
+        expires_at DOUBLE PRECISION NOT NULL
+    );
+    """,
 ]
 
 

@@ -56,6 +56,7 @@ from db.backend import (
 )
 from db.clocks import Interval, TimeControl, bank_after, deadline, paused_at
 from db.hosting import Hosting
+from db.leases import Leases
 from db.records import (
     ABORTED,
     ACTIVE,
@@ -326,7 +327,7 @@ async def _check_and_migrate(backend: SQLiteBackend | PostgresBackend, where: st
             await conn.execute("UPDATE warhost_schema SET version = version")
 
 
-class Store(Hosting):
+class Store(Hosting, Leases):
     """Warhost's games, persisted. Create with ``await Store.open(path_or_url)``."""
 
     def __init__(self, backend: SQLiteBackend | PostgresBackend,

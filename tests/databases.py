@@ -120,7 +120,7 @@ def raw(target: str, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
 
 
 TABLES = ("games", "actions", "announcements", "players", "channels", "vacations",
-          "followers")
+          "followers", "leases")
 
 
 def snapshot(target: str) -> list[str]:

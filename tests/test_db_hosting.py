@@ -4,6 +4,7 @@ move path, banks, vacations, reminders (escalation, quiet hours, restarts), undo
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -359,3 +360,43 @@ async def test_games_waiting_for_a_player_and_the_paged_log(store: Store) -> Non
     entries, _ = await store.log_page(first.id, 99, per_page=5)     # past the end: the last
     assert [e.seq for e in entries] == [11, 12, 13]
     assert (await store.latest_in_channel("c2")).id == second.id
+
+
+# -- leases (several bot processes on one database) ------------------------------------
+
+
+async def test_a_lease_is_held_by_one_holder_until_it_expires_or_is_released(
+        db_path: str, clock: FakeClock) -> None:
+    one, two = await Store.open(db_path, clock=clock), await Store.open(db_path, clock=clock)
+    try:
+        assert await one.take_lease("scheduler", "p1", 30)
+        assert not await two.take_lease("scheduler", "p2", 30)     # held by p1
+        assert await one.take_lease("scheduler", "p1", 30)          # renewed
+        assert await two.lease_holder("scheduler") == "p1"
+        clock.advance(29)
+        assert not await two.take_lease("scheduler", "p2", 30)      # renewal counted
+        clock.advance(2)
+        assert await two.take_lease("scheduler", "p2", 30)          # p1 went quiet
+        assert not await one.take_lease("scheduler", "p1", 30)
+        await one.release_lease("scheduler", "p1")                  # not p1's: no effect
+        assert await one.lease_holder("scheduler") == "p2"
+        await two.release_lease("scheduler", "p2")
+        assert await one.lease_holder("scheduler") is None
+        assert await one.take_lease("scheduler", "p1", 30)
+        assert await two.take_lease("game:1:deliver", "p2", 30)     # leases are separate
+    finally:
+        await one.close()
+        await two.close()
+
+
+async def test_racing_holders_get_a_lease_once(db_path: str, clock: FakeClock) -> None:
+    stores = [await Store.open(db_path, clock=clock) for _ in range(3)]
+    try:
+        for _ in range(5):
+            won = await asyncio.gather(*(s.take_lease("job", f"h{n}", 10)
+                                         for n, s in enumerate(stores)))
+            assert sum(won) == 1                     # each round, once the last expired
+            clock.advance(11)
+    finally:
+        for s in stores:
+            await s.close()

@@ -33,7 +33,7 @@ async def a_game(target: str) -> int:
 async def test_another_applications_database_is_refused_untouched(database: str) -> None:
     raw(database, "CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)")
     raw(database, "INSERT INTO invoices (id, total) VALUES (1, 9.5)")
-    with pytest.raises(StoreError, match="belongs to another application.*invoices"):
+    with pytest.raises(StoreError, match=r"belongs to another application.*invoices"):
         await Store.open(database)
     # nothing of Warhost's was added
     if database.startswith("postgresql"):
