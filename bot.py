@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import discord
@@ -35,10 +36,14 @@ from cogs.boards import Boards
 from cogs.common import MENTION_HELP, SERVER_ONLY, RecentIds, SentClock
 from cogs.scheduler import Scheduler
 from db import Store
+from db.leases import new_holder
 
 log = logging.getLogger("warhost")
 
 DEFAULT_DATABASE_PATH = "./warhost.db"
+#: How long a shared job's lease lasts without renewal: after a process dies, another
+#: takes over its deliveries and the scheduler within this many seconds.
+LEASE_SECONDS = float(os.environ.get("WARHOST_LEASE_SECONDS", "30"))
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 NO_TOKEN_HELP = """\
@@ -70,6 +75,23 @@ class Config:
     gateway_url: str | None = None
     #: Worker processes drawing boards (None: one per core; 0: draw in a thread).
     render_workers: int | None = None
+    #: ``postgresql://...``: games in PostgreSQL instead of the SQLite file.
+    database_url: str | None = field(default=None, repr=False)
+    #: Sharding: how many shards the bot has in all, and which of them this process
+    #: runs (None: one process runs every shard Discord recommends).
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+
+    @property
+    def database(self) -> str:
+        """Where the games are: DATABASE_URL if set, else the SQLite file."""
+        return self.database_url or self.database_path
+
+    @property
+    def shared_database(self) -> bool:
+        """Whether other bot processes may use the same database (so shared jobs
+        take leases)."""
+        return self.shard_ids is not None or self.database_url is not None
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None,
@@ -121,11 +143,46 @@ class Config:
                     f"{workers_text!r}. Leave it empty for one per CPU core.")
             render_workers = int(workers_text)
 
+        database_url = values.get("DATABASE_URL")
+        if database_url is not None and not database_url.startswith(
+                ("postgresql://", "postgres://")):
+            raise ConfigError("DATABASE_URL must be a PostgreSQL URL "
+                              "(postgresql://user:password@host:5432/database). For SQLite, "
+                              "leave it empty and set DATABASE_PATH.")
+        shard_count, shard_ids = _shards(values.get("SHARD_COUNT"), values.get("SHARD_IDS"))
+
         return cls(token=token,
                    database_path=values.get("DATABASE_PATH", DEFAULT_DATABASE_PATH),
+                   database_url=database_url, shard_count=shard_count, shard_ids=shard_ids,
                    dev_guild_id=dev_guild_id, log_level=level,
                    api_base=api_base, gateway_url=gateway_url,
                    render_workers=render_workers)
+
+
+def _shards(count_text: str | None, ids_text: str | None
+            ) -> tuple[int | None, tuple[int, ...] | None]:
+    """SHARD_COUNT and SHARD_IDS ("0,1", "2-3" or "0,2-3"), checked."""
+    if count_text is None:
+        if ids_text is not None:
+            raise ConfigError("SHARD_IDS needs SHARD_COUNT (the number of shards in all).")
+        return None, None
+    if not count_text.isdigit() or not 1 <= int(count_text) <= 1024:
+        raise ConfigError(f"SHARD_COUNT must be a number of shards from 1 to 1024, not "
+                          f"{count_text!r}.")
+    count = int(count_text)
+    if ids_text is None:
+        return count, tuple(range(count))
+    ids: list[int] = []
+    for part in ids_text.replace(" ", "").split(","):
+        low, _, high = part.partition("-")
+        if not low.isdigit() or (high and not high.isdigit()):
+            raise ConfigError(f"SHARD_IDS must list shard numbers like 0,1 or 0-3, not "
+                              f"{ids_text!r}.")
+        ids.extend(range(int(low), int(high or low) + 1))
+    if not ids or any(i >= count for i in ids) or len(set(ids)) != len(ids):
+        raise ConfigError(f"SHARD_IDS must name each shard once, each below SHARD_COUNT "
+                          f"({count}), not {ids_text!r}.")
+    return count, tuple(sorted(ids))
 
 
 def point_discord_at(config: Config) -> None:
@@ -210,8 +267,11 @@ class WarhostBot(commands.Bot):
         # No text commands: a mention is answered with help (see on_message).
         super().__init__(command_prefix=_no_prefix,
                          intents=discord.Intents.default(), tree_cls=WarhostTree,
-                         allowed_mentions=discord.AllowedMentions.none(), help_command=None)
+                         allowed_mentions=discord.AllowedMentions.none(), help_command=None,
+                         **self._shard_options(config))
         self.config = config
+        #: This process's name in the database's leases (see db/leases.py).
+        self.holder = new_holder()
         #: What time it is (epoch seconds) for games' clocks and reminders; tests pass
         #: their own to play weeks in a moment.
         self.clock: Callable[[], float] = clock or time.time
@@ -229,11 +289,13 @@ class WarhostBot(commands.Bot):
             discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
             log.info("Gateway at %s (from %s)", url, self.config.api_base)
         self.boards.start()  # board workers warm up while we connect
-        self.store = await Store.open(self.config.database_path, clock=self.clock)
-        log.info("Database open at %s", self.config.database_path)
-        self.announcer = Announcer(self, self.store)
+        self.store = await Store.open(self.config.database, clock=self.clock)
+        log.info("Database open at %s (%s)", self.store.path, self.store.dialect)
+        # With other processes on the database, each shared job runs where its lease is.
+        lease = (self.holder, LEASE_SECONDS) if self.config.shared_database else None
+        self.announcer = Announcer(self, self.store, lease=lease)
         self.announcer.start()      # delivers what a crash left undelivered, then retries
-        self.scheduler = Scheduler(self, self.store)
+        self.scheduler = Scheduler(self, self.store, lease=lease)
         self.scheduler.start()      # catches up with clocks and reminders after downtime
         for name in discover_cogs():
             await self.load_extension(name)
@@ -244,7 +306,14 @@ class WarhostBot(commands.Bot):
             log.info("Loaded %s", name)
         await self.sync_commands()
 
+    @staticmethod
+    def _shard_options(config: Config) -> dict[str, Any]:
+        return {}
+
     async def sync_commands(self) -> None:
+        if self.config.shard_ids is not None and 0 not in self.config.shard_ids:
+            log.info("Commands are synced by the process that runs shard 0")
+            return
         if self.config.dev_guild_id is not None:
             guild = discord.Object(id=self.config.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -285,6 +354,16 @@ class WarhostBot(commands.Bot):
                 log.info("Database closed")
 
 
+class ShardedWarhostBot(WarhostBot, commands.AutoShardedBot):
+    """The bot over the shards SHARD_IDS of SHARD_COUNT: several processes (or machines),
+    each running some shards, share one PostgreSQL database and the work."""
+
+    @staticmethod
+    def _shard_options(config: Config) -> dict[str, Any]:
+        return {"shard_count": config.shard_count,
+                "shard_ids": None if config.shard_ids is None else list(config.shard_ids)}
+
+
 def _no_prefix(bot: commands.Bot, message: discord.Message) -> list[str]:
     return []
 
@@ -303,6 +382,8 @@ def create_bot(config: Config, clock: Callable[[], float] | None = None) -> Warh
     """A ready-to-start bot (``await bot.start(config.token)``); nothing connects yet.
     ``clock`` (default ``time.time``) is what games' clocks and reminders go by."""
     point_discord_at(config)
+    if config.shard_count is not None:
+        return ShardedWarhostBot(config, clock)
     return WarhostBot(config, clock)
 
 

@@ -23,7 +23,7 @@ import contextlib
 import io
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -356,10 +356,15 @@ class Announcer:
     """Delivers the store's pending announcements; one per bot (``bot.announcer``)."""
 
     def __init__(self, client: discord.Client, store: Store, *,
-                 retry_every: float = RETRY_EVERY) -> None:
+                 retry_every: float = RETRY_EVERY,
+                 lease: tuple[str, float] | None = None) -> None:
         self.client = client
         self.store = store
         self.retry_every = retry_every
+        #: (this process's name, seconds): with other bot processes on the database, a
+        #: game's announcements are delivered by whichever holds its lease; what a dead
+        #: process left pending is taken over once its lease expires.
+        self.lease = lease
         self._locks: dict[int, asyncio.Lock] = {}
         #: Announcements whose send may have reached Discord: look before sending again.
         self._uncertain: set[int] = set()
@@ -398,7 +403,9 @@ class Announcer:
         """Every game's pending announcements. ``recovering``: this process did not
         send them, so any of them may already be in Discord: look first."""
         pending = await self.store.pending_announcements()
-        if recovering:
+        if recovering or self.lease is not None:
+            # Not sent by us (a crash, or another process that died mid-way): any of
+            # them may already be in Discord, so look first.
             self._uncertain.update(a.id for a in pending)
         for game_id in dict.fromkeys(a.game_id for a in pending):
             await self.deliver(game_id)
@@ -415,7 +422,9 @@ class Announcer:
                       interaction: discord.Interaction | None = None) -> None:
         """Send a game's pending announcements in order; stop at the first that fails
         for now (it is retried later, and what follows it waits, keeping the order)."""
-        async with self._lock(game_id):
+        async with self._lock(game_id), self._leased(game_id) as mine:
+            if not mine:
+                return              # another process is delivering this game's news
             try:
                 pending = await self.store.pending_announcements(game_id)
                 record = await self.store.get(game_id) if pending else None
@@ -461,6 +470,27 @@ class Announcer:
                     return
                 self._uncertain.discard(item.id)
                 self._failures.pop(item.id, None)
+
+    @contextlib.asynccontextmanager
+    async def _leased(self, game_id: int) -> AsyncIterator[bool]:
+        """Whether this process may deliver the game's announcements now (always, when
+        it is the only process on the database)."""
+        if self.lease is None:
+            yield True
+            return
+        holder, ttl = self.lease
+        name = f"deliver:{game_id}"
+        try:
+            mine = await self.store.take_lease(name, holder, ttl)
+        except StoreError:
+            log.exception("Could not take the delivery lease of game %s", game_id)
+            mine = False
+        try:
+            yield mine
+        finally:
+            if mine:
+                with contextlib.suppress(StoreError):
+                    await self.store.release_lease(name, holder)
 
     def _failed(self, item: Announcement) -> bool:
         """Count a failure; True once it is time to give up."""

@@ -27,6 +27,8 @@ log = logging.getLogger("warhost.scheduler")
 
 #: Longest real sleep between passes (a newly due game is also noticed through poke()).
 PASS_EVERY = 30.0
+#: The lease whose holder runs the passes when several processes share the database.
+SCHEDULER_LEASE = "scheduler"
 #: Passes over the due games in one go (games woken again at once, e.g. after a
 #: time-out passed the turn to someone else who is also due).
 MAX_ROUNDS = 20
@@ -36,10 +38,13 @@ class Scheduler:
     """Runs due games' time-outs and reminders; one per bot (``bot.scheduler``)."""
 
     def __init__(self, client: discord.Client, store: Store, *,
-                 every: float = PASS_EVERY) -> None:
+                 every: float = PASS_EVERY, lease: tuple[str, float] | None = None) -> None:
         self.client = client
         self.store = store
         self.every = every
+        #: (this process's name, seconds): with other bot processes on the database,
+        #: a pass runs only in the process holding the "scheduler" lease.
+        self.lease = lease
         self._poked = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -62,6 +67,10 @@ class Scheduler:
     async def run_due(self) -> int:
         """Do everything due now; returns how many times a game was woken."""
         woken = 0
+        if self.lease is not None:
+            holder, ttl = self.lease
+            if not await self.store.take_lease(SCHEDULER_LEASE, holder, ttl):
+                return 0            # another process runs the passes while it lives
         for _ in range(MAX_ROUNDS):
             due = await self.store.due_games()
             if not due:

@@ -222,3 +222,37 @@ def test_redact_filter_covers_tracebacks() -> None:
     bot.RedactFilter(TOKEN).filter(record)
     formatted = logging.Formatter().format(record)
     assert "RuntimeError" in formatted and TOKEN not in formatted
+
+
+def test_database_url_and_shards_are_read_and_checked() -> None:
+    base = {"DISCORD_TOKEN": "t"}
+    config = bot.Config.from_env(base, None)
+    assert config.database == bot.DEFAULT_DATABASE_PATH and not config.shared_database
+    assert (config.shard_count, config.shard_ids) == (None, None)
+    url = "postgresql://warhost:secret@db:5432/warhost"
+    config = bot.Config.from_env({**base, "DATABASE_URL": url}, None)
+    assert config.database == url and config.shared_database
+    assert "secret" not in repr(config)
+    config = bot.Config.from_env({**base, "SHARD_COUNT": "4", "SHARD_IDS": "0, 2-3"}, None)
+    assert (config.shard_count, config.shard_ids) == (4, (0, 2, 3))
+    assert config.shared_database
+    config = bot.Config.from_env({**base, "SHARD_COUNT": "2"}, None)
+    assert config.shard_ids == (0, 1)
+    for bad, said in [({"DATABASE_URL": "mysql://x"}, "PostgreSQL URL"),
+                      ({"SHARD_COUNT": "zero"}, "SHARD_COUNT must be"),
+                      ({"SHARD_COUNT": "2", "SHARD_IDS": "2"}, "below SHARD_COUNT"),
+                      ({"SHARD_COUNT": "2", "SHARD_IDS": "0,0"}, "each shard once"),
+                      ({"SHARD_COUNT": "2", "SHARD_IDS": "a"}, "like 0,1"),
+                      ({"SHARD_IDS": "1"}, "needs SHARD_COUNT")]:
+        with pytest.raises(bot.ConfigError, match=said):
+            bot.Config.from_env({**base, **bad}, None)
+
+
+def test_sharded_config_makes_an_auto_sharded_bot() -> None:
+    config = bot.Config.from_env({"DISCORD_TOKEN": "t", "SHARD_COUNT": "2",
+                                      "SHARD_IDS": "1"}, None)
+    sharded = bot.create_bot(config)
+    assert isinstance(sharded, bot.ShardedWarhostBot)
+    assert (sharded.shard_count, sharded.shard_ids) == (2, [1])
+    plain = bot.create_bot(bot.Config.from_env({"DISCORD_TOKEN": "t"}, None))
+    assert type(plain) is bot.WarhostBot
