@@ -1,4 +1,5 @@
-"""Warhost's persistence: games and their move logs in SQLite (via aiosqlite).
+"""Warhost's persistence: games and their move logs in SQLite (the embedded default, via
+aiosqlite) or PostgreSQL (via asyncpg, for servers that outgrow one machine).
 
 :meth:`Store.apply_action` is the one path through which every move is made.
 """

@@ -1,25 +1,26 @@
-"""The store: games in SQLite, and :meth:`Store.apply_action`, the one path for every move.
+"""The store: games in SQLite or PostgreSQL, and :meth:`Store.apply_action`, the one
+path for every move.
 
 Concurrency model
 -----------------
-One :class:`Store` owns one aiosqlite connection (one worker thread). Transactions on
-a single connection would interleave between coroutines, so every use of the
-connection holds ``_conn_lock``; moves also hold a per-game lock first (always in
-that order: game lock, then connection lock), so moves on one game queue up in
-arrival order. Other processes (a second bot, an admin script) are serialized by
-SQLite itself: every write starts with ``BEGIN IMMEDIATE`` and waits up to
-:data:`BUSY_TIMEOUT_MS` for the write lock, and every decision is made on the row
-read inside that transaction (the in-memory parsed state is used only when it matches
-that row's version and text).
+Where the SQL runs is :mod:`db.backend`'s business: SQLite (one writer connection
+behind an asyncio lock, plus read connections in WAL mode, so reads never wait for a
+write) or PostgreSQL (a connection pool). Moves hold a per-game asyncio lock first, so
+moves on one game queue up in arrival order within a process. Across processes (a
+second bot, shards on other machines, an admin script): SQLite serialises writers
+(``BEGIN IMMEDIATE``, waiting up to :data:`db.backend.BUSY_TIMEOUT_MS`); PostgreSQL
+locks the game's row (``SELECT ... FOR UPDATE``) for the transaction. Either way every
+decision is made on the row read inside the transaction (the in-memory parsed state is
+used only when it matches that row's version and text), and the write is guarded by
+the version read (compare-and-set).
 
 Durability
 ----------
-WAL journal, ``synchronous=FULL`` by default: a move that :meth:`apply_action`
+SQLite: WAL journal, ``synchronous=FULL`` by default: a move that :meth:`apply_action`
 returned has been fsync'd, so it survives not only the process being killed (which
 ``NORMAL`` already survives) but also power loss. Moves come at human speed, so one
-fsync per move (well under a millisecond on an SSD with a write cache, a few ms on
-slower disks) is worth it; pass ``synchronous="NORMAL"`` to :meth:`Store.open` to
-trade that for speed.
+fsync per move is worth it; pass ``synchronous="NORMAL"`` to :meth:`Store.open` to trade
+that for speed. PostgreSQL: committed means durable by the server's own settings.
 """
 
 from __future__ import annotations
@@ -57,6 +58,8 @@ from db.backend import (
 from db.clocks import Interval, TimeControl, bank_after, deadline, paused_at
 from db.hosting import Hosting
 from db.leases import Leases
+from db.limits import Limits
+from db.privacy import Privacy
 from db.records import (
     ABORTED,
     ACTIVE,
@@ -327,7 +330,7 @@ async def _check_and_migrate(backend: SQLiteBackend | PostgresBackend, where: st
             await conn.execute("UPDATE warhost_schema SET version = version")
 
 
-class Store(Hosting, Leases):
+class Store(Hosting, Leases, Limits, Privacy):
     """Warhost's games, persisted. Create with ``await Store.open(path_or_url)``."""
 
     def __init__(self, backend: SQLiteBackend | PostgresBackend,
