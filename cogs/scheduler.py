@@ -21,7 +21,7 @@ import logging
 import discord
 
 from cogs import common
-from db import Store, StoreError
+from db import Store, StoreClosed, StoreError
 
 log = logging.getLogger("warhost.scheduler")
 
@@ -78,6 +78,8 @@ class Scheduler:
             for game_id in due:
                 try:
                     result = await self.store.wake(game_id)
+                except StoreClosed:
+                    return woken        # shutting down
                 except StoreError:
                     log.exception("Waking game %s failed; will retry", game_id)
                     continue
@@ -98,6 +100,8 @@ class Scheduler:
                 upcoming = await self.store.next_wake()
             except asyncio.CancelledError:
                 raise
+            except StoreClosed:
+                return                  # shutting down
             except Exception:
                 log.exception("A scheduler pass failed")
                 upcoming = None

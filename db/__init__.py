@@ -14,9 +14,10 @@ from db.records import (
     LogEntry,
     MoveResult,
     NotFound,
+    StoreClosed,
     StoreError,
 )
 from db.store import Store
 
 __all__ = ["DIGEST", "PRIVATE", "REPLY", "Announcement", "ChannelBusy", "GameRecord", "LogEntry",
-           "MoveResult", "NotFound", "Store", "StoreError"]
+           "MoveResult", "NotFound", "Store", "StoreClosed", "StoreError"]

@@ -31,6 +31,10 @@ class NotFound(StoreError):
     """No game has that id."""
 
 
+class StoreClosed(StoreError):
+    """The store was closed: the bot is shutting down (not a failure worth a traceback)."""
+
+
 @dataclass(frozen=True)
 class GameRecord:
     """One row of the games table. ``state`` is the engine's dump text (None in the lobby)."""

@@ -79,6 +79,7 @@ from db.records import (
     LogEntry,
     MoveResult,
     NotFound,
+    StoreClosed,
     StoreError,
 )
 from db.replay import Step, Undoable, replay, undo_event, undoable
@@ -405,6 +406,8 @@ class Store(Hosting, Leases, Limits, Privacy):
         try:
             async with self.backend.reading(snapshot) as conn:
                 yield conn
+        except ClosedError as exc:
+            raise StoreClosed(str(exc)) from exc
         except DatabaseError as exc:
             raise StoreError(database_failed(exc, written=False)) from exc
 
@@ -415,6 +418,8 @@ class Store(Hosting, Leases, Limits, Privacy):
         try:
             async with self.backend.transaction() as conn:
                 yield conn
+        except ClosedError as exc:
+            raise StoreClosed(str(exc)) from exc
         except DatabaseError as exc:
             raise StoreError(database_failed(exc, written=True)) from exc
 
