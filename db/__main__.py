@@ -1,0 +1,216 @@
+"""Warhost's database, for admins: ``python -m db COMMAND``.
+
+    python -m db backup  [--database PATH] [--to DIR]
+    python -m db restore BACKUP_FILE [--database PATH]
+    python -m db check   [--database PATH]
+    python -m db copy    SOURCE TARGET
+
+``--database`` defaults to ``DATABASE_PATH`` (environment, then ``.env``, then
+``./warhost.db``), ``--to`` to ``BACKUP_DIR`` (then ``./backups``), as the bot reads
+them. ``backup``, ``restore`` and ``check`` are for the SQLite store; a PostgreSQL store
+(``DATABASE_URL``) is backed up and restored with PostgreSQL's own tools
+(docs/backups.md). ``copy`` moves every game into a new, empty database, a SQLite path
+or a PostgreSQL URL either side (:mod:`db.transfer`; docs/deploy.md).
+
+Exit status: 0 done (or no problem found), 1 refused or problems found, 2 bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from dotenv import dotenv_values
+
+from db.backup import BackupError, check_file, database_in_use, restore, take_backup
+
+DEFAULT_DATABASE_PATH = "./warhost.db"
+DEFAULT_BACKUP_DIR = "./backups"
+
+
+def settings(environ: Mapping[str, str] | None = None,
+             dotenv_path: str | os.PathLike[str] | None = ".env") -> dict[str, str]:
+    """The environment over ``.env``, empty values unset (as the bot reads them)."""
+    values: dict[str, str] = {}
+    if dotenv_path is not None and Path(dotenv_path).is_file():
+        for key, value in dotenv_values(dotenv_path).items():
+            if value is not None and value.strip():
+                values[key] = value.strip()
+    for key, value in (os.environ if environ is None else environ).items():
+        if value.strip():
+            values[key] = value.strip()
+    return values
+
+
+class Refused(Exception):
+    """What the admin is told, on stderr, before exit status 1."""
+
+
+def _database(args: argparse.Namespace, values: Mapping[str, str]) -> Path:
+    if args.database is not None:
+        return Path(args.database)
+    if values.get("DATABASE_URL", "").startswith(("postgresql://", "postgres://")):
+        raise Refused("DATABASE_URL points at PostgreSQL; these commands are for the SQLite "
+                      "store. Back PostgreSQL up with pg_dump and restore with pg_restore "
+                      "(docs/backups.md), or pass --database PATH for a SQLite file.")
+    return Path(values.get("DATABASE_PATH", DEFAULT_DATABASE_PATH))
+
+
+def _mb(size: int) -> str:
+    return f"{size / 1e6:.1f} MB"
+
+
+def cmd_backup(args: argparse.Namespace, values: Mapping[str, str]) -> int:
+    database = _database(args, values)
+    folder = Path(args.to if args.to is not None else values.get("BACKUP_DIR",
+                                                                   DEFAULT_BACKUP_DIR))
+    made = take_backup(database, folder)
+    print(f"Backed up {database} to {made.path} ({_mb(made.size)}, {made.games} games, "
+          f"schema version {made.schema_version}, checked, {made.seconds:.1f} s).")
+    print("This one-off backup is named like the scheduled ones; the bot counts it in "
+          "BACKUP_KEEP when it prunes that folder.")
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace, values: Mapping[str, str]) -> int:
+    database = _database(args, values)
+    done = restore(args.backup_file, database)
+    print(f"Restored {done.backup} to {done.database} ({done.games} games, schema version "
+          f"{done.schema_version}).")
+    if done.moved_aside:
+        print("The database it replaced was moved aside, not deleted:")
+        for path in done.moved_aside:
+            print(f"  {path}")
+        print("Delete it once the restored games look right.")
+    print("Start the bot now; every move made after the backup was taken is not in it.")
+    return 0
+
+
+def cmd_check(args: argparse.Namespace, values: Mapping[str, str]) -> int:
+    database = _database(args, values)
+    if not database.is_file():
+        raise Refused(f"There is no database at {database}. Pass --database PATH, or set "
+                      "DATABASE_PATH.")
+    problems = asyncio.run(_check(database))
+    if not problems:
+        return 0
+    print(f"{len(problems)} problem(s) found. Restore the newest backup that passes "
+          "`python -m db check` (docs/backups.md), or keep the games as they are.",
+          file=sys.stderr)
+    return 1
+
+
+async def _check(database: Path) -> list[str]:
+    """SQLite's quick_check, the schema, then every game's replay (Store.problems)."""
+    from db import Store, StoreError
+
+    try:
+        checked = await asyncio.to_thread(check_file, database, "database")
+    except BackupError as exc:
+        print(f"{exc}", file=sys.stderr)
+        return [str(exc)]
+    print(f"{database}: quick_check ok, schema version {checked.schema_version}, "
+          f"{checked.games} games, {_mb(checked.size)}.")
+    try:
+        store = await Store.open(str(database))
+    except StoreError as exc:
+        print(f"{exc}", file=sys.stderr)
+        return [str(exc)]
+    found: list[str] = []
+    try:
+        async with store._reading() as conn:
+            ids = [int(r[0]) for r in await conn.execute_fetchall(
+                "SELECT id FROM games ORDER BY id")]
+        for game_id in ids:
+            try:
+                problems = await store.problems(game_id)
+            except StoreError as exc:
+                problems = [str(exc)]
+            for problem in problems:
+                found.append(f"game #{game_id}: {problem}")
+                print(f"game #{game_id}: {problem}", file=sys.stderr)
+    finally:
+        await store.close()
+    if not found:
+        print(f"All {len(ids)} games replay exactly from their logs.")
+    return found
+
+
+def cmd_copy(args: argparse.Namespace, values: Mapping[str, str]) -> int:
+    from db.backend import is_postgres, redact_url
+    from db.records import StoreError
+    from db.transfer import copy_database
+
+    source, target = str(args.source), str(args.target)
+    if not is_postgres(source):
+        if not Path(source).is_file():
+            raise Refused(f"There is no database at {source} to copy from.")
+        busy = database_in_use(source)
+        if busy is not None:
+            raise Refused(f"{busy} (Or copy from a backup: `python -m db backup`, then copy "
+                          "that file.)")
+    try:
+        copied = asyncio.run(copy_database(source, target, progress=print))
+    except StoreError as exc:
+        raise Refused(str(exc)) from exc
+    shown = redact_url(target) if is_postgres(target) else target
+    print(f"Copied {sum(copied.rows.values())} rows to {shown}; all {copied.games_checked} "
+          "games replay exactly there. The source was only read.")
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(
+        prog="python -m db", description="Back up, restore and check Warhost's SQLite "
+        "database (docs/backups.md).")
+    commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    database_help = "the database file (default: DATABASE_PATH, else ./warhost.db)"
+
+    backup = commands.add_parser("backup", help="take a backup now (the bot may be running)",
+                                 description="Take a checked backup of the database now; "
+                                 "the bot may be running.")
+    backup.add_argument("--database", metavar="PATH", help=database_help)
+    backup.add_argument("--to", metavar="DIR",
+                        help="the folder for it (default: BACKUP_DIR, else ./backups)")
+    backup.set_defaults(run=cmd_backup)
+
+    back = commands.add_parser("restore", help="put a backup in place (stop the bot first)",
+                               description="Put a backup in place of the database. The bot "
+                               "must be stopped; the current database is moved aside, not "
+                               "deleted.")
+    back.add_argument("backup_file", metavar="BACKUP_FILE", help="the backup to restore")
+    back.add_argument("--database", metavar="PATH", help=database_help)
+    back.set_defaults(run=cmd_restore)
+
+    check = commands.add_parser("check", help="check the database and replay every game",
+                                description="SQLite's quick_check, then every game's log "
+                                "replayed against its saved position.")
+    check.add_argument("--database", metavar="PATH", help=database_help)
+    check.set_defaults(run=cmd_check)
+
+    copy = commands.add_parser("copy", help="copy every game into a new, empty database",
+                               description="Copy every game into a new, empty database "
+                               "(SQLite to PostgreSQL, say), then check the copy by row "
+                               "counts and by replaying every game. Stop the bot first.")
+    copy.add_argument("source", metavar="SOURCE", help="a SQLite file or postgresql:// URL")
+    copy.add_argument("target", metavar="TARGET", help="a new SQLite file or an empty "
+                      "PostgreSQL database's URL")
+    copy.set_defaults(run=cmd_copy)
+    return top
+
+
+def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return int(args.run(args, settings(environ)))
+    except (BackupError, Refused) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
