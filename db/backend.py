@@ -96,6 +96,10 @@ class Connection(Protocol):
 
     async def execute_fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
 
+    async def lock(self, key: str) -> None:
+        """Hold ``key`` until this write transaction ends: read-modify-writes of one
+        thing (a player's settings, their vacations) queue up across processes."""
+
 
 def json_array_has(dialect: str, column: str) -> str:
     """SQL true when the JSON array of text in ``column`` holds the next ``?``."""
@@ -162,6 +166,9 @@ class SQLiteConnection:
             return list(await self.raw.execute_fetchall(sql, params))
         except sqlite3.Error as exc:
             raise sqlite_error(exc) from exc
+
+    async def lock(self, key: str) -> None:
+        """Nothing to do: a SQLite write transaction already excludes other writers."""
 
     async def rollback(self) -> None:
         try:
@@ -406,6 +413,10 @@ class PostgresConnection:
             raise postgres_error(exc) from exc
         match = _STATUS_COUNT.search(status or "")
         return Cursor(int(match.group(1)) if match else 0)
+
+    async def lock(self, key: str) -> None:
+        """A transaction-scoped advisory lock on ``key`` (hashed to 32 bits)."""
+        await self.execute("SELECT pg_advisory_xact_lock(hashtext(?))", (key,))
 
     async def execute_fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         text, _ = postgres_sql(sql)

@@ -287,6 +287,7 @@ class Hosting:
         """Change some of a player's settings (``quiet``: QuietHours or None)."""
         user = str(user_id)
         async with self._transaction() as conn:
+            await conn.lock(f"player:{user}")
             old = (await self._players(conn, [user])).get(user, PlayerSettings(user))
             zone = old.timezone if timezone is _UNSET else timezone
             start, end = old.quiet_start, old.quiet_end
@@ -318,6 +319,7 @@ class Hosting:
                                    reminder_limit: Any = _UNSET) -> ChannelSettings:
         channel = str(channel_id)
         async with self._transaction() as conn:
+            await conn.lock(f"channel:{channel}")
             old = await self._channel_settings(conn, channel)
             every = old.reminder_every if reminder_every is _UNSET else reminder_every
             limit = old.reminder_limit if reminder_limit is _UNSET else reminder_limit
@@ -362,6 +364,7 @@ class Hosting:
         guild, user = str(guild_id), str(user_id)
         now = self.now()
         async with self._transaction() as conn:
+            await conn.lock(f"vacation:{guild}:{user}")
             held = await self._vacations(conn, guild, user, now - YEAR)
             if any(v.starts_at <= now < v.ends_at for v in held):
                 raise StoreError("You are already on vacation here; `/vacation end` ends it.")
@@ -384,6 +387,7 @@ class Hosting:
         guild, user = str(guild_id), str(user_id)
         now = self.now()
         async with self._transaction() as conn:
+            await conn.lock(f"vacation:{guild}:{user}")
             held = await self._vacations(conn, guild, user, now)
             current = next((v for v in held if v.starts_at <= now < v.ends_at), None)
             if current is None:
@@ -457,24 +461,36 @@ class Hosting:
     async def log_page(self: Store, game_id: int, page: int,
                        per_page: int = 15) -> tuple[list[LogEntry], int]:
         """Page ``page`` (1-based; the last page when past the end) of the whole log,
-        oldest first, and the number of pages."""
-        from db.store import _LOG_COLUMNS, _entries
+        oldest first, and the number of pages. An archived game's log is replayed from
+        its archive (see :mod:`db.archive`)."""
+        from db.archive import Archive, read_archive, rebuild
+        from db.store import _COLUMNS, _LOG_COLUMNS, _entries, _record
 
+        archive: Archive | None = None
         async with self._reading() as conn:
             rows = list(await self._safely(conn.execute_fetchall(
                 "SELECT count(*) FROM actions WHERE game_id = ?", (int(game_id),))))
             total = int(rows[0][0])
             if total == 0:
-                exists = list(await conn.execute_fetchall(
-                    "SELECT 1 FROM games WHERE id = ?", (int(game_id),)))
-                if not exists:
+                found_game = list(await conn.execute_fetchall(
+                    f"SELECT {_COLUMNS} FROM games WHERE id = ?", (int(game_id),)))
+                if not found_game:
                     raise NotFound(f"There is no game #{game_id}.")
-            pages = max(1, -(-total // per_page))
-            page = min(max(1, page), pages)
-            found = await self._safely(conn.execute_fetchall(
-                f"SELECT {_LOG_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq "
-                "LIMIT ? OFFSET ?", (int(game_id), per_page, (page - 1) * per_page)))
-        return _entries(found), pages
+                record = _record(found_game[0])
+                if record.version > 0:      # moves made, yet no rows: archived
+                    archive = await self._safely(read_archive(conn, record.id))
+            if archive is None:
+                pages = max(1, -(-total // per_page))
+                page = min(max(1, page), pages)
+                found = await self._safely(conn.execute_fetchall(
+                    f"SELECT {_LOG_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq "
+                    "LIMIT ? OFFSET ?", (int(game_id), per_page, (page - 1) * per_page)))
+                return _entries(found), pages
+        # Replayed off the connection: the archive holds the actions, not their events.
+        entries = rebuild(self._game(record.kind), record, archive)
+        pages = max(1, -(-len(entries) // per_page))
+        page = min(max(1, page), pages)
+        return entries[(page - 1) * per_page:page * per_page], pages
 
     async def digests(self: Store, game_id: int) -> list[Announcement]:
         """Every turn digest of a game, oldest first (delivered or not)."""

@@ -400,3 +400,17 @@ async def test_racing_holders_get_a_lease_once(db_path: str, clock: FakeClock) -
     finally:
         for s in stores:
             await s.close()
+
+
+async def test_racing_vacations_across_stores_cannot_overdraw_the_allowance(
+        db_path: str, clock: FakeClock) -> None:
+    stores = [await Store.open(db_path, clock=clock) for _ in range(2)]
+    try:
+        results = await asyncio.gather(*(s.start_vacation("g1", "a", 20) for s in stores * 2),
+                                       return_exceptions=True)
+        started_ = [r for r in results if not isinstance(r, BaseException)]
+        assert len(started_) == 1, results                  # one vacation, not four
+        assert all("already on vacation" in str(r) for r in results if r not in started_)
+    finally:
+        for s in stores:
+            await s.close()
