@@ -2,7 +2,8 @@
 
 Configuration comes from the environment or a ``.env`` file next to where the bot is
 started (the environment wins): ``DISCORD_TOKEN`` (required), ``DATABASE_PATH``,
-``DEV_GUILD_ID``, ``LOG_LEVEL`` and, for the loopback test double only,
+``DEV_GUILD_ID``, ``LOG_LEVEL``, the abuse limits (``RATE_LIMITS``, ``MAX_OPEN_GAMES``,
+``LOBBY_EXPIRY_HOURS``) and, for the loopback test double only,
 ``DISCORD_API_BASE`` (and optionally ``DISCORD_GATEWAY_URL``; without it the gateway
 is asked of that API). See ``.env.example``.
 
@@ -16,6 +17,7 @@ import importlib
 import logging
 import os
 import pkgutil
+import re
 import sys
 import time
 from collections.abc import Callable, Mapping
@@ -34,6 +36,7 @@ import cogs
 from cogs.announcements import Announcer
 from cogs.boards import Boards
 from cogs.common import MENTION_HELP, SERVER_ONLY, RecentIds, SentClock
+from cogs.limits import DEFAULT_CAP, DEFAULT_LOBBY_HOURS, Limiter, admit
 from cogs.scheduler import Scheduler
 from db import Store
 from db.leases import new_holder
@@ -75,6 +78,13 @@ class Config:
     gateway_url: str | None = None
     #: Worker processes drawing boards (None: one per core; 0: draw in a thread).
     render_workers: int | None = None
+    #: Per-user rate limits on commands, autocomplete and buttons (RATE_LIMITS=off:
+    #: none, for scripted players in tests and benchmarks).
+    rate_limits: bool = True
+    #: Open games (lobbies and games under way) a server may have at once (0: no cap).
+    max_open_games: int = DEFAULT_CAP
+    #: Hours a lobby may sit untouched before it is closed (0: never).
+    lobby_expiry_hours: float = DEFAULT_LOBBY_HOURS
     #: ``postgresql://...``: games in PostgreSQL instead of the SQLite file.
     database_url: str | None = field(default=None, repr=False)
     #: Sharding: how many shards the bot has in all, and which of them this process
@@ -150,13 +160,38 @@ class Config:
                               "(postgresql://user:password@host:5432/database). For SQLite, "
                               "leave it empty and set DATABASE_PATH.")
         shard_count, shard_ids = _shards(values.get("SHARD_COUNT"), values.get("SHARD_IDS"))
+        rate_limits, max_open, lobby_hours = _limits(values)
 
         return cls(token=token,
                    database_path=values.get("DATABASE_PATH", DEFAULT_DATABASE_PATH),
                    database_url=database_url, shard_count=shard_count, shard_ids=shard_ids,
                    dev_guild_id=dev_guild_id, log_level=level,
                    api_base=api_base, gateway_url=gateway_url,
-                   render_workers=render_workers)
+                   render_workers=render_workers, rate_limits=rate_limits,
+                   max_open_games=max_open, lobby_expiry_hours=lobby_hours)
+
+
+_ON, _OFF = ("on", "true", "yes", "1"), ("off", "false", "no", "0")
+
+
+def _limits(values: Mapping[str, str]) -> tuple[bool, int, float]:
+    """RATE_LIMITS, MAX_OPEN_GAMES and LOBBY_EXPIRY_HOURS, checked."""
+    rate_text = values.get("RATE_LIMITS", "on").lower()
+    if rate_text not in _ON + _OFF:
+        raise ConfigError(f"RATE_LIMITS must be on or off, not {rate_text!r}.")
+    cap_text = values.get("MAX_OPEN_GAMES", str(DEFAULT_CAP))
+    if not cap_text.isdigit() or int(cap_text) > 100_000:
+        raise ConfigError(f"MAX_OPEN_GAMES must be a number of games from 0 (no cap) to "
+                          f"100000, not {cap_text!r}.")
+    hours_text = values.get("LOBBY_EXPIRY_HOURS", str(DEFAULT_LOBBY_HOURS))
+    try:
+        hours = float(hours_text)
+    except ValueError:
+        hours = -1.0
+    if not 0 <= hours <= 24 * 366:
+        raise ConfigError(f"LOBBY_EXPIRY_HOURS must be a number of hours from 0 (lobbies "
+                          f"never expire) to 8784, not {hours_text!r}.")
+    return rate_text in _ON, int(cap_text), hours
 
 
 def _shards(count_text: str | None, ids_text: str | None
@@ -193,22 +228,33 @@ def point_discord_at(config: Config) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(config.gateway_url)
 
 
+#: Interaction and webhook tokens, which let anyone answer as the bot in a conversation
+#: for 15 minutes: in a request's URL (discord.py logs each one at DEBUG), as the
+#: ``token`` of a gateway event (logged whole at DEBUG), or anywhere by their prefix
+#: (base64 of ``interaction:``).
+_TOKENS_IN_TEXT = (
+    (re.compile(r"(/(?:interactions|webhooks)/\d+/)[A-Za-z0-9_.\-]{20,}"), r"\1[token hidden]"),
+    (re.compile(r"""(['"]token['"]\s*:\s*['"])[^'"]{8,}"""), r"\1[token hidden]"),
+    (re.compile(r"aW50ZXJhY3Rpb246[A-Za-z0-9_\-+/=]*"), "[token hidden]"),
+)
+
+
 class RedactFilter(logging.Filter):
-    """Replaces a secret in every log record that passes through (defence in depth)."""
+    """Replaces a secret, and interaction tokens in URLs, in every log record that
+    passes through (defence in depth)."""
 
     def __init__(self, secret: str) -> None:
         super().__init__()
         self.secret = secret
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if not self.secret:
-            return True
         try:
             message = record.getMessage()
         except Exception:  # a broken format string is not ours to fix here
             return True
-        if self.secret in message:
-            record.msg = self.hide(message)
+        hidden = self.hide(message)
+        if hidden != message:
+            record.msg = hidden
             record.args = None
         if record.exc_info and not record.exc_text:
             # formatted here (the formatter reuses exc_text) so tracebacks are covered too
@@ -220,25 +266,36 @@ class RedactFilter(logging.Filter):
         return True
 
     def hide(self, text: str) -> str:
-        return text.replace(self.secret, "[token hidden]")
+        if self.secret:
+            text = text.replace(self.secret, "[token hidden]")
+        for pattern, replacement in _TOKENS_IN_TEXT:
+            text = pattern.sub(replacement, text)
+        return text
 
 
 def setup_logging(config: Config) -> None:
     """Log to stderr at the configured level, never showing the token."""
     handler = logging.StreamHandler()
     handler.addFilter(RedactFilter(config.token))
-    discord.utils.setup_logging(handler=handler, level=getattr(logging, config.log_level))
+    level = getattr(logging, config.log_level)
+    discord.utils.setup_logging(handler=handler, level=level)
+    # aiosqlite logs every statement with its values at DEBUG: the database's contents
+    # (interaction tokens among them) do not belong in the log.
+    logging.getLogger("aiosqlite").setLevel(max(level, logging.INFO))
 
 
 #: Commands that work in direct messages too; every other one is for a server's channels.
-DM_COMMANDS = frozenset({"help", "mygames", "reminders"})
+DM_COMMANDS = frozenset({"help", "mygames", "reminders", "privacy"})
 
 
 class WarhostTree(app_commands.CommandTree):
     """The command tree: one error handler for every app command of every cog, and the
-    run-time check that server-only commands are used in a server."""
+    run-time checks of every command and autocomplete: the user's rate limit, and
+    server-only commands used in a server."""
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if not await admit(interaction):
+            return False
         if interaction.guild_id is not None or interaction.type not in (
                 discord.InteractionType.application_command,
                 discord.InteractionType.autocomplete):
@@ -281,6 +338,8 @@ class WarhostBot(commands.Bot):
         self.boards = Boards(config.render_workers)
         self.sent_clock = SentClock()
         self.recent_interactions = RecentIds()
+        #: Per-user rate limits (see cogs/limits.py); None when RATE_LIMITS=off.
+        self.limiter: Limiter | None = Limiter() if config.rate_limits else None
 
     async def setup_hook(self) -> None:
         if self.config.api_base is not None and self.config.gateway_url is None:
@@ -418,6 +477,10 @@ def main() -> int:
         return 1
     except KeyboardInterrupt:
         pass
+    except Exception:
+        # through the logging handler, so the token is hidden even in the traceback
+        log.exception("Warhost stopped on an unexpected error")
+        return 1
     return 0
 
 

@@ -4,7 +4,8 @@ that have been over for a while.
 One loop, started when the cog loads and cancelled when it unloads, wakes every few
 minutes and does what is due:
 
-* **a backup** (SQLite only) when the newest one in ``BACKUP_DIR`` is older than
+* **a backup** (SQLite only) when the newest one in ``BACKUP_DIR`` (default: a
+  ``backups`` folder beside the database, so ``./backups`` for ``./warhost.db``) is older than
   ``BACKUP_EVERY_HOURS`` (default 6; 0 turns scheduled backups off), then keeps the
   newest ``BACKUP_KEEP`` (default 14). The schedule is read off the backups' names, so
   a restart neither skips one nor takes an extra one. The copy runs in a thread on its
@@ -36,12 +37,19 @@ from discord.ext import commands
 from dotenv import dotenv_values
 
 from db import StoreError
-from db.backup import Backup, BackupError, latest_backup, prune, take_backup, taken_at
+from db.backup import (
+    Backup,
+    BackupError,
+    backup_folder,
+    latest_backup,
+    prune,
+    take_backup,
+    taken_at,
+)
 
 log = logging.getLogger("warhost.maintenance")
 
 DEFAULT_BACKUP_EVERY_HOURS = 6.0
-DEFAULT_BACKUP_DIR = "./backups"
 DEFAULT_BACKUP_KEEP = 14
 DEFAULT_ARCHIVE_AFTER_DAYS = 30.0
 
@@ -72,7 +80,8 @@ class MaintenanceSettings:
     """``BACKUP_EVERY_HOURS``, ``BACKUP_DIR``, ``BACKUP_KEEP``, ``ARCHIVE_AFTER_DAYS``."""
 
     backup_every_hours: float = DEFAULT_BACKUP_EVERY_HOURS
-    backup_dir: str = DEFAULT_BACKUP_DIR
+    #: None: a ``backups`` folder beside the database.
+    backup_dir: str | None = None
     backup_keep: int = DEFAULT_BACKUP_KEEP
     archive_after_days: float = DEFAULT_ARCHIVE_AFTER_DAYS
 
@@ -90,13 +99,14 @@ class MaintenanceSettings:
             if value.strip():
                 values[key] = value.strip()
         every = _number(values, "BACKUP_EVERY_HOURS", DEFAULT_BACKUP_EVERY_HOURS, 0, 24 * 366,
-                        "a number of hours (0 turns scheduled backups off)")
+                        "a number of hours from 0 to {high:g} (0 turns scheduled backups off)")
         keep = _number(values, "BACKUP_KEEP", DEFAULT_BACKUP_KEEP, 1, 100_000,
-                       "how many backups to keep (a whole number, at least 1)", whole=True)
+                       "the number of backups to keep, a whole number from 1 to {high:g}",
+                       whole=True)
         days = _number(values, "ARCHIVE_AFTER_DAYS", DEFAULT_ARCHIVE_AFTER_DAYS, 0, 36_500,
-                       "a number of days (0: never archive)")
+                       "a number of days from 0 to {high:g} (0: never archive)")
         return cls(backup_every_hours=every,
-                   backup_dir=values.get("BACKUP_DIR", DEFAULT_BACKUP_DIR),
+                   backup_dir=values.get("BACKUP_DIR"),
                    backup_keep=int(keep), archive_after_days=days)
 
 
@@ -110,9 +120,9 @@ def _number(values: Mapping[str, str], name: str, default: float, low: float, hi
     except ValueError:
         number = None
     if number is None or number != number or not low <= number <= high:
-        raise SettingsError(f"{name} must be {what}, from {low:g} to {high:g}, not {text!r}. "
-                            "Fix it in .env (or the environment) and restart the bot; leave "
-                            f"it empty for the default, {default:g}.")
+        raise SettingsError(f"{name} must be {what.format(high=high)}, not {text!r}. Fix it "
+                            "in .env (or the environment) and restart the bot; leave it "
+                            f"empty for the default, {default:g}.")
     return number
 
 
@@ -252,7 +262,7 @@ class Maintenance(commands.Cog):
         now = self.wall()
         if self._backup_failed_at is not None and now - self._backup_failed_at < BACKUP_RETRY:
             return False
-        latest = latest_backup(self.settings.backup_dir, source.stem)
+        latest = latest_backup(backup_folder(self.settings.backup_dir, source), source.stem)
         when = taken_at(latest) if latest is not None else None
         return when is None or now - when.timestamp() >= self.settings.backup_every_hours * 3600
 
@@ -265,7 +275,7 @@ class Maintenance(commands.Cog):
         source = self._backup_source(store)
         if source is None:
             return None
-        folder = self.settings.backup_dir
+        folder = backup_folder(self.settings.backup_dir, source)
         try:
             made = await asyncio.to_thread(take_backup, source, folder,
                                            when=datetime.fromtimestamp(self.wall(), UTC))

@@ -6,11 +6,12 @@
     python -m db copy    SOURCE TARGET
 
 ``--database`` defaults to ``DATABASE_PATH`` (environment, then ``.env``, then
-``./warhost.db``), ``--to`` to ``BACKUP_DIR`` (then ``./backups``), as the bot reads
-them. ``backup``, ``restore`` and ``check`` are for the SQLite store; a PostgreSQL store
-(``DATABASE_URL``) is backed up and restored with PostgreSQL's own tools
-(docs/backups.md). ``copy`` moves every game into a new, empty database, a SQLite path
-or a PostgreSQL URL either side (:mod:`db.transfer`; docs/deploy.md).
+``./warhost.db``), ``--to`` to ``BACKUP_DIR`` (then a ``backups`` folder beside the
+database), as the bot reads them. ``backup``, ``restore`` and ``check`` are for the
+SQLite store; a PostgreSQL store (``DATABASE_URL``) is backed up and restored with
+PostgreSQL's own tools (docs/backups.md). ``copy`` moves every game into a new, empty
+database, a SQLite path or a PostgreSQL URL either side (:mod:`db.transfer`;
+docs/deploy.md).
 
 Exit status: 0 done (or no problem found), 1 refused or problems found, 2 bad usage.
 """
@@ -26,10 +27,16 @@ from pathlib import Path
 
 from dotenv import dotenv_values
 
-from db.backup import BackupError, check_file, database_in_use, restore, take_backup
+from db.backup import (
+    BackupError,
+    backup_folder,
+    check_file,
+    database_in_use,
+    restore,
+    take_backup,
+)
 
 DEFAULT_DATABASE_PATH = "./warhost.db"
-DEFAULT_BACKUP_DIR = "./backups"
 
 
 def settings(environ: Mapping[str, str] | None = None,
@@ -66,8 +73,8 @@ def _mb(size: int) -> str:
 
 def cmd_backup(args: argparse.Namespace, values: Mapping[str, str]) -> int:
     database = _database(args, values)
-    folder = Path(args.to if args.to is not None else values.get("BACKUP_DIR",
-                                                                   DEFAULT_BACKUP_DIR))
+    folder = Path(args.to) if args.to is not None else backup_folder(
+        values.get("BACKUP_DIR"), database)
     made = take_backup(database, folder)
     print(f"Backed up {database} to {made.path} ({_mb(made.size)}, {made.games} games, "
           f"schema version {made.schema_version}, checked, {made.seconds:.1f} s).")
@@ -175,7 +182,8 @@ def parser() -> argparse.ArgumentParser:
                                  "the bot may be running.")
     backup.add_argument("--database", metavar="PATH", help=database_help)
     backup.add_argument("--to", metavar="DIR",
-                        help="the folder for it (default: BACKUP_DIR, else ./backups)")
+                        help="the folder for it (default: BACKUP_DIR, else backups/ beside "
+                        "the database)")
     backup.set_defaults(run=cmd_backup)
 
     back = commands.add_parser("restore", help="put a backup in place (stop the bot first)",

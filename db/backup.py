@@ -93,6 +93,17 @@ class Restored:
 
 # ------------------------------------------------------------------------ names
 
+#: The backup folder's name beside the database, when BACKUP_DIR is not set.
+DEFAULT_FOLDER_NAME = "backups"
+
+
+def backup_folder(setting: str | None, database: str | os.PathLike[str]) -> Path:
+    """Where backups go: ``BACKUP_DIR`` if set, else ``backups`` beside the database
+    (``./backups`` for the default ``./warhost.db``)."""
+    if setting:
+        return Path(setting)
+    return Path(database).parent / DEFAULT_FOLDER_NAME
+
 
 def stamp(when: datetime) -> str:
     return when.astimezone(UTC).strftime(STAMP)

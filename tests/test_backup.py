@@ -22,6 +22,7 @@ from db import Store
 from db.__main__ import main as db_main
 from db.backup import (
     BackupError,
+    backup_folder,
     backups_of,
     check_file,
     database_in_use,
@@ -383,6 +384,8 @@ async def test_cli_backup_check_and_restore(tmp_path: Path, capsys: pytest.Captu
     assert await asyncio.to_thread(db_main, ["backup", "--database", str(live), "--to",
                                              str(tmp_path / "other")], {}) == 0
     assert len(backups_of(tmp_path / "other", "warhost")) == 1
+    assert await asyncio.to_thread(db_main, ["backup", "--database", str(live)], {}) == 0
+    assert len(backups_of(live.parent / "backups", "warhost")) == 1      # beside it
     capsys.readouterr()
 
     assert await asyncio.to_thread(db_main, ["check"], env) == 0
@@ -436,8 +439,10 @@ def test_cli_reads_the_database_path_from_dotenv(tmp_path: Path,
 
 
 def test_settings_defaults_and_clear_errors(tmp_path: Path) -> None:
-    assert MaintenanceSettings.from_env({}, None) == MaintenanceSettings(6.0, "./backups", 14,
-                                                                         30.0)
+    assert MaintenanceSettings.from_env({}, None) == MaintenanceSettings(6.0, None, 14, 30.0)
+    assert backup_folder(None, "./warhost.db") == Path("backups")
+    assert backup_folder(None, "/data/games.db") == Path("/data/backups")
+    assert backup_folder("/elsewhere", "/data/games.db") == Path("/elsewhere")
     got = MaintenanceSettings.from_env({"BACKUP_EVERY_HOURS": "0.5", "BACKUP_DIR": "/x",
                                         "BACKUP_KEEP": "3", "ARCHIVE_AFTER_DAYS": "0"}, None)
     assert got == MaintenanceSettings(0.5, "/x", 3, 0.0)
