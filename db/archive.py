@@ -1,0 +1,392 @@
+# The methods take ``self: Store`` (the class this is mixed into); mypy calls that a
+# "misc" error for a mixin, wrongly here.
+# mypy: disable-error-code="misc"
+"""Archiving finished games: each one's log compacted into one replayable record.
+
+A game over for longer than the admin's retention period (``ARCHIVE_AFTER_DAYS``) keeps
+its row in ``games`` (seats, seed, options, final position, status), but its action
+log moves into one row of ``archives``: the ordered list of ``(seq, player, action,
+created_at, origin)``, as canonical JSON, compressed. What is dropped:
+
+* each action's events: the engine is deterministic, so replaying the seed and the
+  actions (:func:`db.replay.replay`) makes them again. An undo entry keeps its one
+  event (the platform made it, not the engine). A SHA-256 of all the events as they
+  were is kept, so a replay that no longer gives the same events is noticed;
+* request ids (they only matter while a move can still be retried);
+* the game's delivered announcements, which hold a board view per turn digest: the
+  recap and the digests of an archived game are gone.
+
+A game is archived only if replaying its log gives exactly the stored events and
+position (checked just before), it is finished or aborted, and every announcement of it
+has been delivered. Each game is archived in its own transaction, under its game lock.
+
+Readers of a log ask :func:`archived_entries` when a game has no rows in ``actions``:
+it rebuilds the :class:`LogEntry` list, events included.
+
+The table and the change to the append-only trigger are migration 4
+(:data:`SQLITE_MIGRATION_4`, :data:`POSTGRES_MIGRATION_4`): the log may lose rows only
+of a game whose archive covers them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from db.backend import Connection
+from db.records import ABORTED, BY_UNDO, FINISHED, GameRecord, LogEntry, StoreError
+from db.replay import replay
+from engine.core import Game, IllegalAction
+
+if TYPE_CHECKING:
+    from db.store import Store
+
+log = logging.getLogger("warhost.db")
+
+#: The version of the record's layout (in the record, to read old ones later).
+ARCHIVE_FORMAT = 1
+#: zlib's level: archiving is rare and reading is cheap at any level.
+COMPRESSION = 9
+
+SQLITE_MIGRATION_4 = """
+    -- Finished games archived: each one's log compacted into one replayable record.
+    CREATE TABLE archives (
+        game_id     INTEGER PRIMARY KEY REFERENCES games (id),
+        log         BLOB    NOT NULL,   -- zlib of canonical JSON (db/archive.py)
+        actions     INTEGER NOT NULL CHECK (actions >= 0),
+        archived_at REAL    NOT NULL
+    );
+
+    -- The log stays append-only, except for the actions of a game whose archive holds them.
+    DROP TRIGGER actions_append_only_delete;
+    CREATE TRIGGER actions_append_only_delete BEFORE DELETE ON actions
+    WHEN NOT EXISTS (SELECT 1 FROM archives
+                     WHERE archives.game_id = OLD.game_id AND archives.actions >= OLD.seq)
+    BEGIN
+        SELECT RAISE(ABORT, 'the action log is append-only');
+    END;
+"""
+
+POSTGRES_MIGRATION_4 = """
+    CREATE TABLE archives (
+        game_id     BIGINT PRIMARY KEY REFERENCES games (id),
+        log         BYTEA  NOT NULL,
+        actions     BIGINT NOT NULL CHECK (actions >= 0),
+        archived_at DOUBLE PRECISION NOT NULL
+    );
+
+    CREATE FUNCTION warhost_actions_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF NOT EXISTS (SELECT 1 FROM archives
+                       WHERE archives.game_id = OLD.game_id AND archives.actions >= OLD.seq)
+        THEN
+            RAISE EXCEPTION 'the action log is append-only';
+        END IF;
+        RETURN OLD;
+    END;
+    $$;
+    DROP TRIGGER actions_append_only_delete ON actions;
+    CREATE TRIGGER actions_append_only_delete BEFORE DELETE ON actions
+        FOR EACH ROW EXECUTE FUNCTION warhost_actions_delete();
+"""
+
+
+@dataclass(frozen=True)
+class Archive:
+    """A game's archived log, read back (the entries' events are not in it: see
+    :func:`rebuild`; an undo entry keeps its own)."""
+
+    game_id: int
+    actions: int
+    archived_at: float
+    entries: tuple[LogEntry, ...]
+    #: SHA-256 of every entry's events as they were logged (see :func:`events_digest`).
+    events_sha256: str
+    #: Size of the stored record, compressed.
+    size: int
+
+
+def _canonical(value: Any) -> str:
+    from db.store import canonical_json
+
+    return canonical_json(value)
+
+
+def events_digest(events: Sequence[list[dict[str, Any]]]) -> str:
+    """SHA-256 of a log's events (one list per entry, in order), canonical JSON."""
+    return hashlib.sha256(_canonical(list(events)).encode()).hexdigest()
+
+
+def pack(entries: Sequence[LogEntry]) -> bytes:
+    """The archive record of a whole log (``entries`` in order, events included)."""
+    rows: list[list[Any]] = []
+    for entry in entries:
+        row: list[Any] = [entry.seq, entry.player, entry.action, entry.created_at,
+                          entry.origin]
+        if entry.origin == BY_UNDO:
+            row.append(entry.events)
+        rows.append(row)
+    body = {"format": ARCHIVE_FORMAT, "entries": rows,
+            "events_sha256": events_digest([e.events for e in entries])}
+    return zlib.compress(_canonical(body).encode(), COMPRESSION)
+
+
+def unpack(game_id: int, blob: bytes) -> tuple[tuple[LogEntry, ...], str]:
+    """The entries (events empty, but an undo's) and the events' digest of a record."""
+    try:
+        body = json.loads(zlib.decompress(bytes(blob)).decode())
+        if not isinstance(body, dict):
+            raise ValueError("not a record")
+        if body.get("format") != ARCHIVE_FORMAT:
+            raise ValueError(f"unknown format {body.get('format')!r}")
+        entries = []
+        for row in body["entries"]:
+            seq, player, action, created_at, origin = row[:5]
+            events = row[5] if len(row) > 5 else []
+            entries.append(LogEntry(int(seq), str(player), str(action), list(events),
+                                    float(created_at), str(origin)))
+        digest = str(body["events_sha256"])
+    except (ValueError, KeyError, TypeError, IndexError, zlib.error) as exc:
+        raise StoreError(f"Game #{game_id}'s archived log cannot be read ({exc}); ask an "
+                         "admin to run `python -m db check`.") from exc
+    return tuple(entries), digest
+
+
+async def read_archive(conn: Connection, game_id: int) -> Archive | None:
+    """The game's archive, if it has one (read on ``conn``; nothing is replayed)."""
+    rows = await conn.execute_fetchall(
+        "SELECT log, actions, archived_at FROM archives WHERE game_id = ?", (int(game_id),))
+    if not rows:
+        return None
+    blob, actions, archived_at = rows[0]
+    entries, digest = unpack(int(game_id), bytes(blob))
+    return Archive(int(game_id), int(actions), float(archived_at), entries, digest, len(blob))
+
+
+def _replayed(game: Game[Any], record: GameRecord, entries: Sequence[LogEntry]
+              ) -> tuple[list[LogEntry], Any]:
+    """The entries with their events, made again, and the position they end at."""
+    rebuilt: list[LogEntry] = []
+    state = game.new_game(list(record.seats), record.seed, dict(record.options))
+    for step in replay(game, record.seats, record.seed, record.options, entries):
+        rebuilt.append(LogEntry(step.entry.seq, step.entry.player, step.entry.action,
+                                step.events, step.entry.created_at, step.entry.origin))
+        state = step.after
+    return rebuilt, state
+
+
+def rebuild(game: Game[Any], record: GameRecord, archive: Archive) -> list[LogEntry]:
+    """An archived game's whole log, events included, replayed from its seed.
+
+    Raises :class:`StoreError` if it no longer replays, or no longer gives the events
+    it gave when it was played (the game's rules changed since).
+    """
+    try:
+        entries, _ = _replayed(game, record, archive.entries)
+    except (IllegalAction, ValueError) as exc:
+        raise StoreError(f"Game #{record.id}'s archived log no longer replays ({exc}); ask "
+                         "an admin to run `python -m db check`.") from exc
+    if events_digest([e.events for e in entries]) != archive.events_sha256:
+        raise StoreError(f"Game #{record.id}'s archived log no longer replays as it was "
+                         "played (the rules changed since it was archived); ask an admin "
+                         "to run `python -m db check`.")
+    return entries
+
+
+def archive_problems(game: Game[Any], record: GameRecord, archive: Archive) -> list[str]:
+    """What is wrong with an archived game (empty when nothing is): what
+    :meth:`db.Store.problems` checks, for a log that lives in ``archives``."""
+    found: list[str] = []
+    if record.status not in (FINISHED, ABORTED):
+        found.append(f"archived, yet status {record.status}")
+    if archive.actions != len(archive.entries):
+        found.append(f"the archive says {archive.actions} actions but holds "
+                     f"{len(archive.entries)}")
+    if record.version != len(archive.entries):
+        found.append(f"version {record.version} but {len(archive.entries)} archived actions")
+    for expected, entry in enumerate(archive.entries, start=1):
+        if entry.seq != expected:
+            found.append(f"archived log has seq {entry.seq} where {expected} belongs")
+            return found
+    if record.state is None:
+        found.append("archived, yet no position")
+        return found
+    try:
+        entries, state = _replayed(game, record, archive.entries)
+    except (IllegalAction, ValueError) as exc:
+        found.append(f"replay of the archived log failed: {exc}")
+        return found
+    if events_digest([e.events for e in entries]) != archive.events_sha256:
+        found.append("the archived log now gives different events")
+    try:
+        if game.dump(state) != game.dump(game.load(record.state)):
+            found.append("the saved position differs from the replayed one")
+    except (IllegalAction, ValueError) as exc:
+        found.append(f"the saved position cannot be read: {exc}")
+    over = game.outcome(state) is not None
+    if (record.status == FINISHED) != over and record.status != ABORTED:
+        found.append(f"status {record.status} but the replay is "
+                     f"{'over' if over else 'not over'}")
+    return found
+
+
+async def archived_entries(conn: Connection, game_id: int) -> list[LogEntry] | None:
+    """An archived game's whole log, events included (replayed), oldest first; None if
+    the game is not archived. Call it where a game's log has no rows in ``actions``.
+
+    Raises :class:`StoreError` if the record cannot be read or no longer replays.
+    """
+    from db.store import _COLUMNS, _record
+
+    archive = await read_archive(conn, game_id)
+    if archive is None:
+        return None
+    rows = await conn.execute_fetchall(f"SELECT {_COLUMNS} FROM games WHERE id = ?",
+                                       (int(game_id),))
+    if not rows:
+        return None
+    record = _record(rows[0])
+    return rebuild(_game_of(record), record, archive)
+
+
+async def replace_archived_log(conn: Connection, game_id: int,
+                               entries: Sequence[LogEntry]) -> bool:
+    """Store ``entries`` (the whole log, events included) as the game's archive, in the
+    caller's transaction: for a rewrite of an archived game (anonymising a user). False
+    (nothing written) if the game is not archived."""
+    rows = await conn.execute_fetchall(
+        "SELECT actions FROM archives WHERE game_id = ?", (int(game_id),))
+    if not rows:
+        return False
+    if int(rows[0][0]) != len(entries):
+        raise StoreError(f"Internal error: game #{game_id}'s archive holds {int(rows[0][0])} "
+                         f"actions, not {len(entries)}; it was left as it was.")
+    await conn.execute("UPDATE archives SET log = ? WHERE game_id = ?",
+                       (pack(entries), int(game_id)))
+    return True
+
+
+def _game_of(record: GameRecord) -> Game[Any]:
+    import engine
+
+    try:
+        return engine.get_game(record.kind)
+    except Exception as exc:
+        raise StoreError(f"Game #{record.id} is a game of {record.kind!r}, which this "
+                         "Warhost does not have.") from exc
+
+
+def _unarchivable(game: Game[Any], record: GameRecord, entries: Sequence[LogEntry]
+                  ) -> str | None:
+    """Why this log must not lose its events (None: replaying it gives them all back)."""
+    if record.state is None:
+        return "it has no position"
+    if len(entries) != record.version:
+        return f"version {record.version} but {len(entries)} logged actions"
+    for expected, entry in enumerate(entries, start=1):
+        if entry.seq != expected:
+            return f"the log has seq {entry.seq} where {expected} belongs"
+    try:
+        replayed, state = _replayed(game, record, entries)
+    except (IllegalAction, ValueError) as exc:
+        return f"its log no longer replays ({exc})"
+    for old, new in zip(entries, replayed, strict=True):
+        if _canonical(old.events) != _canonical(new.events):
+            return f"action {old.seq} ({old.action!r}) now gives different events"
+    if game.dump(state) != game.dump(game.load(record.state)):
+        return "the saved position differs from the replayed one"
+    return None
+
+
+class Archiving:
+    """Archiving finished games (part of :class:`db.Store`)."""
+
+    async def archive_finished(self: Store, older_than: float, limit: int) -> list[int]:
+        """Archive up to ``limit`` games finished (or aborted) and untouched since before
+        ``older_than`` (epoch seconds), oldest first, each in its own transaction; the
+        ids of those archived. Lobbies and running games are never touched; a game
+        whose announcements are not all delivered waits for a later pass; a game whose
+        log no longer replays exactly is left whole (logged once)."""
+        refused: set[int] = self.__dict__.setdefault("_archive_refused", set())
+        async with self._reading() as conn:
+            rows = await self._safely(conn.execute_fetchall(
+                "SELECT id FROM games WHERE status IN ('finished', 'aborted') "
+                "AND version > 0 AND updated_at < ? "
+                "AND NOT EXISTS (SELECT 1 FROM archives WHERE archives.game_id = games.id) "
+                "AND NOT EXISTS (SELECT 1 FROM announcements WHERE "
+                "announcements.game_id = games.id AND announcements.delivered_at IS NULL) "
+                "ORDER BY updated_at, id LIMIT ?",
+                (float(older_than), max(1, int(limit)) + len(refused))))
+        done: list[int] = []
+        for (game_id,) in rows:
+            if len(done) >= limit:
+                break
+            if int(game_id) in refused:
+                continue
+            # (called through the class: the Store this is mixed into has it once wired)
+            if await Archiving.archive_game(self, int(game_id)):
+                done.append(int(game_id))
+        return done
+
+    async def archive_game(self: Store, game_id: int) -> bool:
+        """Archive one finished or aborted game now, whatever its age; False (nothing
+        changed) if it is not over, is archived already, still has announcements to
+        deliver, or its log no longer replays exactly."""
+        from db.store import _LOG_COLUMNS, _entries
+
+        game_id = int(game_id)
+        async with self._reading(snapshot=True) as conn:
+            record = await self._fetch(conn, game_id)
+            rows = await self._safely(conn.execute_fetchall(
+                f"SELECT {_LOG_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq",
+                (game_id,)))
+        if record.status not in (FINISHED, ABORTED) or not rows:
+            return False
+        entries = _entries(rows)
+        game = _game_of(record)
+        why = _unarchivable(game, record, entries)
+        if why is not None:
+            refused: set[int] = self.__dict__.setdefault("_archive_refused", set())
+            if game_id not in refused:
+                refused.add(game_id)
+                log.warning("Game #%s is not archived: %s. Its whole log stays; "
+                            "`python -m db check` lists what is wrong.", game_id, why)
+            return False
+        blob = pack(entries)
+        async with self._game_lock(game_id), self._transaction() as conn:
+            current = await self._fetch(conn, game_id)
+            if (current.status not in (FINISHED, ABORTED) or current.version != record.version
+                    or current.state != record.state):
+                return False
+            if await conn.execute_fetchall(
+                    "SELECT 1 FROM archives WHERE game_id = ?", (game_id,)):
+                return False
+            if await conn.execute_fetchall(
+                    "SELECT 1 FROM announcements WHERE game_id = ? AND delivered_at IS NULL",
+                    (game_id,)):
+                return False
+            count = await conn.execute_fetchall(
+                "SELECT count(*) FROM actions WHERE game_id = ?", (game_id,))
+            if int(count[0][0]) != len(entries):
+                return False
+            await conn.execute(
+                "INSERT INTO archives (game_id, log, actions, archived_at) VALUES (?, ?, ?, ?)",
+                (game_id, blob, len(entries), self.now()))
+            await conn.execute("DELETE FROM actions WHERE game_id = ?", (game_id,))
+            await conn.execute(
+                "DELETE FROM announcements WHERE game_id = ? AND delivered_at IS NOT NULL",
+                (game_id,))
+        log.info("Game #%s archived: %d actions in %d bytes", game_id, len(entries), len(blob))
+        return True
+
+    async def archive_of(self: Store, game_id: int) -> Archive | None:
+        """A game's archive record (None if it is not archived); nothing is replayed."""
+        async with self._reading() as conn:
+            found: Archive | None = await self._safely(read_archive(conn, int(game_id)))
+        return found
+
