@@ -34,6 +34,7 @@ import engine
 from cogs import common
 from cogs.boards import board_key, boards_of
 from db import DIGEST, PRIVATE, REPLY, Announcement, GameRecord, LogEntry, Store, StoreError
+from db.limits import LOBBY_EXPIRED
 from db.records import BY_TIMEOUT, DIRECT, FOLLOW, NOTICE, RECAP, STATUS
 from db.replay import effective, undone_by
 from engine import Game, IllegalAction, public_events
@@ -275,8 +276,14 @@ def private_text(game: Game[Any], record: GameRecord, entry: LogEntry, recipient
 
 def notice_text(game: Game[Any], record: GameRecord, payload: Mapping[str, Any]
                 ) -> tuple[str, list[str]]:
-    """A reminder for the channel (pinging the player), or the note that reminders stop.
-    Made only of public facts: who, which game, since and until when."""
+    """A reminder for the channel (pinging the player), the note that reminders stop, or
+    that an idle lobby was closed. Made only of public facts: who, which game, since and
+    until when."""
+    if payload.get("type") == LOBBY_EXPIRED:
+        hours = float(payload.get("idle") or 0) / 3600
+        return (f"⌛ The lobby of **{game.name} #{record.id}** was closed: nobody joined, "
+                f"left or started it for {hours:g} hours. Open a new one with `/game new` "
+                "when everyone is ready."), []
     player = str(payload.get("player", ""))
     who = common.mention(player)
     deadline = payload.get("deadline")

@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
-from cogs import common
+from cogs import common, limits
 from cogs.announcements import away_lines, clock_lines, digest_events, turn_lines
 from cogs.boards import board_key
 from cogs.common import reply_error, send_ephemeral, send_public, store_of
@@ -73,7 +73,8 @@ def parse_lobby_custom_id(custom_id: str) -> tuple[str, int] | None:
     return match["action"], int(match["id"])
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOBBY_TEMPLATE):
+class LobbyButton(limits.Limited, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=LOBBY_TEMPLATE):
     """Join, Leave or Start on one game's lobby message."""
 
     def __init__(self, action: str, game_id: int) -> None:
@@ -106,7 +107,8 @@ UNDO_TEMPLATE = r"warhost:undo:(?P<id>[0-9]{1,18}):(?P<version>[0-9]{1,9}):(?P<c
 LOG_PAGE_SIZE = 12
 
 
-class LogPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOG_TEMPLATE):
+class LogPageButton(limits.Limited, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                    template=LOG_TEMPLATE):
     """Turns a page of /game log (the message is edited in place)."""
 
     def __init__(self, game_id: int, page: int, slot: str = "l", label: str = "·",
@@ -134,7 +136,8 @@ class LogPageButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LOG
             await reply_error(interaction, common.GENERIC_ERROR)
 
 
-class UndoButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=UNDO_TEMPLATE):
+class UndoButton(limits.Limited, discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=UNDO_TEMPLATE):
     """Confirms an undo previewed by /game undo; refused if the game moved since."""
 
     def __init__(self, game_id: int, version: int, count: int) -> None:
@@ -597,6 +600,10 @@ class GameCog(commands.Cog):
                   timeouts: app_commands.Range[int, 0, 20] = DEFAULT_MAX_TIMEOUTS) -> None:
         store = store_of(interaction.client)
         common.remember(interaction.user, interaction.guild_id)
+        refused = await limits.refuse_new_game(interaction)  # permissions, the server's cap
+        if refused is not None:
+            await reply_error(interaction, refused)
+            return
         game = engine.get_game(kind)  # refuses unknown kinds with a clear message
         chosen = parse_options(game, options)  # refuses bad options, clearly
         try:
@@ -606,6 +613,10 @@ class GameCog(commands.Cog):
         record = await store.create_lobby(
             kind, str(interaction.guild_id) if interaction.guild_id else None,
             str(interaction.channel_id), str(interaction.user.id), chosen, control)
+        refused = await limits.undo_if_crowded(interaction, record)  # lost a race for the cap
+        if refused is not None:
+            await reply_error(interaction, refused)
+            return
         view = lobby_view(record) or discord.ui.View()
         await interaction.response.send_message(embed=lobby_embed(record), view=view,
                                                 allowed_mentions=common.NO_MENTIONS)

@@ -145,6 +145,7 @@ async def _run(quick: bool) -> list[tuple[Any, ...]]:
             config = warhost.Config.from_env({
                 "DISCORD_TOKEN": dd.token, "DISCORD_API_BASE": dd.api_base,
                 "DATABASE_PATH": path, "DEV_GUILD_ID": dd.guild.id, "LOG_LEVEL": "WARNING",
+                "RATE_LIMITS": "off",       # the benchmark's players are machines
             }, None)
             with pointed_at(dd):
                 bot = warhost.create_bot(config)

@@ -179,6 +179,7 @@ async def main(out_dir: Path = OUT_DIR, *, seed: int | None = DEFAULT_SEED,
                 "DISCORD_API_BASE": dd.api_base,            # the only switch to the double
                 "DATABASE_PATH": str(Path(tmp) / "demo.db"),
                 "DEV_GUILD_ID": dd.guild.id,
+                "RATE_LIMITS": "off",                       # alice and bob play at machine speed
             }, None)
             echo(f"Warhost demo: the real bot, a pretend Discord at {dd.url}, simulated "
                  f"players {' and '.join(PLAYERS)}. No account, no network.\n")

@@ -56,6 +56,7 @@ async def start_world(dd: DiscordDouble, start_bot: Any, tmp_path: Path, people:
     config = warhost.Config.from_env({
         "DISCORD_TOKEN": dd.token, "DISCORD_API_BASE": dd.api_base,
         "DATABASE_PATH": str(tmp_path / "warhost.db"), "DEV_GUILD_ID": dd.guild.id,
+        "RATE_LIMITS": "off",       # scripted players play faster than people may
     }, None)
     return World(dd, await start_bot(warhost.create_bot(config), commands=commands), dealer)
 

@@ -31,6 +31,7 @@ def make_config(dd: DiscordDouble, tmp_path: Path) -> warhost.Config:
         "DEV_GUILD_ID": dd.guild.id,
         "DISCORD_API_BASE": dd.api_base,          # the gateway is asked of the double
         "LOG_LEVEL": "DEBUG",
+        "RATE_LIMITS": "off",       # scripted players play faster than people may
     }, None)
 
 

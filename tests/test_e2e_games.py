@@ -71,6 +71,7 @@ class World:
             "DISCORD_API_BASE": dd.api_base,
             "DATABASE_PATH": str(tmp_path / "warhost.db"),
             "DEV_GUILD_ID": dd.guild.id,
+            "RATE_LIMITS": "off",       # scripted players play faster than people may
         }, None)
         self.running: Any = None
 

@@ -75,7 +75,7 @@ class Host:
         self.config = warhost.Config.from_env({
             "DISCORD_TOKEN": dd.token, "DISCORD_API_BASE": dd.api_base,
             "DATABASE_PATH": str(tmp_path / "warhost.db"), "DEV_GUILD_ID": dd.guild.id,
-            "RENDER_WORKERS": "0"}, None)
+            "RENDER_WORKERS": "0", "RATE_LIMITS": "off"}, None)
         self.running: Any = None
 
     async def start(self) -> None:
