@@ -219,6 +219,12 @@ def remember(user: discord.abc.User, guild_id: int | None = None) -> None:
     _keep_name(_name_key(guild_id, str(user.id)), user.display_name)
 
 
+def forget_names(user_id: str) -> None:
+    """Drop a user's remembered display names (a data deletion)."""
+    for key in [k for k in _NAMES if k[1] == user_id]:
+        del _NAMES[key]
+
+
 def fallback_name(user_id: str) -> str:
     return f"player {user_id[-4:]}" if user_id.isdigit() else user_id
 

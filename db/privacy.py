@@ -20,6 +20,9 @@ vacations, follows and messages addressed to them are deleted.
 The placeholder is random rather than a hash of the id: anyone who knows the id could
 recompute a hash and find the games again.
 
+A finished game whose log was archived (:mod:`db.archive`) has its record rewritten the
+same way, checked by the same replay.
+
 The action log is append-only, guarded by a trigger; the rewrite lifts that guard for
 its own transaction only (:func:`_log_unguarded`) and puts it back before committing,
 so no other writer ever sees the log unguarded (SQLite: the trigger is dropped and made
@@ -37,6 +40,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from db.archive import archived_entries, replace_archived_log
 from db.backend import Connection
 from db.records import ACTIVE, LOBBY, STATUS, GameRecord, LogEntry, StoreError
 from db.replay import replay
@@ -248,16 +252,25 @@ class Privacy:
         for _ in range(REWRITE_TRIES):
             async with self._game_lock(game_id):
                 record, entries = await self._snapshot(game_id)
+                archived = False
+                if not entries and record.version > 0:      # compacted (db/archive.py)?
+                    async with self._reading(snapshot=True) as conn:
+                        found = await archived_entries(conn, game_id)
+                    if found is not None:
+                        entries, archived = found, True
                 if user not in record.seats and record.host_id != user \
                         and not any(e.player == user for e in entries):
                     return False
+                if len(entries) != record.version:
+                    raise StoreError(f"Game #{game_id}'s log holds {len(entries)} of its "
+                                     f"{record.version} moves, so it was left as it was.")
                 rename = renamer(user, new_placeholder(record.seats))
                 new_record, new_entries = self._renamed(record, entries, rename)
                 self._check_rewrite(record, entries, new_record, new_entries)
-                changed = [e for e, old in zip(new_entries, entries, strict=True) if e != old]
                 try:
                     async with self._transaction() as conn:
-                        await self._rewrite(conn, record, new_record, changed, user, rename)
+                        await self._rewrite(conn, record, new_record, entries, new_entries,
+                                            archived, user, rename)
                 except _Moved:
                     continue
             self._states.pop(game_id, None)
@@ -313,10 +326,12 @@ class Privacy:
         return None
 
     async def _rewrite(self: Store, conn: Connection, record: GameRecord,
-                       new_record: GameRecord, changed: list[LogEntry], user: str,
+                       new_record: GameRecord, entries: list[LogEntry],
+                       new_entries: list[LogEntry], archived: bool, user: str,
                        rename: Any) -> None:
         """Save a renamed game (read as ``record`` before this transaction): the row,
-        the changed moves, the announcements; refresh the status message if it runs."""
+        the moves (in ``actions``, or the archive's record), the announcements; refresh
+        the status message if it runs."""
         from db.store import canonical_json
 
         current = await self._fetch(conn, record.id)
@@ -326,14 +341,20 @@ class Privacy:
         await self._write(conn, current, seats=new_record.seats, host_id=new_record.host_id,
                           state=new_record.state, decisions=new_record.decisions,
                           timing=new_record.timing, nudges=new_record.nudges)
+        if archived and not await replace_archived_log(conn, record.id, new_entries):
+            raise _Moved
+        changed = [] if archived else [
+            new for new, old in zip(new_entries, entries, strict=True) if new != old]
         if changed:
             async with _log_unguarded(conn):
                 for entry in changed:
-                    await conn.execute(
+                    cursor = await conn.execute(
                         "UPDATE actions SET player = ?, action = ?, events = ? "
                         "WHERE game_id = ? AND seq = ?",
                         (entry.player, entry.action, canonical_json(entry.events),
                          record.id, entry.seq))
+                    if cursor.rowcount != 1:        # archived meanwhile, by another process
+                        raise _Moved
         await conn.execute("DELETE FROM announcements WHERE game_id = ? AND recipient = ?",
                            (record.id, user))
         rows = await conn.execute_fetchall(
