@@ -183,6 +183,10 @@ class Maintenance(commands.Cog):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+            release = getattr(self._store(), "release_lease", None)
+            if release is not None:     # another process may take over at once
+                with contextlib.suppress(Exception):
+                    await release(LEASE, self.holder)
 
     # ------------------------------------------------------------------ the loop
 

@@ -23,9 +23,16 @@ has been delivered. Each game is archived in its own transaction, under its game
 Readers of a log ask :func:`archived_entries` when a game has no rows in ``actions``:
 it rebuilds the :class:`LogEntry` list, events included.
 
-The table and the change to the append-only trigger are migration 4
-(:data:`SQLITE_MIGRATION_4`, :data:`POSTGRES_MIGRATION_4`): the log may lose rows only
-of a game whose archive covers them.
+The table and the change to the append-only trigger are a migration
+(:data:`SQLITE_MIGRATION_4`, :data:`POSTGRES_MIGRATION_4`, appended to the migration
+lists): the log may lose rows only of a game whose archive covers them.
+
+Where the store reads a log, an archived game (no rows in ``actions``) is read here:
+``Store.log``, ``Store.actions_between`` and ``Store._log_of`` (so ``replay_steps``,
+``_snapshot`` and undo) call :func:`archived_entries`; ``Store.problems`` calls
+:func:`read_archive` then :func:`archive_problems`; ``Hosting.log_page`` reads and
+rebuilds itself; anonymising a user rewrites the record with
+:func:`replace_archived_log`.
 """
 
 from __future__ import annotations
