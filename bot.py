@@ -13,11 +13,13 @@ is asked of that API). See ``.env.example``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 import logging
 import os
 import pkgutil
 import re
+import signal
 import sys
 import time
 from collections.abc import Callable, Mapping
@@ -449,6 +451,12 @@ def create_bot(config: Config, clock: Callable[[], float] | None = None) -> Warh
 async def run(config: Config) -> None:
     bot = create_bot(config)
     async with bot:
+        # systemd (and docker) stop with SIGTERM: stop as for Ctrl-C (the start is
+        # cancelled, and leaving ``async with bot`` closes the bot and its database).
+        main = asyncio.current_task()
+        if main is not None:
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main.cancel)
         await bot.start(config.token)
 
 
@@ -475,8 +483,8 @@ def main() -> int:
         print(f"Warhost could not reach Discord ({type(exc).__name__}: {exc}). Check the "
               "network connection and try again.", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        pass
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        pass                        # Ctrl-C or SIGTERM: closed cleanly
     except Exception:
         # through the logging handler, so the token is hidden even in the traceback
         log.exception("Warhost stopped on an unexpected error")

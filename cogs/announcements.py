@@ -33,7 +33,17 @@ import discord
 import engine
 from cogs import common
 from cogs.boards import board_key, boards_of
-from db import DIGEST, PRIVATE, REPLY, Announcement, GameRecord, LogEntry, Store, StoreError
+from db import (
+    DIGEST,
+    PRIVATE,
+    REPLY,
+    Announcement,
+    GameRecord,
+    LogEntry,
+    Store,
+    StoreClosed,
+    StoreError,
+)
 from db.limits import LOBBY_EXPIRED
 from db.records import BY_TIMEOUT, DIRECT, FOLLOW, NOTICE, RECAP, STATUS
 from db.replay import effective, undone_by
@@ -402,6 +412,8 @@ class Announcer:
                 first = False
             except asyncio.CancelledError:
                 raise
+            except StoreClosed:
+                return                  # shutting down
             except Exception:
                 log.exception("Delivering pending announcements failed")
             await asyncio.sleep(self.retry_every)
@@ -435,6 +447,8 @@ class Announcer:
             try:
                 pending = await self.store.pending_announcements(game_id)
                 record = await self.store.get(game_id) if pending else None
+            except StoreClosed:
+                return                  # shutting down: the next start delivers them
             except StoreError:
                 log.exception("Reading game %s's announcements failed", game_id)
                 return
@@ -448,6 +462,8 @@ class Announcer:
                         message_id = None       # a later refresh shows the game as it is
                     else:
                         message_id = await self._deliver_one(record, item, interaction)
+                except StoreClosed:
+                    return              # shutting down: the next start delivers the rest
                 except Gone as exc:
                     log.warning("Announcement %s of game %s cannot be delivered: %s",
                                 item.id, game_id, exc)
@@ -472,6 +488,8 @@ class Announcer:
                         return
                 try:
                     await self.store.mark_delivered(item.id, message_id)
+                except StoreClosed:
+                    return
                 except StoreError:
                     log.exception("Could not mark announcement %s delivered", item.id)
                     return
@@ -489,6 +507,8 @@ class Announcer:
         name = f"deliver:{game_id}"
         try:
             mine = await self.store.take_lease(name, holder, ttl)
+        except StoreClosed:
+            mine = False
         except StoreError:
             log.exception("Could not take the delivery lease of game %s", game_id)
             mine = False
