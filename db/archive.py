@@ -28,11 +28,12 @@ The table and the change to the append-only trigger are a migration
 lists): the log may lose rows only of a game whose archive covers them.
 
 Where the store reads a log, an archived game (no rows in ``actions``) is read here:
-``Store.log``, ``Store.actions_between`` and ``Store._log_of`` (so ``replay_steps``,
-``_snapshot`` and undo) call :func:`archived_entries`; ``Store.problems`` calls
-:func:`read_archive` then :func:`archive_problems`; ``Hosting.log_page`` reads and
-rebuilds itself; anonymising a user rewrites the record with
-:func:`replace_archived_log`.
+``Store.log`` and ``Store.actions_between`` call :func:`archived_entries`;
+``Store.problems`` calls :func:`read_archive` then :func:`archive_problems`;
+``Hosting.log_page`` reads and rebuilds itself; anonymising a user (db/privacy.py)
+reads it with :func:`archived_entries` and rewrites it with :func:`replace_archived_log`.
+``Store._log_of`` (undo, ``replay_steps``: the recap) does not: an archived game's recap
+is gone with its digests.
 """
 
 from __future__ import annotations
