@@ -23,9 +23,8 @@ has been delivered. Each game is archived in its own transaction, under its game
 Readers of a log ask :func:`archived_entries` when a game has no rows in ``actions``:
 it rebuilds the :class:`LogEntry` list, events included.
 
-The table and the change to the append-only trigger are a migration
-(:data:`SQLITE_MIGRATION_4`, :data:`POSTGRES_MIGRATION_4`, appended to the migration
-lists): the log may lose rows only of a game whose archive covers them.
+The table and the change to the append-only trigger are migration 5 (db/schema.py,
+db/schema_pg.py): the log may lose rows only of a game whose archive covers them.
 
 Where the store reads a log, an archived game (no rows in ``actions``) is read here:
 ``Store.log`` and ``Store.actions_between`` call :func:`archived_entries`;
@@ -60,49 +59,6 @@ log = logging.getLogger("warhost.db")
 ARCHIVE_FORMAT = 1
 #: zlib's level: archiving is rare and reading is cheap at any level.
 COMPRESSION = 9
-
-SQLITE_MIGRATION_4 = """
-    -- Finished games archived: each one's log compacted into one replayable record.
-    CREATE TABLE archives (
-        game_id     INTEGER PRIMARY KEY REFERENCES games (id),
-        log         BLOB    NOT NULL,   -- zlib of canonical JSON (db/archive.py)
-        actions     INTEGER NOT NULL CHECK (actions >= 0),
-        archived_at REAL    NOT NULL
-    );
-
-    -- The log stays append-only, except for the actions of a game whose archive holds them.
-    DROP TRIGGER actions_append_only_delete;
-    CREATE TRIGGER actions_append_only_delete BEFORE DELETE ON actions
-    WHEN NOT EXISTS (SELECT 1 FROM archives
-                     WHERE archives.game_id = OLD.game_id AND archives.actions >= OLD.seq)
-    BEGIN
-        SELECT RAISE(ABORT, 'the action log is append-only');
-    END;
-"""
-
-POSTGRES_MIGRATION_4 = """
-    CREATE TABLE archives (
-        game_id     BIGINT PRIMARY KEY REFERENCES games (id),
-        log         BYTEA  NOT NULL,
-        actions     BIGINT NOT NULL CHECK (actions >= 0),
-        archived_at DOUBLE PRECISION NOT NULL
-    );
-
-    CREATE FUNCTION warhost_actions_delete() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-        IF NOT EXISTS (SELECT 1 FROM archives
-                       WHERE archives.game_id = OLD.game_id AND archives.actions >= OLD.seq)
-        THEN
-            RAISE EXCEPTION 'the action log is append-only';
-        END IF;
-        RETURN OLD;
-    END;
-    $$;
-    DROP TRIGGER actions_append_only_delete ON actions;
-    CREATE TRIGGER actions_append_only_delete BEFORE DELETE ON actions
-        FOR EACH ROW EXECUTE FUNCTION warhost_actions_delete();
-"""
-
 
 @dataclass(frozen=True)
 class Archive:

@@ -95,7 +95,7 @@ class Hosting:
         async with self._reading() as conn:
             rows = await self._safely(conn.execute_fetchall(
                 "SELECT id FROM games WHERE status = 'active' AND wake_at <= ? "
-                "ORDER BY wake_at LIMIT ?", (self.now(), max(1, limit))))
+                "ORDER BY wake_at, id LIMIT ?", (self.now(), max(1, limit))))
         return [int(r[0]) for r in rows]
 
     async def next_wake(self: Store) -> float | None:
@@ -341,7 +341,7 @@ class Hosting:
                          user_id: str, since: float) -> list[Vacation]:
         rows = await conn.execute_fetchall(
             "SELECT id, guild_id, user_id, starts_at, ends_at FROM vacations WHERE "
-            "guild_id = ? AND user_id = ? AND ends_at > ? ORDER BY starts_at",
+            "guild_id = ? AND user_id = ? AND ends_at > ? ORDER BY starts_at, id",
             (guild_id, user_id, since))
         return [Vacation(int(r[0]), r[1], r[2], float(r[3]), float(r[4])) for r in rows]
 

@@ -55,7 +55,7 @@ class Limits:
         async with self._reading() as conn:
             rows = await self._safely(conn.execute_fetchall(
                 "SELECT id FROM games WHERE status = 'lobby' AND updated_at < ? "
-                "ORDER BY updated_at LIMIT ?", (cutoff, max(1, limit))))
+                "ORDER BY updated_at, id LIMIT ?", (cutoff, max(1, limit))))
         closed: list[GameRecord] = []
         for (game_id,) in rows:
             async with self._game_lock(int(game_id)), self._transaction() as conn:

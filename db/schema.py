@@ -165,6 +165,25 @@ MIGRATIONS: list[str] = [
         expires_at REAL NOT NULL
     ) WITHOUT ROWID;
     """,
+    # 5: finished games archived (db/archive.py): each one's log compacted into one
+    # replayable record.
+    """
+    CREATE TABLE archives (
+        game_id     INTEGER PRIMARY KEY REFERENCES games (id),
+        log         BLOB    NOT NULL,   -- zlib of canonical JSON (db/archive.py)
+        actions     INTEGER NOT NULL CHECK (actions >= 0),
+        archived_at REAL    NOT NULL
+    );
+
+    -- The log stays append-only, except for the actions of a game whose archive holds them.
+    DROP TRIGGER actions_append_only_delete;
+    CREATE TRIGGER actions_append_only_delete BEFORE DELETE ON actions
+    WHEN NOT EXISTS (SELECT 1 FROM archives
+                     WHERE archives.game_id = OLD.game_id AND archives.actions >= OLD.seq)
+    BEGIN
+        SELECT RAISE(ABORT, 'the action log is append-only');
+    END;
+""",
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -197,7 +216,11 @@ async def user_version(conn: Connection) -> int:
     if conn.dialect == "sqlite":
         rows = await conn.execute_fetchall("PRAGMA user_version")
         return int(rows[0][0])
-    rows = await conn.execute_fetchall("SELECT to_regclass('warhost_schema') IS NOT NULL")
+    # A query of the catalog, not to_regclass(): that answers from this connection's
+    # cache, which may not have seen another process's migration commit yet.
+    rows = await conn.execute_fetchall(
+        "SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema() "
+        "AND tablename = 'warhost_schema'")
     if not rows[0][0]:
         return 0
     rows = await conn.execute_fetchall("SELECT max(version) FROM warhost_schema")
@@ -255,6 +278,17 @@ async def migrate(backend: Backend, where: str, migrations: list[str] | None = N
                     "another database.")
             if current == len(steps):
                 return current
+            if current == 0 and migrations is None:
+                # Checked here, under the lock: a process migrating a moment ago must
+                # not make its fresh tables look like another application's.
+                tables = await foreign_tables(conn)
+                if tables:
+                    shown = ", ".join(tables[:5]) + (" ..." if len(tables) > 5 else "")
+                    raise StoreError(
+                        f"The database {where} belongs to another application (it has "
+                        f"tables {shown} but no Warhost schema); Warhost will not add its "
+                        "tables to it. Point DATABASE_PATH (or DATABASE_URL) at a new file "
+                        "or database.")
             for statement in statements_of(conn.dialect, steps[current]):
                 await conn.execute(statement)
             await _set_version(conn, current + 1)

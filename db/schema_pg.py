@@ -133,6 +133,29 @@ MIGRATIONS: list[str] = [
         expires_at DOUBLE PRECISION NOT NULL
     );
     """,
+    # 5: finished games archived (db/archive.py).
+    """
+    CREATE TABLE archives (
+        game_id     BIGINT PRIMARY KEY REFERENCES games (id),
+        log         BYTEA  NOT NULL,
+        actions     BIGINT NOT NULL CHECK (actions >= 0),
+        archived_at DOUBLE PRECISION NOT NULL
+    );
+
+    CREATE FUNCTION warhost_actions_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF NOT EXISTS (SELECT 1 FROM archives
+                       WHERE archives.game_id = OLD.game_id AND archives.actions >= OLD.seq)
+        THEN
+            RAISE EXCEPTION 'the action log is append-only';
+        END IF;
+        RETURN OLD;
+    END;
+    $$;
+    DROP TRIGGER actions_append_only_delete ON actions;
+    CREATE TRIGGER actions_append_only_delete BEFORE DELETE ON actions
+        FOR EACH ROW EXECUTE FUNCTION warhost_actions_delete();
+""",
 ]
 
 

@@ -39,6 +39,7 @@ from typing import Any
 
 import db.backend as backend_module
 import engine
+from db.archive import Archiving, archive_problems, archived_entries, read_archive
 from db.backend import (
     SYNCHRONOUS_MODES,
     BusyError,
@@ -83,7 +84,7 @@ from db.records import (
     StoreError,
 )
 from db.replay import Step, Undoable, replay, undo_event, undoable
-from db.schema import SCHEMA_VERSION, foreign_tables, migrate, user_version
+from db.schema import SCHEMA_VERSION, migrate, user_version
 from engine.core import RESIGN, Game, IllegalAction
 
 log = logging.getLogger("warhost.db")
@@ -298,27 +299,25 @@ def database_failed(exc: DatabaseError, *, written: bool) -> str:
 
 async def _check_and_migrate(backend: SQLiteBackend | PostgresBackend, where: str,
                              setting: str) -> None:
-    """The checks at start (see :meth:`Store.open`), then the migrations."""
+    """The checks at start (see :meth:`Store.open`), then the migrations (which refuse
+    another application's database, under their lock)."""
     async with backend.reading() as conn:
         if conn.dialect == "sqlite":
             found = [str(r[0]) for r in await conn.execute_fetchall("PRAGMA quick_check")]
             if found != ["ok"]:
                 raise CorruptError("; ".join(found[:3]))
         version = await user_version(conn)
-        tables = await foreign_tables(conn) if version == 0 else []
-        if version > 0 and version <= SCHEMA_VERSION:
+        if 0 < version <= SCHEMA_VERSION:
             names = {str(r[0]) for r in await conn.execute_fetchall(
                 "SELECT name FROM sqlite_master WHERE type = 'table'"
                 if conn.dialect == "sqlite" else
                 "SELECT table_name FROM information_schema.tables "
                 "WHERE table_schema = current_schema()")}
             if not {"games", "actions"} <= names:
-                tables = sorted(names) or ["(none)"]
-    if tables:
-        shown = ", ".join(tables[:5]) + (" ..." if len(tables) > 5 else "")
-        raise StoreError(f"The database {where} belongs to another application (it has "
-                         f"tables {shown} but no Warhost schema); Warhost will not add its "
-                         f"tables to it. Point {setting} at a new file or database.")
+                shown = ", ".join(sorted(names)[:5]) or "none"
+                raise StoreError(f"The database {where} has a schema version but not "
+                                 f"Warhost's tables (it has: {shown}); it belongs to another "
+                                 f"application. Point {setting} at a new file or database.")
     await migrate(backend, where)
     async with backend.transaction() as conn:
         # Prove the database takes writes now, not at the first player's move.
@@ -331,7 +330,7 @@ async def _check_and_migrate(backend: SQLiteBackend | PostgresBackend, where: st
             await conn.execute("UPDATE warhost_schema SET version = version")
 
 
-class Store(Hosting, Leases, Limits, Privacy):
+class Store(Hosting, Leases, Limits, Privacy, Archiving):
     """Warhost's games, persisted. Create with ``await Store.open(path_or_url)``."""
 
     def __init__(self, backend: SQLiteBackend | PostgresBackend,
@@ -681,6 +680,10 @@ class Store(Hosting, Leases, Limits, Privacy):
             rows = list(await conn.execute_fetchall(
                 f"SELECT {_LOG_COLUMNS} FROM actions "
                 "WHERE game_id = ? ORDER BY seq DESC LIMIT ?", (game_id, max(0, limit))))
+            if not rows and limit > 0:
+                archived = await archived_entries(conn, game_id)
+                if archived is not None:
+                    return archived[-limit:]
         return _entries(reversed(rows))
 
     # ------------------------------------------------------------------ moves
@@ -811,7 +814,7 @@ class Store(Hosting, Leases, Limits, Privacy):
         marks = ", ".join("?" for _ in wanted)
         rows = await conn.execute_fetchall(
             f"SELECT user_id, starts_at, ends_at FROM vacations WHERE guild_id = ? AND "
-            f"user_id IN ({marks}) AND ends_at > ? ORDER BY starts_at",
+            f"user_id IN ({marks}) AND ends_at > ? ORDER BY starts_at, id",
             (guild_id, *wanted, since - 400 * 86400))
         for user, start, end in rows:
             found.setdefault(user, []).append((float(start), float(end)))
@@ -999,6 +1002,10 @@ class Store(Hosting, Leases, Limits, Privacy):
                 f"SELECT {_LOG_COLUMNS} FROM actions "
                 "WHERE game_id = ? AND seq BETWEEN ? AND ? ORDER BY seq",
                 (game_id, int(first), int(last))))
+            if not rows and first <= last:
+                archived = await archived_entries(conn, game_id)
+                if archived is not None:
+                    return [e for e in archived if first <= e.seq <= last]
         return _entries(rows)
 
     async def last_turn_start(self, game_id: int) -> int:
@@ -1035,6 +1042,9 @@ class Store(Hosting, Leases, Limits, Privacy):
             rows = list(await conn.execute_fetchall(
                 f"SELECT {_LOG_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq",
                 (game_id,)))
+            archive = await read_archive(conn, game_id) if not rows else None
+        if archive is not None:
+            return archive_problems(self._game(record.kind), record, archive)
         found: list[str] = []
         if record.version != len(rows):
             found.append(f"version {record.version} but {len(rows)} logged actions")

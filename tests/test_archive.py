@@ -2,10 +2,6 @@
 still shows every move, nothing open is ever touched, and a log that no longer replays
 is left whole. Runs on SQLite and PostgreSQL (the ``database`` fixture).
 
-Until migration 4 is in db/schema.py (and db/schema_pg.py), the ``store`` fixture
-applies :data:`db.archive.SQLITE_MIGRATION_4` / :data:`POSTGRES_MIGRATION_4` itself; and
-until :class:`db.archive.Archiving` is mixed into :class:`db.Store`, it opens a
-subclass that has it.
 """
 
 from __future__ import annotations
@@ -26,10 +22,7 @@ import engine
 from cogs.maintenance import Maintenance, MaintenanceSettings
 from db import LogEntry, Store, StoreError
 from db.archive import (
-    POSTGRES_MIGRATION_4,
-    SQLITE_MIGRATION_4,
     Archive,
-    Archiving,
     archive_problems,
     archived_entries,
     events_digest,
@@ -38,7 +31,6 @@ from db.archive import (
     replace_archived_log,
     unpack,
 )
-from db.backend import is_postgres
 from engine.conqueror import GAME as CONQUEROR
 from engine.conqueror.ai import choose_action
 from tests import databases
@@ -46,8 +38,6 @@ from tests.fakegame import GAME as RACE
 
 DAY = 86400.0
 T0 = 1_750_000_000.0
-WIRED = hasattr(Store, "archive_finished")
-ArchivingStore: Any = Store if WIRED else type("ArchivingStore", (Store, Archiving), {})
 
 
 class FakeClock:
@@ -71,41 +61,9 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
-def has_archives(target: str) -> bool:
-    if is_postgres(target):
-        return bool(databases.raw(target, "SELECT to_regclass('archives') IS NOT NULL")[0][0])
-    return bool(databases.raw(
-        target, "SELECT count(*) FROM sqlite_master WHERE name = 'archives'")[0][0])
-
-
-def apply_migration_4(target: str) -> None:
-    """Migration 4, applied by hand while db/schema.py does not have it yet."""
-    if has_archives(target):
-        return
-    if is_postgres(target):
-        from db.schema_pg import split_statements as split_pg
-
-        for statement in split_pg(POSTGRES_MIGRATION_4):
-            databases.raw(target, statement)
-        return
-    from db.schema import split_statements
-
-    con = sqlite3.connect(target, isolation_level=None)
-    try:
-        con.execute("BEGIN IMMEDIATE")
-        for statement in split_statements(SQLITE_MIGRATION_4):
-            con.execute(statement)
-        con.execute("COMMIT")
-    finally:
-        con.close()
-
-
 @pytest.fixture
 async def store(database: str, clock: FakeClock) -> AsyncIterator[Any]:
-    first = await Store.open(database, clock=clock)     # the schema as migrations make it
-    await first.close()
-    apply_migration_4(database)
-    opened = await ArchivingStore.open(database, clock=clock)
+    opened = await Store.open(database, clock=clock)
     try:
         yield opened
     finally:
@@ -447,8 +405,6 @@ async def test_the_maintenance_pass_archives_in_batches(store: Any, clock: FakeC
     assert await off.archive_now() == []
 
 
-@pytest.mark.skipif(not WIRED, reason="db/store.py does not read archives yet (Store has no "
-                                      "Archiving mixin): see the wiring in db/archive.py")
 async def test_the_stores_readers_see_an_archived_log(store: Any, clock: FakeClock) -> None:
     game_id = await conqueror_game(store, "c1", seed=3)
     await deliver_all(store)

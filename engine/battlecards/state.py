@@ -299,7 +299,9 @@ def _load(text: str) -> BattlecardsState:
     battle = None
     raw_battle = data.get("battle")
     if raw_battle is not None:
-        if phase != "battle" or current is None or not CONFLICTS[current].is_battle:
+        # (a game that ends mid-battle, by a resignation or a time-out, keeps its battle)
+        if phase not in ("battle", "over") or current is None \
+                or not CONFLICTS[current].is_battle:
             raise ValueError("a battle belongs to the battle phase with a battlecard")
         units = []
         for u in raw_battle["units"]:
