@@ -530,3 +530,18 @@ def test_resign_ends_the_game_for_the_opponent():
     s, _ev = act(s, "resign", "b")
     assert GAME.outcome(s).winners == ("a",) and GAME.to_act(s) == []
     refused(s, "draw", "over", "a")
+
+
+def test_a_game_resigned_mid_battle_saves_and_loads():
+    # a resignation ends the game at once, in the middle of the battle; the position as
+    # it stood, battle included, must still read back, or the stored game is lost
+    s = position(g={"stacks": ["Jagdgeschwader 3"], "autofire": False},
+                 b={"stacks": ["No. 19 Squadron", "No. 617 Squadron"]},
+                 deck=["Battle of Britain", *shots(1, 1, 1, 1)])
+    s, _ev = fight(s)
+    assert GAME.view(s, None)["phase"] == "battle"
+    s, _ev = act(s, "resign", "b")
+    assert GAME.outcome(s).winners == ("g",)
+    again = GAME.load(GAME.dump(s))
+    assert GAME.dump(again) == GAME.dump(s) and GAME.outcome(again).winners == ("g",)
+    assert GAME.view(again, None)["battle"] is not None
