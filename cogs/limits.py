@@ -291,6 +291,10 @@ async def undo_if_crowded(interaction: discord.Interaction,
 EXPIRY_EVERY = 600.0
 
 
+#: The lease whose holder closes idle lobbies when several processes share the database.
+LOBBY_LEASE = "lobbies"
+
+
 class LimitsCog(commands.Cog):
     """Closes lobbies nobody touches (no commands of its own)."""
 
@@ -329,6 +333,11 @@ class LimitsCog(commands.Cog):
         """Close the lobbies idle too long (telling their channels), delete vacations too
         old to count; the lobbies closed."""
         store = store_of(self.bot)
+        holder = getattr(self.bot, "holder", None)
+        # with other bot processes on the database, one of them does this (its lease)
+        if holder is not None and not await store.take_lease(LOBBY_LEASE, str(holder),
+                                                             self.every * 3):
+            return []
         closed = await store.expire_lobbies(self.lobby_hours * 3600)
         for record in closed:
             await common.deliver(self.bot, record.id)

@@ -179,6 +179,9 @@ def interaction(client: FakeClient, user: str, *, manage_channels: bool = False,
         guild_id=int(GUILD), channel_id=int(CHANNEL), guild=FakeGuild(), client=client,
         response=response, followup=FakeFollowup(client.box, response),
         permissions=discord.Permissions(manage_channels=manage_channels),
+        # what a real interaction carries: the channel, and the bot's permissions in it
+        channel=SimpleNamespace(id=int(CHANNEL), type=discord.ChannelType.text),
+        app_permissions=discord.Permissions.all(),
         namespace=SimpleNamespace(**(namespace or {})), command=None,
         application_id=BOT_ID, token="interaction-token")
 
