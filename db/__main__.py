@@ -98,11 +98,15 @@ def cmd_restore(args: argparse.Namespace, values: Mapping[str, str]) -> int:
 
 
 def cmd_check(args: argparse.Namespace, values: Mapping[str, str]) -> int:
-    database = _database(args, values)
-    if not database.is_file():
-        raise Refused(f"There is no database at {database}. Pass --database PATH, or set "
-                      "DATABASE_PATH.")
-    problems = asyncio.run(_check(database))
+    url = values.get("DATABASE_URL", "")
+    if args.database is None and url.startswith(("postgresql://", "postgres://")):
+        problems = asyncio.run(_check_games(url))      # PostgreSQL: every game's replay
+    else:
+        database = _database(args, values)
+        if not database.is_file():
+            raise Refused(f"There is no database at {database}. Pass --database PATH, or "
+                          "set DATABASE_PATH.")
+        problems = asyncio.run(_check(database))
     if not problems:
         return 0
     print(f"{len(problems)} problem(s) found. Restore the newest backup that passes "
@@ -113,7 +117,6 @@ def cmd_check(args: argparse.Namespace, values: Mapping[str, str]) -> int:
 
 async def _check(database: Path) -> list[str]:
     """SQLite's quick_check, the schema, then every game's replay (Store.problems)."""
-    from db import Store, StoreError
 
     try:
         checked = await asyncio.to_thread(check_file, database, "database")
@@ -122,8 +125,15 @@ async def _check(database: Path) -> list[str]:
         return [str(exc)]
     print(f"{database}: quick_check ok, schema version {checked.schema_version}, "
           f"{checked.games} games, {_mb(checked.size)}.")
+    return await _check_games(str(database))
+
+
+async def _check_games(target: str) -> list[str]:
+    """Every game of the database at ``target`` replayed (Store.problems)."""
+    from db import Store, StoreError
+
     try:
-        store = await Store.open(str(database))
+        store = await Store.open(target)
     except StoreError as exc:
         print(f"{exc}", file=sys.stderr)
         return [str(exc)]

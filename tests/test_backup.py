@@ -32,6 +32,7 @@ from db.backup import (
     take_backup,
     taken_at,
 )
+from tests import databases
 from tests.fakegame import GAME as RACE
 
 REPO = Path(__file__).resolve().parents[1]
@@ -570,3 +571,22 @@ async def test_cli_copy_moves_every_game_and_refuses_a_database_in_use(
     assert await asyncio.to_thread(db_main, ["copy", str(live), str(tmp_path / "new.db")],
                                    {}) == 1
     assert "already has 2 games" in capsys.readouterr().err
+
+
+@pytest.mark.postgres_only
+async def test_cli_check_replays_every_game_on_postgresql(
+        database: str, capsys: pytest.CaptureFixture[str]) -> None:
+    store = await Store.open(database)
+    try:
+        lobby = await store.create_lobby("conqueror", "g", "c", "111")
+        await store.join(lobby.id, "222")
+        record = await store.start(lobby.id, "111", seed=4)
+        await store.apply_action(record.id, "111", "end")
+    finally:
+        await store.close()
+    assert await asyncio.to_thread(db_main, ["check"], {"DATABASE_URL": database}) == 0
+    assert "All 1 games replay exactly" in capsys.readouterr().out
+    databases.raw(database, "UPDATE games SET state = replace(state, '\"gold\":0', "
+                            "'\"gold\":7') WHERE id = ?", (record.id,))
+    assert await asyncio.to_thread(db_main, ["check"], {"DATABASE_URL": database}) == 1
+    assert f"game #{record.id}:" in capsys.readouterr().err
