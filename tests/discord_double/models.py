@@ -126,6 +126,17 @@ class Snowflakes:
         self._last = value
         return str(value)
 
+    def next_on_shard(self, shard_id: int, shard_count: int) -> str:
+        """The next snowflake whose events Discord routes to shard ``shard_id`` of
+        ``shard_count`` (``(id >> 22) % shard_count``): its timestamp is moved on by a
+        few milliseconds at most."""
+        if not 0 <= shard_id < shard_count:
+            raise ValueError(f"no shard {shard_id} of {shard_count}")
+        stamp = max(int(time.time() * 1000) - DISCORD_EPOCH_MS, (self._last >> 22) + 1)
+        stamp += (shard_id - stamp) % shard_count
+        self._last = stamp << 22
+        return str(self._last)
+
 
 @dataclass(eq=False)
 class FakeUser:

@@ -194,6 +194,9 @@ class RequestRecord:
     response: Any = None
     response_headers: dict[str, str] = field(default_factory=dict)
     at: float = field(default_factory=time.time)
+    #: The client's end of the connection, ``(host, port)``: with several bot processes,
+    #: which one made the request (see ``tests/shards.py``).
+    peer: tuple[str, int] | None = None
 
     def __repr__(self) -> str:
         return f"<{self.method} {self.path} -> {self.status}>"
@@ -222,6 +225,10 @@ class GatewaySession:
         self.identified_at = time.monotonic()
         self.resumes = 0
         self.presence: dict[str, Any] | None = None
+        #: The client's end of the websocket, ``(host, port)`` (updated on RESUME).
+        self.peer: tuple[str, int] | None = None
+        #: Which IDENTIFY made it (1 for the double's first).
+        self.identify_number = 0
         self._pending: deque[str] = deque()
 
     @property
@@ -417,8 +424,11 @@ class DiscordDouble:
         channels: Iterable[str] = ("general",),
         bot_permissions: int = DEFAULT_BOT_PERMISSIONS,
         everyone_permissions: int = DEFAULT_EVERYONE_PERMISSIONS,
+        shard: tuple[int, int] | None = None,
     ) -> FakeGuild:
-        gid = self.snowflakes.next()
+        """A new guild (the bot is in it). ``shard=(shard_id, shard_count)``: its id is
+        chosen so that Discord routes its events to that shard."""
+        gid = self.snowflakes.next() if shard is None else self.snowflakes.next_on_shard(*shard)
         guild = FakeGuild(id=gid, name=name, owner_id=self.owner.id)
         guild.roles[gid] = FakeRole(id=gid, name="@everyone", permissions=everyone_permissions)
         bot_role = FakeRole(
@@ -646,6 +656,36 @@ class DiscordDouble:
                 return cmd
         known = sorted({c["name"] for c in self.commands(guild or self.guild)})
         raise LookupError(f"no synced command {name!r} (synced: {known})")
+
+    def shard_session(self, shard_id: int, shard_count: int) -> GatewaySession | None:
+        """The newest live gateway session identified as that shard (None: none)."""
+        live = [
+            s
+            for s in self.sessions.values()
+            if not s.invalid and s.shard == (shard_id, shard_count)
+        ]
+        return max(live, key=lambda s: s.identified_at) if live else None
+
+    async def wait_for_shard(
+        self, shard_id: int, shard_count: int, *, after: int = 0, timeout: float | None = None
+    ) -> GatewaySession:
+        """Wait for a session of that shard, identified after the ``after``-th IDENTIFY
+        (``dd.identify_count`` before starting the process), connected with its guilds."""
+
+        def ready() -> GatewaySession | None:
+            fresh = [
+                s
+                for s in self.sessions.values()
+                if s.shard == (shard_id, shard_count)
+                and s.identify_number > after
+                and s.guilds_sent
+                and s.connected
+            ]
+            return max(fresh, key=lambda s: s.identified_at) if fresh else None
+
+        return await self.wait_until(
+            ready, timeout=timeout, what=f"shard {shard_id} of {shard_count} to connect"
+        )
 
     @property
     def latest_session(self) -> GatewaySession | None:
@@ -1376,7 +1416,11 @@ class DiscordDouble:
         resource = request.match_info.route.resource
         route = resource.canonical if resource is not None else request.path
         record = RequestRecord(
-            method=request.method, path=request.path, route=route, query=dict(request.query)
+            method=request.method,
+            path=request.path,
+            route=route,
+            query=dict(request.query),
+            peer=_peer(request),
         )
         self.requests.append(record)
         request[RECORD] = record
@@ -2195,6 +2239,7 @@ class DiscordDouble:
     async def _gateway_ws(self, request: web.Request) -> web.StreamResponse:
         ws = web.WebSocketResponse(max_msg_size=0)
         await ws.prepare(request)
+        ws._double_peer = _peer(request)  # type: ignore[attr-defined]
         self._sockets.add(ws)
         session: GatewaySession | None = None
         try:
@@ -2288,8 +2333,10 @@ class DiscordDouble:
             self, secrets.token_hex(16), d["token"], intents, (int(shard[0]), int(shard[1]))
         )
         session.ws = ws
+        session.peer = getattr(ws, "_double_peer", None)
         self.sessions[session.id] = session
         self.identify_count += 1
+        session.identify_number = self.identify_count
         guilds = [g for g in self.guilds.values() if session.handles_guild(g.id)]
         ready: dict[str, Any] = {
             "v": 10,
@@ -2327,6 +2374,7 @@ class DiscordDouble:
         if old is not None and old is not ws and not old.closed:
             await self._close_ws(old, 4000, b"session resumed elsewhere")
         session.ws = ws
+        session.peer = getattr(ws, "_double_peer", None)
         session.resumes += 1
         last = int(d.get("seq") or 0)
         async with session.lock:
@@ -2362,6 +2410,15 @@ class DiscordDouble:
             if d.get("nonce"):
                 chunk["nonce"] = d["nonce"]
             await session.dispatch("GUILD_MEMBERS_CHUNK", chunk)
+
+
+def _peer(request: web.Request) -> tuple[str, int] | None:
+    """The client's ``(host, port)`` of the request's connection, if known."""
+    transport = request.transport
+    peer = transport.get_extra_info("peername") if transport is not None else None
+    if isinstance(peer, tuple) and len(peer) >= 2:
+        return str(peer[0]), int(peer[1])
+    return None
 
 
 def _guess_type(filename: str, given: str | None) -> str | None:
