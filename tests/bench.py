@@ -13,6 +13,9 @@ beside a baseline measured in the same run:
              double: a move whose turn digest carries a board, from the interaction's
              dispatch to the board's message landing; one game, then 100 games at once;
              beside ``/game status`` (a plain text answer) as the floor
+    shards   moves/s with one bot process against two on PostgreSQL (SQLite for
+             reference): games through the double on two shards, and moves through
+             ``Store.apply_action`` from worker processes (tests/bench_shards.py)
 
     python -m tests.bench [--quick] [--markdown FILE]
 """
@@ -233,6 +236,17 @@ def bench_e2e(quick: bool) -> None:
         figure("e2e", *f[:2], f[2], *f[3:])
 
 
+# -- shards -------------------------------------------------------------------------------
+
+
+def bench_shards(quick: bool) -> None:
+    from tests.bench_shards import run
+
+    print("\n# shards: one bot process against two on PostgreSQL; SQLite for reference")
+    for f in run(quick):
+        figure("shards", *f[:2], f[2], *f[3:])
+
+
 # -- report -------------------------------------------------------------------------------
 
 
@@ -253,7 +267,8 @@ def markdown() -> str:
         out += [f"### {section}", "", "| figure | value | target | |", "| --- | ---: | --- | --- |"]
         for f in (f for f in FIGURES if f.section == section):
             mark = {True: "met", False: "**missed**", None: ""}[f.met]
-            out.append(f"| {f.name} | {f.value:.2f} {f.unit} | {f.target} | {mark} |")
+            note = " · ".join(x for x in (mark, f.note) if x)
+            out.append(f"| {f.name} | {f.value:.2f} {f.unit} | {f.target} | {note} |")
         out.append("")
     return "\n".join(out)
 
@@ -261,13 +276,14 @@ def markdown() -> str:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer samples (a smoke run)")
-    parser.add_argument("--only", choices=("engine", "render", "store", "e2e"), action="append")
+    parser.add_argument("--only", choices=("engine", "render", "store", "e2e", "shards"),
+                        action="append")
     parser.add_argument("--markdown", type=Path, help="also write the figures as a table")
     args = parser.parse_args(argv)
     print(f"Machine: {machine()}")
     print(f"{'':5}{'figure':<46} {'value':>10} {'unit':<8} {'target':<16}")
     benches = {"engine": bench_engine, "render": bench_render, "store": bench_store,
-               "e2e": bench_e2e}
+               "e2e": bench_e2e, "shards": bench_shards}
     for name, bench in benches.items():
         if not args.only or name in args.only:
             bench(args.quick)
