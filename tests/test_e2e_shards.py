@@ -284,3 +284,15 @@ async def test_two_sharded_processes_share_postgresql_and_survive_a_kill(
             await store.close()
         codes = [await bot.stop() for bot in bots]
     assert codes == [0, 0], [bot.output() for bot in bots]
+
+
+def test_the_double_puts_a_guild_on_the_shard_asked_for() -> None:
+    dd = DiscordDouble()
+    for count in (1, 2, 3, 5):
+        for shard in range(count):
+            guild = dd.add_guild(f"s{shard}/{count}", shard=(shard, count))
+            assert shard_of(guild.id, count) == shard
+    ids = [int(g) for g in dd.guilds]
+    assert len(set(ids)) == len(ids)
+    with pytest.raises(ValueError):
+        dd.add_guild("nowhere", shard=(2, 2))
