@@ -47,7 +47,7 @@ log = logging.getLogger("warhost")
 
 DEFAULT_DATABASE_PATH = "./warhost.db"
 #: How long a shared job's lease lasts without renewal: after a process dies, another
-#: takes over its deliveries and the scheduler within this many seconds.
+#: takes over its deliveries and the scheduler within about twice this many seconds.
 LEASE_SECONDS = float(os.environ.get("WARHOST_LEASE_SECONDS", "30"))
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 

@@ -61,6 +61,9 @@ LOOKBACK = 120
 LOOKUP_PAGES = 3
 #: Seconds between retries of deliveries that failed (Discord down, rate limits).
 RETRY_EVERY = 20.0
+#: Seconds a fresh announcement is left to the process that saved it before another
+#: process's delivery pass takes it on (when several share the database).
+SWEEP_GRACE = 5.0
 #: Deliveries given up after this many failures (and logged), so one bad channel
 #: cannot block a game's later announcements for ever.
 MAX_ATTEMPTS = 8
@@ -377,7 +380,9 @@ class Announcer:
                  lease: tuple[str, float] | None = None) -> None:
         self.client = client
         self.store = store
-        self.retry_every = retry_every
+        # with other processes on the database, look at least once a lease, so what a
+        # dead process left pending is taken over about a lease after its death
+        self.retry_every = retry_every if lease is None else min(retry_every, lease[1])
         #: (this process's name, seconds): with other bot processes on the database, a
         #: game's announcements are delivered by whichever holds its lease; what a dead
         #: process left pending is taken over once its lease expires.
@@ -422,6 +427,11 @@ class Announcer:
         """Every game's pending announcements. ``recovering``: this process did not
         send them, so any of them may already be in Discord: look first."""
         pending = await self.store.pending_announcements()
+        if self.lease is not None and not recovering:
+            # With other processes on the database, what was saved a moment ago is
+            # being delivered by the process that saved it: leave it to that one.
+            settled = self.store.now() - SWEEP_GRACE
+            pending = [a for a in pending if a.created_at <= settled]
         if recovering or self.lease is not None:
             # Not sent by us (a crash, or another process that died mid-way): any of
             # them may already be in Discord, so look first.

@@ -41,7 +41,7 @@ class Scheduler:
                  every: float = PASS_EVERY, lease: tuple[str, float] | None = None) -> None:
         self.client = client
         self.store = store
-        self.every = every
+        self.every = every if lease is None else min(every, lease[1])
         #: (this process's name, seconds): with other bot processes on the database,
         #: a pass runs only in the process holding the "scheduler" lease.
         self.lease = lease

@@ -205,7 +205,7 @@ async def test_two_sharded_processes_share_postgresql_and_survive_a_kill(
             await theirs[1].table.invoke(theirs[1].players[0], "game status", {}, timeout=5)
 
         # the survivor takes over the dead process's pending digest once its lease
-        # expires (at its next delivery pass: RETRY_EVERY)
+        # expires, at its next delivery pass (one a lease, with other processes around)
         async def delivered() -> bool:
             return not await store.pending_announcements(target.game_id)
 
@@ -221,7 +221,7 @@ async def test_two_sharded_processes_share_postgresql_and_survive_a_kill(
                                                                     kill["seq"])]
         if can_attribute():
             assert senders[taken.id] == survivor.pid, (senders.get(taken.id), survivor.pid)
-        assert took_over >= LEASE - 0.5, took_over
+        assert LEASE - 0.5 <= took_over <= 2 * LEASE + 3, took_over
 
         # -- shard 1 comes back and every game plays on
         await victim.start()
