@@ -471,7 +471,10 @@ class PostgresBackend:
     async def _acquire(self) -> AsyncIterator[Any]:
         pool = self._pool_or_closed()
         try:
-            raw = await pool.acquire()
+            raw = await pool.acquire(timeout=BUSY_TIMEOUT_MS / 1000)
+        except TimeoutError as exc:     # every pooled connection busy for that long
+            raise BusyError(f"no free connection to PostgreSQL in "
+                            f"{BUSY_TIMEOUT_MS / 1000:g} s") from exc
         except Exception as exc:
             raise postgres_error(exc) from exc
         try:
