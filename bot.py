@@ -24,7 +24,6 @@ import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -32,7 +31,6 @@ import discord
 import yarl
 from discord import app_commands
 from discord.ext import commands
-from dotenv import dotenv_values
 
 import cogs
 from cogs.announcements import Announcer
@@ -42,10 +40,10 @@ from cogs.limits import DEFAULT_CAP, DEFAULT_LOBBY_HOURS, Limiter, admit
 from cogs.scheduler import Scheduler
 from db import Store
 from db.leases import new_holder
+from db.settings import DEFAULT_DATABASE_PATH, read_settings
 
 log = logging.getLogger("warhost")
 
-DEFAULT_DATABASE_PATH = "./warhost.db"
 #: How long a shared job's lease lasts without renewal: after a process dies, another
 #: takes over its deliveries and the scheduler within about twice this many seconds.
 LEASE_SECONDS = float(os.environ.get("WARHOST_LEASE_SECONDS", "30"))
@@ -113,14 +111,7 @@ class Config:
         Empty values count as unset. Raises :class:`ConfigError` with a message meant for
         a person when the token is missing or a value is malformed.
         """
-        values: dict[str, str] = {}
-        if dotenv_path is not None and Path(dotenv_path).is_file():
-            for key, value in dotenv_values(dotenv_path).items():
-                if value is not None and value.strip():
-                    values[key] = value.strip()
-        for key, value in (os.environ if environ is None else environ).items():
-            if value.strip():
-                values[key] = value.strip()
+        values = read_settings(environ, dotenv_path)
 
         token = values.get("DISCORD_TOKEN", "")
         if not token:

@@ -34,7 +34,6 @@ from pathlib import Path
 from typing import Any
 
 from discord.ext import commands
-from dotenv import dotenv_values
 
 from db import StoreError
 from db.backup import (
@@ -46,6 +45,7 @@ from db.backup import (
     take_backup,
     taken_at,
 )
+from db.settings import read_settings
 
 log = logging.getLogger("warhost.maintenance")
 
@@ -90,14 +90,7 @@ class MaintenanceSettings:
                  dotenv_path: str | os.PathLike[str] | None = ".env") -> MaintenanceSettings:
         """Read the settings (``environ``, default ``os.environ``, wins over the file).
         Empty values count as unset. Raises :class:`SettingsError`."""
-        values: dict[str, str] = {}
-        if dotenv_path is not None and Path(dotenv_path).is_file():
-            for key, value in dotenv_values(dotenv_path).items():
-                if value is not None and value.strip():
-                    values[key] = value.strip()
-        for key, value in (os.environ if environ is None else environ).items():
-            if value.strip():
-                values[key] = value.strip()
+        values = read_settings(environ, dotenv_path)
         every = _number(values, "BACKUP_EVERY_HOURS", DEFAULT_BACKUP_EVERY_HOURS, 0, 24 * 366,
                         "a number of hours from 0 to {high:g} (0 turns scheduled backups off)")
         keep = _number(values, "BACKUP_KEEP", DEFAULT_BACKUP_KEEP, 1, 100_000,

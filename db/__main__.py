@@ -20,12 +20,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-
-from dotenv import dotenv_values
 
 from db.backup import (
     BackupError,
@@ -35,22 +32,7 @@ from db.backup import (
     restore,
     take_backup,
 )
-
-DEFAULT_DATABASE_PATH = "./warhost.db"
-
-
-def settings(environ: Mapping[str, str] | None = None,
-             dotenv_path: str | os.PathLike[str] | None = ".env") -> dict[str, str]:
-    """The environment over ``.env``, empty values unset (as the bot reads them)."""
-    values: dict[str, str] = {}
-    if dotenv_path is not None and Path(dotenv_path).is_file():
-        for key, value in dotenv_values(dotenv_path).items():
-            if value is not None and value.strip():
-                values[key] = value.strip()
-    for key, value in (os.environ if environ is None else environ).items():
-        if value.strip():
-            values[key] = value.strip()
-    return values
+from db.settings import DEFAULT_DATABASE_PATH, read_settings
 
 
 class Refused(Exception):
@@ -224,7 +206,7 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None, environ: Mapping[str, str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
-        return int(args.run(args, settings(environ)))
+        return int(args.run(args, read_settings(environ)))
     except (BackupError, Refused) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
