@@ -404,10 +404,7 @@ class Announcer:
 
     async def close(self) -> None:
         task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await common.stop_task(task)
 
     async def _run(self) -> None:
         first = True

@@ -9,6 +9,8 @@ turn passes, the channel's turn digest with the board.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import re
 import time
@@ -627,3 +629,11 @@ async def running_game(interaction: discord.Interaction,
     except Exception:
         log.exception("Reading the %s game failed", kind)
         return None
+
+
+async def stop_task(task: asyncio.Task[Any] | None) -> None:
+    """Cancel a background loop and wait for it to end (whatever it ends with)."""
+    if task is not None:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task

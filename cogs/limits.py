@@ -314,10 +314,7 @@ class LimitsCog(commands.Cog):
 
     async def cog_unload(self) -> None:
         task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await common.stop_task(task)
 
     async def _run(self) -> None:
         while True:

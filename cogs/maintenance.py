@@ -35,6 +35,7 @@ from typing import Any
 
 from discord.ext import commands
 
+from cogs import common
 from db import StoreError
 from db.backup import (
     Backup,
@@ -45,6 +46,7 @@ from db.backup import (
     take_backup,
     taken_at,
 )
+from db.leases import new_holder
 from db.settings import read_settings
 
 log = logging.getLogger("warhost.maintenance")
@@ -119,13 +121,6 @@ def _number(values: Mapping[str, str], name: str, default: float, low: float, hi
     return number
 
 
-def dialect_of(store: Any) -> str:
-    """``"sqlite"`` or ``"postgresql"``: the store's backend (a store without one is
-    SQLite)."""
-    backend = getattr(store, "backend", None)
-    return str(getattr(backend, "dialect", None) or getattr(store, "dialect", "sqlite"))
-
-
 def _is_memory(path: str) -> bool:
     return path in ("", ":memory:") or "mode=memory" in path
 
@@ -153,7 +148,8 @@ class Maintenance(commands.Cog):
         self.wall = wall
         self.tick = tick
         self.first_look = first_look
-        self.holder = f"maintenance:{os.getpid()}:{id(self):x}"
+        #: This process's name in the leases (the bot's own, when it has one).
+        self.holder = str(getattr(bot, "holder", None) or new_holder())
         self._task: asyncio.Task[None] | None = None
         self._backup_failed_at: float | None = None
         self._archived_at: float | None = None
@@ -173,13 +169,11 @@ class Maintenance(commands.Cog):
     async def cog_unload(self) -> None:
         task, self._task = self._task, None
         if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-            release = getattr(self._store(), "release_lease", None)
-            if release is not None:     # another process may take over at once
+            await common.stop_task(task)
+            store = self._store()
+            if store is not None:       # another process may take over at once
                 with contextlib.suppress(Exception):
-                    await release(LEASE, self.holder)
+                    await store.release_lease(LEASE, self.holder)
 
     # ------------------------------------------------------------------ the loop
 
@@ -204,13 +198,10 @@ class Maintenance(commands.Cog):
             log.log(level, message, *args)
 
     async def _have_lease(self, store: Any) -> bool:
-        """Whether this process does the housekeeping (one process of several sharing
-        the database does; a store without leases is this process's alone)."""
-        take = getattr(store, "take_lease", None)
-        if take is None:
-            return True
+        """Whether this process does the housekeeping (of several processes sharing the
+        database, the one holding the lease does)."""
         try:
-            return bool(await take(LEASE, self.holder, self.tick * 3))
+            return bool(await store.take_lease(LEASE, self.holder, self.tick * 3))
         except StoreError as exc:
             log.warning("Housekeeping skipped this time: %s", exc)
             return False
@@ -237,7 +228,7 @@ class Maintenance(commands.Cog):
 
     def _backup_source(self, store: Any) -> Path | None:
         """The SQLite file to back up (None, said once, when there is none)."""
-        if dialect_of(store) != "sqlite":
+        if store.dialect != "sqlite":
             self._tell_once("postgres", logging.INFO,
                             "Scheduled backups are off: the games are in PostgreSQL, whose "
                             "own tools back it up (pg_dump; see docs/backups.md).")
@@ -302,16 +293,12 @@ class Maintenance(commands.Cog):
         store = self._store()
         if store is None or self.settings is None or self.settings.archive_after_days <= 0:
             return []
-        archive = getattr(store, "archive_finished", None)
-        if archive is None:
-            self._tell_once("no-archive", logging.INFO,
-                            "Archiving is not available with this store.")
-            return []
         cutoff = store.now() - self.settings.archive_after_days * DAY
         done: list[int] = []
         try:
             while len(done) < ARCHIVE_PER_PASS:
-                batch = await archive(cutoff, min(ARCHIVE_BATCH, ARCHIVE_PER_PASS - len(done)))
+                batch = await store.archive_finished(
+                    cutoff, min(ARCHIVE_BATCH, ARCHIVE_PER_PASS - len(done)))
                 done.extend(batch)
                 if len(batch) < ARCHIVE_BATCH:
                     break

@@ -55,10 +55,7 @@ class Scheduler:
 
     async def close(self) -> None:
         task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await common.stop_task(task)
 
     def poke(self) -> None:
         """Look at the due games now (something changed that may make one due)."""

@@ -17,7 +17,7 @@ from types import SimpleNamespace
 import pytest
 
 import engine
-from cogs.maintenance import Maintenance, MaintenanceSettings, SettingsError, dialect_of
+from cogs.maintenance import Maintenance, MaintenanceSettings, SettingsError
 from db import Store
 from db.__main__ import main as db_main
 from db.backup import (
@@ -491,21 +491,24 @@ async def test_the_cog_backs_up_on_schedule_and_keeps_n(tmp_path: Path) -> None:
 async def test_the_cog_skips_backups_for_postgresql_and_memory_and_reports_failure(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     settings = MaintenanceSettings(backup_dir=str(tmp_path / "b"), archive_after_days=0)
-    postgres = SimpleNamespace(backend=SimpleNamespace(dialect="postgresql"),
-                               dialect="postgresql", path="postgresql://u:***@h/db")
-    assert dialect_of(postgres) == "postgresql"
-    assert dialect_of(SimpleNamespace(path="x.db")) == "sqlite"
+
+    async def take_lease(*args: object) -> bool:
+        return True              # the only process
+
+    postgres = SimpleNamespace(dialect="postgresql", path="postgresql://u:***@h/db",
+                               take_lease=take_lease)
     cog = Maintenance(SimpleNamespace(store=postgres), settings)  # type: ignore[arg-type]
     with caplog.at_level("INFO", logger="warhost.maintenance"):
         assert await cog.run_once() == type(await cog.run_once())()
     assert "pg_dump" in caplog.text and caplog.text.count("pg_dump") == 1
     assert not (tmp_path / "b").exists()
 
-    memory = SimpleNamespace(dialect="sqlite", path=":memory:")
+    memory = SimpleNamespace(dialect="sqlite", path=":memory:", take_lease=take_lease)
     cog = Maintenance(SimpleNamespace(store=memory), settings)  # type: ignore[arg-type]
     assert (await cog.run_once()).backup is None
 
-    gone = SimpleNamespace(dialect="sqlite", path=str(tmp_path / "gone.db"))
+    gone = SimpleNamespace(dialect="sqlite", path=str(tmp_path / "gone.db"),
+                           take_lease=take_lease)
     cog = Maintenance(SimpleNamespace(store=gone), settings)  # type: ignore[arg-type]
     caplog.clear()
     with caplog.at_level("ERROR", logger="warhost.maintenance"):
