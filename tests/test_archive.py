@@ -34,21 +34,11 @@ from db.archive import (
 from engine.conqueror import GAME as CONQUEROR
 from engine.conqueror.ai import choose_action
 from tests import databases
+from tests.clocks import FakeClock
 from tests.fakegame import GAME as RACE
 
 DAY = 86400.0
 T0 = 1_750_000_000.0
-
-
-class FakeClock:
-    def __init__(self, t: float = T0) -> None:
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
-
-    def advance(self, seconds: float) -> None:
-        self.t += seconds
 
 
 @pytest.fixture(autouse=True)
@@ -58,7 +48,7 @@ def race(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def clock() -> FakeClock:
-    return FakeClock()
+    return FakeClock(T0)
 
 
 @pytest.fixture

@@ -15,22 +15,10 @@ from db import GameRecord, Store, StoreError
 from db.clocks import DAY, HOUR, MINUTE, QuietHours, TimeControl
 from engine.conqueror import GAME as CONQUEROR
 from engine.core import IllegalAction
+from tests.clocks import FakeClock
 from tests.fakegame import GAME as RACE
 
 T0 = 1_800_000_000.0      # 2027-01-15 08:00 UTC
-
-
-class FakeClock:
-    """The store's clock, moved by hand."""
-
-    def __init__(self, t: float = T0) -> None:
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
-
-    def advance(self, seconds: float) -> None:
-        self.t += seconds
 
 
 @pytest.fixture(autouse=True)
@@ -40,7 +28,7 @@ def race(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def clock() -> FakeClock:
-    return FakeClock()
+    return FakeClock(T0)
 
 
 @pytest.fixture

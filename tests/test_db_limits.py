@@ -10,18 +10,11 @@ import pytest
 import engine
 from db import Store
 from db.limits import LOBBY_EXPIRED
+from tests.clocks import FakeClock
 from tests.fakegame import GAME as RACE
 
 T0 = 1_800_000_000.0
 HOUR = 3600.0
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.t = T0
-
-    def __call__(self) -> float:
-        return self.t
 
 
 @pytest.fixture(autouse=True)
@@ -31,7 +24,7 @@ def race(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def clock() -> FakeClock:
-    return FakeClock()
+    return FakeClock(T0)
 
 
 @pytest.fixture

@@ -1,0 +1,16 @@
+"""A clock a test moves by hand, to pass to ``Store.open(..., clock=)``."""
+
+from __future__ import annotations
+
+
+class FakeClock:
+    """Epoch seconds, standing still until the test moves them."""
+
+    def __init__(self, t: float) -> None:
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+    def advance(self, seconds: float) -> None:
+        self.t += seconds
