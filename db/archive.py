@@ -278,14 +278,14 @@ class Archiving:
         log no longer replays exactly is left whole (logged once)."""
         refused: set[int] = self.__dict__.setdefault("_archive_refused", set())
         async with self._reading() as conn:
-            rows = await self._safely(conn.execute_fetchall(
+            rows = await conn.execute_fetchall(
                 "SELECT id FROM games WHERE status IN ('finished', 'aborted') "
                 "AND version > 0 AND updated_at < ? "
                 "AND NOT EXISTS (SELECT 1 FROM archives WHERE archives.game_id = games.id) "
                 "AND NOT EXISTS (SELECT 1 FROM announcements WHERE "
                 "announcements.game_id = games.id AND announcements.delivered_at IS NULL) "
                 "ORDER BY updated_at, id LIMIT ?",
-                (float(older_than), max(1, int(limit)) + len(refused))))
+                (float(older_than), max(1, int(limit)) + len(refused)))
         done: list[int] = []
         for (game_id,) in rows:
             if len(done) >= limit:
@@ -306,9 +306,9 @@ class Archiving:
         game_id = int(game_id)
         async with self._reading(snapshot=True) as conn:
             record = await self._fetch(conn, game_id)
-            rows = await self._safely(conn.execute_fetchall(
+            rows = await conn.execute_fetchall(
                 f"SELECT {_LOG_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq",
-                (game_id,)))
+                (game_id,))
         if record.status not in (FINISHED, ABORTED) or not rows:
             return False
         entries = _entries(rows)
@@ -351,6 +351,6 @@ class Archiving:
     async def archive_of(self: Store, game_id: int) -> Archive | None:
         """A game's archive record (None if it is not archived); nothing is replayed."""
         async with self._reading() as conn:
-            found: Archive | None = await self._safely(read_archive(conn, int(game_id)))
+            found: Archive | None = await read_archive(conn, int(game_id))
         return found
 

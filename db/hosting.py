@@ -93,16 +93,16 @@ class Hosting:
     async def due_games(self: Store, limit: int = 200) -> list[int]:
         """Running games whose time has come (a deadline, a reminder, a vacation's end)."""
         async with self._reading() as conn:
-            rows = await self._safely(conn.execute_fetchall(
+            rows = await conn.execute_fetchall(
                 "SELECT id FROM games WHERE status = 'active' AND wake_at <= ? "
-                "ORDER BY wake_at, id LIMIT ?", (self.now(), max(1, limit))))
+                "ORDER BY wake_at, id LIMIT ?", (self.now(), max(1, limit)))
         return [int(r[0]) for r in rows]
 
     async def next_wake(self: Store) -> float | None:
         """The earliest time a running game must be looked at, if any."""
         async with self._reading() as conn:
-            rows = list(await self._safely(conn.execute_fetchall(
-                "SELECT min(wake_at) FROM games WHERE status = 'active'")))
+            rows = list(await conn.execute_fetchall(
+                "SELECT min(wake_at) FROM games WHERE status = 'active'"))
         return None if not rows or rows[0][0] is None else float(rows[0][0])
 
     async def wake(self: Store, game_id: int) -> Woken:
@@ -278,7 +278,7 @@ class Hosting:
     async def player_settings(self: Store, user_id: str) -> PlayerSettings:
         user = str(user_id)
         async with self._reading() as conn:
-            found: dict[str, PlayerSettings] = await self._safely(self._players(conn, [user]))
+            found: dict[str, PlayerSettings] = await self._players(conn, [user])
         return found.get(user, PlayerSettings(user))
 
     async def set_player_settings(self: Store, user_id: str, *, timezone: Any = _UNSET,
@@ -310,8 +310,7 @@ class Hosting:
 
     async def channel_settings(self: Store, channel_id: str) -> ChannelSettings:
         async with self._reading() as conn:
-            found: ChannelSettings = await self._safely(
-                self._channel_settings(conn, str(channel_id)))
+            found: ChannelSettings = await self._channel_settings(conn, str(channel_id))
         return found
 
     async def set_channel_settings(self: Store, channel_id: str, guild_id: str | None, *,
@@ -351,8 +350,7 @@ class Hosting:
         the one under way to its planned end) and the days left."""
         now = self.now()
         async with self._reading() as conn:
-            held = await self._safely(self._vacations(conn, str(guild_id), str(user_id),
-                                                      now - YEAR))
+            held = await self._vacations(conn, str(guild_id), str(user_id), now - YEAR)
         current = next((v for v in held if v.starts_at <= now < v.ends_at), None)
         used = paused_between([(v.starts_at, v.ends_at) for v in held], now - YEAR,
                               max([now, *(v.ends_at for v in held)])) / DAY
@@ -430,9 +428,9 @@ class Hosting:
 
     async def following(self: Store, game_id: int, user_id: str) -> bool:
         async with self._reading() as conn:
-            rows = list(await self._safely(conn.execute_fetchall(
+            rows = list(await conn.execute_fetchall(
                 "SELECT 1 FROM followers WHERE game_id = ? AND user_id = ?",
-                (int(game_id), str(user_id)))))
+                (int(game_id), str(user_id))))
         return bool(rows)
 
     # -- looking up games -------------------------------------------------------------
@@ -442,10 +440,10 @@ class Hosting:
         from db.store import _COLUMNS, _record
 
         async with self._reading() as conn:
-            rows = await self._safely(conn.execute_fetchall(
+            rows = await conn.execute_fetchall(
                 f"SELECT {_COLUMNS} FROM games WHERE status = 'active' AND "
                 f"{json_array_has(conn.dialect, 'games.seats')} ORDER BY id",
-                (str(user_id),)))
+                (str(user_id),))
         return [_record(row) for row in rows]
 
     async def latest_in_channel(self: Store, channel_id: str) -> GameRecord | None:
@@ -453,9 +451,9 @@ class Hosting:
         from db.store import _COLUMNS, _record
 
         async with self._reading() as conn:
-            rows = list(await self._safely(conn.execute_fetchall(
+            rows = list(await conn.execute_fetchall(
                 f"SELECT {_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
-                (str(channel_id),))))
+                (str(channel_id),)))
         return _record(rows[0]) if rows else None
 
     async def log_page(self: Store, game_id: int, page: int,
@@ -468,8 +466,8 @@ class Hosting:
 
         archive: Archive | None = None
         async with self._reading() as conn:
-            rows = list(await self._safely(conn.execute_fetchall(
-                "SELECT count(*) FROM actions WHERE game_id = ?", (int(game_id),))))
+            rows = list(await conn.execute_fetchall(
+                "SELECT count(*) FROM actions WHERE game_id = ?", (int(game_id),)))
             total = int(rows[0][0])
             if total == 0:
                 found_game = list(await conn.execute_fetchall(
@@ -478,13 +476,13 @@ class Hosting:
                     raise NotFound(f"There is no game #{game_id}.")
                 record = _record(found_game[0])
                 if record.version > 0:      # moves made, yet no rows: archived
-                    archive = await self._safely(read_archive(conn, record.id))
+                    archive = await read_archive(conn, record.id)
             if archive is None:
                 pages = max(1, -(-total // per_page))
                 page = min(max(1, page), pages)
-                found = await self._safely(conn.execute_fetchall(
+                found = await conn.execute_fetchall(
                     f"SELECT {_LOG_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq "
-                    "LIMIT ? OFFSET ?", (int(game_id), per_page, (page - 1) * per_page)))
+                    "LIMIT ? OFFSET ?", (int(game_id), per_page, (page - 1) * per_page))
                 return _entries(found), pages
         # Replayed off the connection: the archive holds the actions, not their events.
         entries = rebuild(self._game(record.kind), record, archive)
@@ -497,9 +495,9 @@ class Hosting:
         from db.store import _ANNOUNCEMENT_COLUMNS, _announcement
 
         async with self._reading() as conn:
-            rows = await self._safely(conn.execute_fetchall(
+            rows = await conn.execute_fetchall(
                 f"SELECT {_ANNOUNCEMENT_COLUMNS} FROM announcements WHERE game_id = ? AND "
-                "kind = 'digest' ORDER BY id", (int(game_id),)))
+                "kind = 'digest' ORDER BY id", (int(game_id),))
         return [_announcement(row) for row in rows]
 
     async def latest_digest(self: Store, game_id: int) -> Announcement | None:
@@ -507,9 +505,9 @@ class Hosting:
         from db.store import _ANNOUNCEMENT_COLUMNS, _announcement
 
         async with self._reading() as conn:
-            rows = list(await self._safely(conn.execute_fetchall(
+            rows = list(await conn.execute_fetchall(
                 f"SELECT {_ANNOUNCEMENT_COLUMNS} FROM announcements WHERE game_id = ? AND "
-                "kind = 'digest' ORDER BY id DESC LIMIT 1", (int(game_id),))))
+                "kind = 'digest' ORDER BY id DESC LIMIT 1", (int(game_id),)))
         return _announcement(rows[0]) if rows else None
 
     async def clock_facts(self: Store, record: GameRecord) -> dict[str, Any]:
@@ -523,7 +521,7 @@ class Hosting:
         turn = Turn.of(game, self.load_state(record))
         now = self.now()
         async with self._reading() as conn:
-            pauses = await self._safely(self._pauses(conn, record.guild_id, record.seats, now))
+            pauses = await self._pauses(conn, record.guild_id, record.seats, now)
         facts = self._clock_payload(record, turn, pauses, now)
         facts["away"] = {p: on[1] for p in record.seats
                          if (on := paused_at(pauses.get(p, []), now)) is not None}

@@ -37,9 +37,9 @@ class Limits:
         guild = None if guild_id is None else str(guild_id)
         last = 2**63 - 1 if up_to is None else int(up_to)
         async with self._reading() as conn:
-            rows = list(await self._safely(conn.execute_fetchall(
+            rows = list(await conn.execute_fetchall(
                 "SELECT count(*) FROM games WHERE guild_id IS NOT DISTINCT FROM ? AND "
-                "status IN ('lobby', 'active') AND id <= ?", (guild, last))))
+                "status IN ('lobby', 'active') AND id <= ?", (guild, last)))
         return int(rows[0][0])
 
     async def expire_lobbies(self: Store, idle: float, limit: int = 100) -> list[GameRecord]:
@@ -53,9 +53,9 @@ class Limits:
             return []
         cutoff = self.now() - idle
         async with self._reading() as conn:
-            rows = await self._safely(conn.execute_fetchall(
+            rows = await conn.execute_fetchall(
                 "SELECT id FROM games WHERE status = 'lobby' AND updated_at < ? "
-                "ORDER BY updated_at, id LIMIT ?", (cutoff, max(1, limit))))
+                "ORDER BY updated_at, id LIMIT ?", (cutoff, max(1, limit)))
         closed: list[GameRecord] = []
         for (game_id,) in rows:
             async with self._game_lock(int(game_id)), self._transaction() as conn:

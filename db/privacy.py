@@ -165,7 +165,7 @@ class Privacy:
         seated = f'%"{user}"%'
         async with self._reading() as conn:
             async def count(sql: str, *args: Any) -> int:
-                rows = list(await self._safely(conn.execute_fetchall(sql, args)))
+                rows = list(await conn.execute_fetchall(sql, args))
                 return int(rows[0][0] or 0)
 
             games = await count("SELECT count(*) FROM games WHERE seats LIKE ? OR host_id = ?",
@@ -192,9 +192,9 @@ class Privacy:
         from db.store import _COLUMNS, _record
 
         async with self._reading() as conn:
-            rows = await self._safely(conn.execute_fetchall(
+            rows = await conn.execute_fetchall(
                 f"SELECT {_COLUMNS} FROM games WHERE (seats LIKE ? OR host_id = ?) "
-                "ORDER BY id", (f'%"{user}"%', user)))
+                "ORDER BY id", (f'%"{user}"%', user))
         named = [_record(row) for row in rows]
         left: list[GameRecord] = []
         resigned: list[int] = []

@@ -975,16 +975,16 @@ class Store(Hosting, Leases, Limits, Privacy, Archiving):
         if game_id is not None:
             where, args = "game_id = ? AND delivered_at IS NULL", (_gid(game_id),)
         async with self._reading() as conn:
-            rows = await self._safely(conn.execute_fetchall(
+            rows = await conn.execute_fetchall(
                 f"SELECT {_ANNOUNCEMENT_COLUMNS} FROM announcements WHERE {where} "
-                "ORDER BY id LIMIT ?", (*args, max(1, limit))))
+                "ORDER BY id LIMIT ?", (*args, max(1, limit)))
         return [_announcement(row) for row in rows]
 
     async def announcement(self, announcement_id: int) -> Announcement | None:
         async with self._reading() as conn:
-            rows = list(await self._safely(conn.execute_fetchall(
+            rows = list(await conn.execute_fetchall(
                 f"SELECT {_ANNOUNCEMENT_COLUMNS} FROM announcements WHERE id = ?",
-                (int(announcement_id),))))
+                (int(announcement_id),)))
         return _announcement(rows[0]) if rows else None
 
     async def mark_delivered(self, announcement_id: int, message_id: str | None) -> None:
@@ -998,10 +998,10 @@ class Store(Hosting, Leases, Limits, Privacy, Archiving):
         """The logged actions ``first``..``last`` (inclusive), oldest first."""
         game_id = _gid(game_id)
         async with self._reading() as conn:
-            rows = await self._safely(conn.execute_fetchall(
+            rows = await conn.execute_fetchall(
                 f"SELECT {_LOG_COLUMNS} FROM actions "
                 "WHERE game_id = ? AND seq BETWEEN ? AND ? ORDER BY seq",
-                (game_id, int(first), int(last))))
+                (game_id, int(first), int(last)))
             if not rows and first <= last:
                 archived = await archived_entries(conn, game_id)
                 if archived is not None:
@@ -1013,20 +1013,12 @@ class Store(Hosting, Leases, Limits, Privacy, Archiving):
         there to now is "the last turn" that a board shown on request marks."""
         game_id = _gid(game_id)
         async with self._reading() as conn:
-            rows = list(await self._safely(conn.execute_fetchall(
+            rows = list(await conn.execute_fetchall(
                 "SELECT payload FROM announcements "
                 "WHERE game_id = ? AND kind = 'digest' ORDER BY id DESC LIMIT 1",
-                (game_id,))))
+                (game_id,)))
         first = json.loads(rows[0][0]).get("first") if rows else None
         return max(1, int(first)) if isinstance(first, int) else 1
-
-    @staticmethod
-    async def _safely(query: Any) -> Any:
-        """Await a query (kept for callers; :meth:`_reading` already words errors)."""
-        try:
-            return await query
-        except DatabaseError as exc:
-            raise StoreError(database_failed(exc, written=False)) from exc
 
     # ------------------------------------------------------------------ integrity
 
