@@ -13,7 +13,9 @@ Actions are short text notations ("move b2 c3 3", "end"), case-insensitive on in
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -250,6 +252,23 @@ class Game(ABC, Generic[S]):
             if action in legal:
                 return action
         return legal[0]
+
+    def determinize(self, state: S, player: str, rng: random.Random) -> S:
+        """A state ``player`` cannot tell from ``state``, with everything they cannot see
+        drawn afresh from ``rng``: what a computer player searches, so it never knows
+        more than a person in its seat would.
+
+        It must depend only on what ``player`` knows (their own view and what has been
+        revealed), never on the true hidden values: two states that differ only in
+        what ``player`` cannot see must give the same result for the same ``rng``. The
+        default redraws the dice to come (a state's ``dice`` generator), which suits a
+        game whose only secret is the future. Games with hidden cards override it.
+        """
+        if dataclasses.is_dataclass(state) and not isinstance(state, type) and any(
+                f.name == "dice" for f in dataclasses.fields(state)):
+            # apply() never mutates a state, so sharing the rest with the original is safe
+            return dataclasses.replace(state, dice=Dice.from_seed(rng.getrandbits(64)))
+        return state
 
     def reversible(self, before: S, after: S, events: list[Event]) -> bool:
         """Whether the action that turned ``before`` into ``after`` may be taken back.

@@ -1,0 +1,307 @@
+"""Computer players for every game: Monte Carlo tree search over the engine contract.
+
+The search needs nothing of a game but :class:`engine.core.Game` (``to_act``,
+``legal_actions``, ``apply``, ``outcome``, ``determinize``), so a new game gets a
+computer player for free. A game may add heuristics in ``engine/<kind>/ai.py``
+(see :class:`Heuristics`): a ``choose_action`` used to order the moves the tree tries
+first and to play out the rest of a game, and an ``evaluate`` that scores a position
+so a play-out can stop early. Both make a game's player clearly stronger; the
+tournament (``python -m engine.tournament``, figures in docs/ai.md) measures it.
+
+**Hidden information.** Every iteration starts from a fresh *determinization* of the
+root: :meth:`engine.core.Game.determinize` redeals whatever the searching player
+cannot see (the dice to come, the other hand, the deck order) from that player's
+information alone. The tree is shared by all of them (single-observer information-set
+MCTS, Cowling, Powley and Whitehouse 2012): a node is reached by a sequence of
+actions, a child's prior is counted only in the iterations where its action was
+legal (*availability*), so the search never learns what only the true state knows.
+
+**Levels** are iteration budgets (:data:`LEVELS`), so a level plays the same move on
+any machine; each also has a time limit in case a machine is slow. The same
+``seed`` gives the same choice, bit for bit.
+
+Simultaneous decisions (several players in ``to_act``) are searched as if taken one
+after the other in ``to_act`` order; the later ones see the earlier inside the search
+only, which can make a computer a little optimistic there, never a cheat.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from engine.core import Game
+
+#: A policy: (game, state, player) -> one of ``legal_actions``.
+Policy = Callable[[Game[Any], Any, str], str]
+#: An evaluation: (game, state) -> each player's share of a win, in [0, 1].
+Evaluation = Callable[[Game[Any], Any], dict[str, float]]
+#: A pruning: (game, state, player, legal) -> the moves worth searching (never empty).
+Candidates = Callable[[Game[Any], Any, str, list[str]], list[str]]
+
+
+@dataclass(frozen=True)
+class Level:
+    """A strength: how much searching a computer player does per decision."""
+
+    name: str
+    iterations: int
+    #: A hard ceiling, in seconds, for a slow or busy machine (the budget is the
+    #: iterations; on a normal machine the search stops well before this).
+    seconds: float
+    description: str
+
+
+#: The strengths offered to players, weakest first.
+LEVELS: dict[str, Level] = {level.name: level for level in (
+    Level("easy", 16, 2.0, "looks a little ahead; good for learning the game"),
+    Level("medium", 64, 4.0, "weighs its options with a few dozen play-outs"),
+    Level("hard", 256, 8.0, "searches hundreds of play-outs for every decision"),
+)}
+DEFAULT_LEVEL = "medium"
+
+#: UCB's exploration constant (rewards are win shares in [0, 1]).
+EXPLORATION = 0.7
+#: Progressive widening: a node visited n times may have ``1 + WIDEN * sqrt(n)`` children,
+#: so a small budget spends itself on the moves the heuristic likes best.
+WIDEN = 1.0
+#: Steps a play-out takes before the position is scored (when the game can score one).
+PLAYOUT_STEPS = 24
+#: Steps a play-out takes at most when the game cannot score a position.
+FULL_PLAYOUT_STEPS = 600
+#: Chance that a play-out step is random rather than the heuristic's choice.
+PLAYOUT_NOISE = 0.15
+
+
+@dataclass(frozen=True)
+class Heuristics:
+    """What a game's ``engine/<kind>/ai.py`` adds to the search (all optional)."""
+
+    policy: Policy | None = None
+    evaluate: Evaluation | None = None
+    #: Moves not worth searching left out (a display setting, an obvious blunder).
+    candidates: Candidates | None = None
+    playout_steps: int = PLAYOUT_STEPS
+
+
+@cache
+def heuristics(kind: str) -> Heuristics:
+    """The heuristics a game ships in ``engine/<kind>/ai.py``, if any."""
+    try:
+        module = importlib.import_module(f"engine.{kind}.ai")
+    except ModuleNotFoundError:
+        return Heuristics()
+    return Heuristics(policy=getattr(module, "choose_action", None),
+                      evaluate=getattr(module, "evaluate", None),
+                      candidates=getattr(module, "candidates", None),
+                      playout_steps=int(getattr(module, "PLAYOUT_STEPS", PLAYOUT_STEPS)))
+
+
+@dataclass
+class Choice:
+    """A computer player's decision and why it made it."""
+
+    action: str
+    #: Root statistics, best first: (action, visits, mean win share).
+    ranking: list[tuple[str, int, float]] = field(default_factory=list)
+    iterations: int = 0
+    seconds: float = 0.0
+    reason: str = ""
+
+    def explain(self, limit: int = 3) -> str:
+        """A few lines a player can read: the pick, its odds, the runners-up."""
+        if self.reason:
+            return self.reason
+        lines = []
+        for i, (action, visits, value) in enumerate(self.ranking[:limit]):
+            lead = "**Best**" if i == 0 else "then"
+            lines.append(f"{lead} `{action}`: wins about {value:.0%} of the "
+                         f"{visits} play-outs that tried it")
+        lines.append(f"({self.iterations} play-outs in {self.seconds:.1f} s)")
+        return "\n".join(lines)
+
+
+class _Node:
+    __slots__ = ("actor", "available", "children", "value", "visits")
+
+    def __init__(self, actor: str | None) -> None:
+        self.actor = actor          # who chose the action leading here
+        self.children: dict[tuple[str, str], _Node] = {}
+        self.visits = 0
+        self.value = 0.0            # sum of ``actor``'s rewards
+        self.available = 1          # iterations in which this action could be chosen
+
+
+def _rewards(game: Game[Any], state: Any, evaluate: Evaluation | None) -> dict[str, float]:
+    outcome = game.outcome(state)
+    if outcome is not None:
+        winners = outcome.winners
+        return {p: 1.0 / len(winners) for p in winners}
+    if evaluate is not None:
+        return evaluate(game, state)
+    alive = game.to_act(state) or game.players(state)
+    return {p: 1.0 / len(game.players(state)) for p in alive}
+
+
+class Searcher:
+    """One search from one position for one player."""
+
+    def __init__(self, game: Game[Any], state: Any, player: str, *,
+                 iterations: int, seconds: float | None, seed: int,
+                 heuristics: Heuristics) -> None:
+        self.game = game
+        self.state = state
+        self.player = player
+        self.iterations = iterations
+        self.seconds = seconds
+        self.rng = random.Random(seed)
+        self.h = heuristics
+
+    def legal(self, state: Any, actor: str) -> list[str]:
+        """The moves the search considers: the legal ones, pruned by the game's hook."""
+        legal = self.game.legal_actions(state, actor)
+        if self.h.candidates is not None and len(legal) > 1:
+            pruned = self.h.candidates(self.game, state, actor, legal)
+            if pruned:
+                return pruned
+        return legal
+
+    def _policy(self, state: Any, actor: str, legal: list[str]) -> str:
+        if self.h.policy is not None and self.rng.random() >= PLAYOUT_NOISE:
+            try:
+                action = self.h.policy(self.game, state, actor)
+            except Exception:        # a heuristic's slip must not stop the search
+                action = None
+            if action in legal:
+                return str(action)
+        return self.rng.choice(legal)
+
+    def _expand_order(self, state: Any, actor: str, untried: list[str]) -> str:
+        """The next move to add to a node: the heuristic's own choice first."""
+        if self.h.policy is not None:
+            try:
+                action = self.h.policy(self.game, state, actor)
+            except Exception:
+                action = None
+            if action in untried:
+                return str(action)
+        return self.rng.choice(untried)
+
+    def run(self) -> Choice:
+        game, rng = self.game, self.rng
+        legal = self.legal(self.state, self.player)
+        if len(legal) <= 1:
+            return Choice(legal[0] if legal else "", [(a, 0, 0.0) for a in legal],
+                          reason="It is the only move." if legal else "Nothing to do.")
+        started = time.perf_counter()
+        stop = None if self.seconds is None else started + self.seconds
+        root = _Node(None)
+        done = 0
+        while done < self.iterations:
+            if stop is not None and done and time.perf_counter() > stop:
+                break
+            self._iterate(root, game.determinize(self.state, self.player, rng))
+            done += 1
+        ranking = sorted(
+            ((key[1], node.visits, node.value / node.visits if node.visits else 0.0)
+             for key, node in root.children.items() if key[0] == self.player),
+            key=lambda item: (-item[1], -item[2]))
+        best = ranking[0][0] if ranking else legal[0]
+        return Choice(best, ranking, done, time.perf_counter() - started)
+
+    def _iterate(self, root: _Node, state: Any) -> None:
+        game = self.game
+        node, path = root, [root]
+        steps = 0
+        # Selection and expansion: down the tree while every move tried so far is known.
+        while game.outcome(state) is None:
+            actors = game.to_act(state)
+            if not actors:
+                break
+            actor = actors[0]
+            legal = self.legal(state, actor)
+            if not legal:
+                break
+            children = node.children
+            known = []
+            untried = []
+            for action in legal:
+                child = children.get((actor, action))
+                if child is None:
+                    untried.append(action)
+                else:
+                    child.available += 1
+                    known.append((action, child))
+            widen = len(known) < 1 + WIDEN * math.sqrt(node.visits)
+            if untried and (widen or not known):
+                action = self._expand_order(state, actor, untried)
+                child = _Node(actor)
+                children[(actor, action)] = child
+                state, _ = game.apply(state, actor, action)
+                path.append(child)
+                break
+            log_of = math.log
+            best, best_score = known[0], -1.0
+            for action, child in known:
+                score = (child.value / child.visits
+                         + EXPLORATION * math.sqrt(log_of(child.available) / child.visits))
+                if score > best_score:
+                    best, best_score = (action, child), score
+            action, node = best
+            state, _ = game.apply(state, actor, action)
+            path.append(node)
+            steps += 1
+        # Play-out: the heuristic (with a little noise), cut short where the game scores.
+        limit = self.h.playout_steps if self.h.evaluate is not None else FULL_PLAYOUT_STEPS
+        for _ in range(limit):
+            if game.outcome(state) is not None:
+                break
+            actors = game.to_act(state)
+            if not actors:
+                break
+            actor = actors[0]
+            legal = self.legal(state, actor)
+            if not legal:
+                break
+            state, _ = game.apply(state, actor, self._policy(state, actor, legal))
+        rewards = _rewards(game, state, self.h.evaluate)
+        root.visits += 1
+        for visited in path[1:]:
+            visited.visits += 1
+            visited.value += rewards.get(visited.actor or "", 0.0)
+
+
+def choose(game: Game[Any], state: Any, player: str, *, level: str | Level = DEFAULT_LEVEL,
+           seed: int = 0, iterations: int | None = None,
+           seconds: float | None = None) -> Choice:
+    """The move a computer player of ``level`` makes for ``player`` now.
+
+    ``iterations`` and ``seconds`` override the level's budget. Reads ``state`` only
+    through :meth:`Game.determinize`, so hidden cards it may not see play no part.
+    """
+    spec = level if isinstance(level, Level) else LEVELS[level]
+    searcher = Searcher(game, state, player,
+                        iterations=spec.iterations if iterations is None else iterations,
+                        seconds=spec.seconds if seconds is None else seconds,
+                        seed=seed, heuristics=heuristics(game.kind))
+    return searcher.run()
+
+
+def heuristic_action(game: Game[Any], state: Any, player: str) -> str:
+    """The game's own heuristic move (the first legal move if it has none)."""
+    legal = game.legal_actions(state, player)
+    policy = heuristics(game.kind).policy
+    if policy is not None:
+        try:
+            action = policy(game, state, player)
+        except Exception:
+            action = None
+        if action in legal:
+            return str(action)
+    return legal[0]
