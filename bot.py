@@ -36,6 +36,7 @@ import cogs
 from cogs.announcements import Announcer
 from cogs.boards import Boards
 from cogs.common import MENTION_HELP, SERVER_ONLY, RecentIds, SentClock
+from cogs.computers import ComputerPlayers
 from cogs.limits import DEFAULT_CAP, DEFAULT_LOBBY_HOURS, Limiter, admit
 from cogs.scheduler import Scheduler
 from db import Store
@@ -91,6 +92,8 @@ class Config:
     #: runs (None: one process runs every shard Discord recommends).
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    #: Worker processes searching computer players' moves (0: search in a thread).
+    computer_workers: int = 1
 
     @property
     def database(self) -> str:
@@ -145,6 +148,11 @@ class Config:
                     f"RENDER_WORKERS must be a number of processes from 0 to 64, not "
                     f"{workers_text!r}. Leave it empty for one per CPU core.")
             render_workers = int(workers_text)
+        computers_text = values.get("COMPUTER_WORKERS", "1")
+        if not computers_text.isdigit() or int(computers_text) > 64:
+            raise ConfigError(
+                f"COMPUTER_WORKERS must be a number of processes from 0 to 64, not "
+                f"{computers_text!r} (default 1; 0 searches in a thread).")
 
         database_url = values.get("DATABASE_URL")
         if database_url is not None and not database_url.startswith(
@@ -161,6 +169,7 @@ class Config:
                    dev_guild_id=dev_guild_id, log_level=level,
                    api_base=api_base, gateway_url=gateway_url,
                    render_workers=render_workers, rate_limits=rate_limits,
+                   computer_workers=int(computers_text),
                    max_open_games=max_open, lobby_expiry_hours=lobby_hours)
 
 
@@ -328,6 +337,7 @@ class WarhostBot(commands.Bot):
         self.store: Store | None = None
         self.announcer: Announcer | None = None
         self.scheduler: Scheduler | None = None
+        self.computers: ComputerPlayers | None = None
         self.boards = Boards(config.render_workers)
         self.sent_clock = SentClock()
         self.recent_interactions = RecentIds()
@@ -347,6 +357,8 @@ class WarhostBot(commands.Bot):
         lease = (self.holder, LEASE_SECONDS) if self.config.shared_database else None
         self.announcer = Announcer(self, self.store, lease=lease)
         self.announcer.start()      # delivers what a crash left undelivered, then retries
+        # Computer seats are handed out by the scheduler, so they move in its process.
+        self.computers = ComputerPlayers(self, self.store, workers=self.config.computer_workers)
         self.scheduler = Scheduler(self, self.store, lease=lease)
         self.scheduler.start()      # catches up with clocks and reminders after downtime
         for name in discover_cogs():
@@ -395,6 +407,8 @@ class WarhostBot(commands.Bot):
         try:
             if self.scheduler is not None:
                 await self.scheduler.close()
+            if self.computers is not None:
+                await self.computers.close()
             if self.announcer is not None:
                 await self.announcer.close()
             await super().close()

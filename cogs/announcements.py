@@ -44,8 +44,19 @@ from db import (
     StoreClosed,
     StoreError,
 )
+from db.computers import MAX_COMPUTER_STREAK, is_computer_seat
 from db.limits import LOBBY_EXPIRED
-from db.records import BY_TIMEOUT, DIRECT, FOLLOW, NOTICE, RECAP, STATUS
+from db.records import (
+    BY_COMPUTER,
+    BY_TIMEOUT,
+    COMPUTERS_ONLY,
+    DIRECT,
+    FOLLOW,
+    NOTICE,
+    RECAP,
+    STATUS,
+    TAKEOVER,
+)
 from db.replay import effective, undone_by
 from engine import Game, IllegalAction, public_events
 
@@ -105,6 +116,9 @@ def entry_lines(game: Game[Any], players: Sequence[str], entry: LogEntry) -> lis
     """The public narration of one logged action (saying so when the player's clock ran
     out and Warhost played it for them)."""
     lines = common.narration_lines(game, players, entry.player, entry.action, entry.events)
+    if entry.origin == BY_COMPUTER and not is_computer_seat(entry.player):
+        return [f"🤖 The computer played `{common.clip(entry.action.replace('`', ''), 80)}` "
+                f"for {common.mention(entry.player)}.", *lines]
     if entry.origin == BY_TIMEOUT:
         who = common.mention(entry.player)
         if entry.action.strip().lower() == engine.RESIGN:
@@ -292,6 +306,19 @@ def notice_text(game: Game[Any], record: GameRecord, payload: Mapping[str, Any]
     """A reminder for the channel (pinging the player), the note that reminders stop, or
     that an idle lobby was closed. Made only of public facts: who, which game, since and
     until when."""
+    if payload.get("type") == COMPUTERS_ONLY:
+        if int(payload.get("streak") or 0) >= MAX_COMPUTER_STREAK:
+            why = (f"only the computer has moved in it for {MAX_COMPUTER_STREAK} actions in a "
+                   "row")
+        else:
+            why = "every person in it has left, and the computers do not play on alone"
+        return (f"🤖 **{game.name} #{record.id}** is closed without a result: {why}. "
+                "Open a new one with `/game new`."), []
+    if payload.get("type") == TAKEOVER:
+        player = str(payload.get("player", ""))
+        return (f"🤖 {common.mention(player)}'s time ran out in **{game.name} #{record.id}**, "
+                f"so the computer ({payload.get('level')}) plays their seat until they make a "
+                "move themselves."), [player]
     if payload.get("type") == LOBBY_EXPIRED:
         hours = float(payload.get("idle") or 0) / 3600
         return (f"⌛ The lobby of **{game.name} #{record.id}** was closed: nobody joined, "

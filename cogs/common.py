@@ -22,6 +22,7 @@ from discord import app_commands
 
 import engine
 from db import GameRecord, MoveResult, Store, StoreError
+from db.computers import computer_name, computers
 from db.store import digest_payload
 from engine import Game, IllegalAction, public_events
 
@@ -156,8 +157,12 @@ def chunk_lines(lines: Iterable[str], limit: int = MESSAGE_LIMIT) -> list[str]:
 
 
 def mention(user_id: str) -> str:
-    """A Discord mention for a player id (plain text if the id is not a snowflake)."""
-    return f"<@{user_id}>" if user_id.isdigit() else user_id
+    """A Discord mention for a player id (plain text if the id is not a snowflake; a
+    computer seat by its name)."""
+    if user_id.isdigit():
+        return f"<@{user_id}>"
+    name = computer_name(user_id)
+    return f"🤖 {name}" if name else user_id
 
 
 _BARE_ID = re.compile(r"(?<![<@&#\d])(\d{15,21})(?![\d>])")
@@ -228,13 +233,15 @@ def forget_names(user_id: str) -> None:
 
 
 def fallback_name(user_id: str) -> str:
-    return f"player {user_id[-4:]}" if user_id.isdigit() else user_id
+    if user_id.isdigit():
+        return f"player {user_id[-4:]}"
+    return computer_name(user_id) or user_id
 
 
 async def name_of(client: discord.Client, guild: discord.Guild | None, user_id: str) -> str:
     """A player's display name: the member cache, names seen, the user cache, one fetch."""
     if not user_id.isdigit():
-        return user_id
+        return fallback_name(user_id)
     key = _name_key(guild.id if guild is not None else None, user_id)
     member = guild.get_member(int(user_id)) if guild is not None else None
     if member is not None:
@@ -529,7 +536,21 @@ async def submit(interaction: discord.Interaction, store: Store, game: int | Gam
                  result.seq)
         return result
     await deliver(interaction.client, record.id, interaction)
+    computers_move(interaction.client, result.record)
     return result
+
+
+def computers_move(client: discord.Client, record: GameRecord) -> None:
+    """Set the computer thinking at once if ``record`` waits for a seat it plays (the
+    scheduler would find it too, but only at its next pass)."""
+    if record.status != "active" or not any(p in computers(record.timing)
+                                            for p in record.decisions):
+        return
+    from cogs.computers import computers_of
+
+    players = computers_of(client)
+    if players is not None:
+        players.request(record.id)
 
 
 async def deliver(client: discord.Client, game_id: int,

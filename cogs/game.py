@@ -22,11 +22,14 @@ from cogs import common, limits
 from cogs.announcements import away_lines, clock_lines, digest_events, turn_lines
 from cogs.boards import board_key
 from cogs.common import reply_error, send_ephemeral, send_public, store_of
+from cogs.computers import HINT_LEVEL, ComputerPlayers, computers_of
 from db import GameRecord, LogEntry, StoreError
 from db.clocks import DEFAULT_MAX_TIMEOUTS, ClockError, TimeControl
+from db.computers import computers, is_computer_seat, table_level, takeover
 from db.replay import Undoable, undone_by
 from db.store import MAX_UNDO
 from engine import Game, IllegalAction, Option
+from engine.search import LEVELS
 
 log = logging.getLogger("warhost.cogs.game")
 
@@ -49,14 +52,19 @@ CLOCK_PRESETS = [
 
 # -- lobby buttons ---------------------------------------------------------------------
 
-LOBBY_ACTIONS = ("join", "leave", "start")
-LOBBY_TEMPLATE = r"warhost:lobby:(?P<action>join|leave|start):(?P<id>[0-9]{1,18})"
+LOBBY_ACTIONS = ("join", "leave", "start", "addbot", "dropbot")
+LOBBY_TEMPLATE = (r"warhost:lobby:(?P<action>join|leave|start|addbot|dropbot)"
+                  r":(?P<id>[0-9]{1,18})")
 _LOBBY_RE = re.compile(LOBBY_TEMPLATE)
 _BUTTONS = {
     "join": ("Join", discord.ButtonStyle.success),
     "leave": ("Leave", discord.ButtonStyle.secondary),
     "start": ("Start", discord.ButtonStyle.primary),
+    "addbot": ("+ Computer", discord.ButtonStyle.secondary),
+    "dropbot": ("− Computer", discord.ButtonStyle.secondary),
 }
+LEVEL_CHOICES = [app_commands.Choice(name=f"{level.name} — {level.description}"[:100],
+                                     value=level.name) for level in LEVELS.values()]
 
 
 def lobby_custom_id(action: str, game_id: int) -> str:
@@ -241,10 +249,26 @@ def lobby_view(record: GameRecord) -> discord.ui.View | None:
 
 def seat_lines(record: GameRecord) -> list[str]:
     lines = []
+    played_by = computers(record.timing)
     for i, seat in enumerate(record.seats, 1):
         host = " (host)" if seat == record.host_id else ""
+        level = played_by.get(seat)
+        if level and is_computer_seat(seat):
+            host += f" · {level}"
+        elif level:
+            host += f" · 🤖 played by the computer ({level}) until they are back"
         lines.append(f"{i}. {common.mention(seat)}{host}")
     return lines
+
+
+def computer_line(record: GameRecord) -> str | None:
+    """The lobby's word on computer players: their level and what a time-out does."""
+    if "computer_level" not in record.timing:
+        return None
+    text = f"Computer level: **{table_level(record.timing)}**."
+    if takeover(record.timing):
+        text += " A player whose clock runs out hands their seat to the computer."
+    return text
 
 
 def lobby_embed(record: GameRecord) -> discord.Embed:
@@ -264,6 +288,9 @@ def lobby_embed(record: GameRecord) -> discord.Embed:
     embed.add_field(name="Host", value=common.mention(record.host_id))
     control = TimeControl.from_json(record.timing.get("control"))
     embed.add_field(name="Clock", value=control.describe() if control else "none")
+    line = computer_line(record)
+    if line:
+        embed.add_field(name="Computers", value=line, inline=False)
     if game.options:
         embed.add_field(name="Options", value=common.clip(
             "\n".join(options_lines(game, record.options)), 1000), inline=False)
@@ -298,6 +325,10 @@ async def lobby_action(interaction: discord.Interaction, action: str, game_id: i
         record = await store.leave(game_id, user)
     elif action == "start":
         record = await store.start(game_id, user)
+    elif action == "addbot":
+        record = await store.add_computer(game_id, user)
+    elif action == "dropbot":
+        record = await store.remove_computer(game_id, user)
     else:
         raise ValueError(action)
 
@@ -305,6 +336,9 @@ async def lobby_action(interaction: discord.Interaction, action: str, game_id: i
     if from_button:
         await interaction.response.edit_message(embed=lobby_embed(record),
                                                 view=lobby_view(record))
+    elif action in ("addbot", "dropbot"):
+        verb = "added to" if action == "addbot" else "removed from"
+        await send_ephemeral(interaction, f"A computer player was {verb} game #{record.id}.")
     elif action != "start":
         verb = "joined" if action == "join" else "left"
         await send_ephemeral(interaction, f"You {verb} game #{record.id}.")
@@ -313,6 +347,7 @@ async def lobby_action(interaction: discord.Interaction, action: str, game_id: i
             await send_ephemeral(interaction, f"Game #{record.id} has started.")
         # The opening digest, and the lobby message becomes the game's status message.
         await common.deliver(interaction.client, record.id)
+        common.computers_move(interaction.client, record)
         return
     if not from_button:
         await refresh_lobby_message(interaction, record)
@@ -574,6 +609,12 @@ async def send_look(interaction: discord.Interaction, content: str, *, share: bo
 # -- the cog ------------------------------------------------------------------------------
 
 
+#: Players whose hint is being searched (one at a time each: a search is seconds of CPU).
+_HINTING: set[str] = set()
+#: For a client without its own computer players (tests' fakes): searches in a thread.
+_HINT_BRAIN: dict[int, ComputerPlayers] = {}
+
+
 class GameCog(commands.Cog):
     """Lobbies, status and the generic ``/play``."""
 
@@ -592,12 +633,19 @@ class GameCog(commands.Cog):
                            clock="Time per move (24h), or a bank plus an increment per move "
                                  "(3d+1d); none by default",
                            timeouts="With a clock: time-outs before a player is removed "
-                                    "(0: never; default 3)")
-    @app_commands.choices(kind=KIND_CHOICES)
+                                    "(0: never; default 3)",
+                           bots="Computer players to seat after you (the lobby's "
+                                "+ Computer button adds more)",
+                           level="How strong the computer players are (default medium)",
+                           takeover="With a clock: a player whose time runs out hands "
+                                    "their seat to the computer until they are back")
+    @app_commands.choices(kind=KIND_CHOICES, level=LEVEL_CHOICES)
     async def new(self, interaction: discord.Interaction, kind: str,
                   options: app_commands.Range[str, 1, 200] | None = None,
                   clock: app_commands.Range[str, 1, 30] | None = None,
-                  timeouts: app_commands.Range[int, 0, 20] = DEFAULT_MAX_TIMEOUTS) -> None:
+                  timeouts: app_commands.Range[int, 0, 20] = DEFAULT_MAX_TIMEOUTS,
+                  bots: app_commands.Range[int, 0, 7] = 0,
+                  level: str | None = None, takeover: bool = False) -> None:
         store = store_of(interaction.client)
         common.remember(interaction.user, interaction.guild_id)
         refused = await limits.refuse_new_game(interaction)  # permissions, the server's cap
@@ -610,9 +658,13 @@ class GameCog(commands.Cog):
             control = TimeControl.parse(clock, timeouts)
         except ClockError as exc:
             raise IllegalAction(str(exc)) from None
+        if takeover and control is None:
+            raise IllegalAction("`takeover` hands a seat to the computer when its clock runs "
+                                "out, so it needs a `clock` (e.g. `clock:24h`).")
         record = await store.create_lobby(
             kind, str(interaction.guild_id) if interaction.guild_id else None,
-            str(interaction.channel_id), str(interaction.user.id), chosen, control)
+            str(interaction.channel_id), str(interaction.user.id), chosen, control,
+            computers=bots, level=level, takeover=takeover)
         refused = await limits.undo_if_crowded(interaction, record)  # lost a race for the cap
         if refused is not None:
             await reply_error(interaction, refused)
@@ -678,6 +730,42 @@ class GameCog(commands.Cog):
         await refresh_lobby_message(interaction, record)
 
     # looking ----------------------------------------------------------------------------
+
+    @game.command(name="hint", description="The move the computer would make in your place "
+                                           "(only you see it)")
+    async def hint(self, interaction: discord.Interaction) -> None:
+        record = await common.require_game(interaction)
+        if record is None:
+            return
+        player = str(interaction.user.id)
+        if record.status != "active" or record.state is None:
+            await reply_error(interaction, f"Game #{record.id} has not started yet.")
+            return
+        if player not in record.seats:
+            await reply_error(interaction, f"You are not playing in game #{record.id}.")
+            return
+        store = store_of(interaction.client)
+        game = engine.get_game(record.kind)
+        state = store.load_state(record)
+        if player not in game.to_act(state):
+            await reply_error(interaction, "Nothing is waiting for you now; ask for a hint "
+                                           "when it is your move.")
+            return
+        if player in _HINTING:
+            await reply_error(interaction, "Your last hint is still being worked out.")
+            return
+        brain = computers_of(interaction.client) or _HINT_BRAIN.setdefault(
+            0, ComputerPlayers(interaction.client, store, workers=0))
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        _HINTING.add(player)
+        try:
+            choice = await brain.hint(record, player)
+        finally:
+            _HINTING.discard(player)
+        text = (f"🤖 In your place the computer would play **`{choice.action}`**.\n"
+                f"{choice.explain()}\n-# Searched from what you can see, at the "
+                f"{HINT_LEVEL} level; the game is unchanged until you move.")
+        await interaction.followup.send(common.clip(text, 1900), ephemeral=True)
 
     @game.command(name="status", description="Whose turn it is, the seats and the round "
                                              "(only you see it unless you share it)")

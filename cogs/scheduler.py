@@ -21,6 +21,7 @@ import logging
 import discord
 
 from cogs import common
+from cogs.computers import computers_of
 from db import Store, StoreClosed, StoreError
 
 log = logging.getLogger("warhost.scheduler")
@@ -84,6 +85,10 @@ class Scheduler:
                     log.exception("Waking game %s failed unexpectedly", game_id)
                     continue
                 woken += 1
+                if result.computers:
+                    computers = computers_of(self.client)
+                    if computers is not None:
+                        computers.request(game_id)
                 if result.timed_out:
                     log.info("Game %s: out of time: %s", game_id, ", ".join(result.timed_out))
                 if result.made:

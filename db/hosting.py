@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from db import computers as cpu
 from db.backend import Connection, json_array_has
 from db.clocks import (
     DAY,
@@ -38,6 +39,7 @@ from db.records import (
     DIRECT,
     NOTICE,
     STATUS,
+    TAKEOVER,
     Announcement,
     ChannelSettings,
     GameRecord,
@@ -57,6 +59,9 @@ log = logging.getLogger("warhost.db")
 #: Default actions applied for one player's timed-out decision, at most (a guard: every
 #: game's safe default ends the decision long before this).
 MAX_DEFAULT_STEPS = 200
+#: Seconds after which a computer's pending decision is handed out again (its search
+#: is long over by then unless the process running it died).
+COMPUTER_RETRY = 60.0
 #: Seconds in the year over which vacation days are counted.
 YEAR = 365 * DAY
 
@@ -70,6 +75,9 @@ class Woken:
     made: tuple[int, ...] = ()
     timed_out: tuple[str, ...] = ()
     reminded: tuple[str, ...] = ()
+    #: Seats the computer plays that must act now: the scheduler hands them to the
+    #: computer players (``cogs/computers.py``).
+    computers: tuple[str, ...] = ()
 
 
 def _player_settings(row: Any) -> PlayerSettings:
@@ -118,7 +126,10 @@ class Hosting:
             game = self._game(record.kind)
             state = self.load_state(record)
             now = self.now()
-            to_act = list(game.to_act(state))
+            played_by = cpu.computers(record.timing)
+            everyone = list(game.to_act(state))
+            waiting = tuple(p for p in everyone if p in played_by)
+            to_act = [p for p in everyone if p not in played_by]   # computers keep no clock
             pauses = await self._pauses(conn, record.guild_id, to_act, now)
             control = TimeControl.from_json(record.timing.get("control"))
             banks = record.timing.get("banks") or {}
@@ -145,9 +156,12 @@ class Hosting:
                     record = await self._write(conn, record, wake_at=now)
                 final = (record.id, record.version, record.state, state)
             else:
+                # A computer's decision is looked at again after a while: if the process
+                # that was searching it died, another (or the next start) takes it up.
+                also = [now + COMPUTER_RETRY] if waiting else []
                 made, reminded, record = await self._remind(conn, game, record, to_act,
-                                                            pauses, control, now)
-                return Woken(tuple(made), (), tuple(reminded))
+                                                            pauses, control, now, also)
+                return Woken(tuple(made), (), tuple(reminded), waiting)
         self._remember(final[0], final[1], final[2] or "", final[3])
         return Woken(tuple(made), tuple(skipped), ())
 
@@ -164,8 +178,17 @@ class Hosting:
         if control is not None and control.bank is not None:
             banks[player] = 0.0     # spent; the increment is added as the decision ends
             timing["banks"] = banks
-        record = await self._write(conn, record, timing=timing)
         made: list[int] = []
+        if cpu.takeover(timing):
+            # The table chose it: the computer plays the seat until its player is back.
+            level = cpu.table_level(timing)
+            timing["computers"] = {**cpu.computers(timing), player: level}
+            record = await self._write(conn, record, timing=timing)
+            made.append(await self._announce(
+                conn, record.id, record.version, NOTICE, None,
+                {"type": TAKEOVER, "player": player, "level": level}, now=self.now()))
+            return record, state, made
+        record = await self._write(conn, record, timing=timing)
         for _ in range(MAX_DEFAULT_STEPS):
             if player not in game.to_act(state):
                 break
@@ -196,14 +219,15 @@ class Hosting:
     async def _remind(self: Store, conn: Connection, game: Game[Any],
                       record: GameRecord, to_act: list[str],
                       pauses: dict[str, list[Interval]], control: TimeControl | None,
-                      now: float) -> tuple[list[int], list[str], GameRecord]:
+                      now: float, also: list[float] | None = None
+                      ) -> tuple[list[int], list[str], GameRecord]:
         channel = await self._channel_settings(conn, record.channel_id)
         players = await self._players(conn, to_act)
         limit = channel.reminder_limit if channel.reminder_limit is not None \
             else DEFAULT_REMINDER_LIMIT
         banks = record.timing.get("banks") or {}
         nudges: dict[str, Any] = {}
-        wakes: list[float] = []
+        wakes: list[float] = list(also or ())
         made: list[int] = []
         reminded: list[str] = []
         for p in to_act:

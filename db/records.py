@@ -80,8 +80,9 @@ class LogEntry:
     action: str
     events: list[dict[str, Any]]
     created_at: float
-    #: Who made it: the player (``player``), their clock running out (``timeout``), or
-    #: an ``undo`` entry (its event lists the moves it took back).
+    #: Who made it: the player (``player``), their clock running out (``timeout``), the
+    #: computer (``computer``), or an ``undo`` entry (its event lists the moves it took
+    #: back).
     origin: str = "player"
 
 
@@ -89,6 +90,8 @@ class LogEntry:
 BY_PLAYER = "player"
 BY_TIMEOUT = "timeout"
 BY_UNDO = "undo"
+#: A computer chose it: a computer's own seat, or a human's seat it took over.
+BY_COMPUTER = "computer"
 
 
 @dataclass(frozen=True)
@@ -115,6 +118,10 @@ REPLY = "reply"
 PRIVATE = "private"
 #: A channel message made by the platform (a reminder, reminders stopping).
 NOTICE = "notice"
+#: A notice's type: the game was closed because only computers were left playing it.
+COMPUTERS_ONLY = "computers_only"
+#: A notice's type: a player's clock ran out and the computer took their seat over.
+TAKEOVER = "takeover"
 #: A direct message made by the platform (a reminder for a player who opted in).
 DIRECT = "direct"
 #: A turn digest sent by direct message to a spectator who follows the game.

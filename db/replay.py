@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from db.records import BY_PLAYER, BY_TIMEOUT, BY_UNDO, LogEntry
+from db.records import BY_COMPUTER, BY_PLAYER, BY_TIMEOUT, BY_UNDO, LogEntry
 from engine.core import RESIGN, Event, Game
 
 
@@ -94,6 +94,9 @@ def undoable(game: Game[Any], steps: Sequence[Step], player: str, turn_began: in
             break
         if entry.origin == BY_TIMEOUT:
             stop = "that was played for you when your time ran out"
+            break
+        if entry.origin == BY_COMPUTER:
+            stop = "the computer played that for you"
             break
         if game.normalise(entry.action) == RESIGN:
             stop = "a resignation cannot be taken back"

@@ -39,6 +39,7 @@ from typing import Any
 
 import db.backend as backend_module
 import engine
+from db import computers as cpu
 from db.archive import Archiving, archive_problems, archived_entries, read_archive
 from db.backend import (
     SYNCHRONOUS_MODES,
@@ -64,12 +65,15 @@ from db.privacy import Privacy
 from db.records import (
     ABORTED,
     ACTIVE,
+    BY_COMPUTER,
     BY_PLAYER,
     BY_UNDO,
+    COMPUTERS_ONLY,
     DIGEST,
     FINISHED,
     FOLLOW,
     LOBBY,
+    NOTICE,
     PRIVATE,
     RECAP,
     REPLY,
@@ -499,14 +503,32 @@ class Store(Hosting, Leases, Limits, Privacy, Archiving):
 
     async def create_lobby(self, kind: str, guild_id: str | None, channel_id: str,
                            host_id: str, options: dict[str, Any] | None = None,
-                           control: TimeControl | None = None) -> GameRecord:
+                           control: TimeControl | None = None, *, computers: int = 0,
+                           level: str | None = None, takeover: bool = False) -> GameRecord:
         """A new game in its lobby, the host in seat 1, with an optional time control.
+
+        ``computers`` seats after the host's go to computer players of ``level`` (see
+        :mod:`db.computers`); with ``takeover``, a player whose clock runs out hands their
+        seat to the computer instead of having the safe default played.
 
         Raises :class:`ChannelBusy` if the channel already has an open game, and
         ``IllegalAction`` for an unknown kind or bad options.
         """
         game = self._game(kind)
         resolved = game.resolve_options(options)
+        try:
+            chosen_level = cpu.level_of(level or cpu.DEFAULT_LEVEL)
+        except ValueError as exc:
+            raise IllegalAction(str(exc)) from None
+        if isinstance(computers, bool) or not isinstance(computers, int) or not \
+                0 <= computers < game.max_players:
+            raise IllegalAction(f"{game.name} seats at most {game.max_players} players, so "
+                                f"the host can add 0-{game.max_players - 1} computers.")
+        bots = [cpu.computer_seat(n) for n in range(1, computers + 1)]
+        timing: dict[str, Any] = {} if control is None else {"control": control.to_json()}
+        if bots or takeover or level is not None:
+            timing.update(computers=dict.fromkeys(bots, chosen_level),
+                          computer_level=chosen_level, takeover=bool(takeover))
         try:
             options_json = canonical_json(resolved)
         except (TypeError, ValueError) as exc:
@@ -525,9 +547,8 @@ class Store(Hosting, Leases, Limits, Privacy, Archiving):
                     "seed, options, state, version, created_at, updated_at, timing) "
                     "VALUES (?, ?, ?, ?, 'lobby', ?, 0, ?, NULL, 0, ?, ?, ?) "
                     "ON CONFLICT (channel_id) WHERE status IN ('lobby', 'active') DO NOTHING",
-                    (kind, guild, channel, host, canonical_json([host]), options_json,
-                     now, now, canonical_json(
-                         {} if control is None else {"control": control.to_json()})))
+                    (kind, guild, channel, host, canonical_json([host, *bots]), options_json,
+                     now, now, canonical_json(timing)))
                 if cursor.rowcount == 1 and cursor.lastrowid is not None:
                     return await self._fetch(conn, cursor.lastrowid)
                 busy = await self._open_in_channel(conn, channel)
@@ -573,12 +594,60 @@ class Store(Hosting, Leases, Limits, Privacy, Archiving):
                 raise StoreError(f"You are not seated in game #{record.id}.")
             index = record.seats.index(user)
             seats = record.seats[:index] + record.seats[index + 1:]
-            if not seats:
+            people = cpu.humans(seats)
+            if not people:     # nobody left to play against the computers
                 return await self._write(conn, record, seats=seats, status=ABORTED)
             host = record.host_id
             if user == host:
-                host = seats[index % len(seats)]
+                after = [*seats[index:], *seats[:index]]
+                host = next(s for s in after if s in people)
             return await self._write(conn, record, seats=seats, host_id=host)
+
+    async def add_computer(self, game_id: int, by_user: str,
+                           level: str | None = None) -> GameRecord:
+        """The host seats a computer player last (the table's level unless ``level``)."""
+        game_id = _gid(game_id)
+        user = _id(by_user, "by_user")
+        async with self._game_lock(game_id), self._transaction() as conn:
+            record = await self._fetch(conn, game_id)
+            if record.status != LOBBY:
+                raise StoreError(_not_in_lobby(record))
+            if user != record.host_id:
+                raise StoreError(f"Only the host, {_mention(record.host_id)}, can add "
+                                 "computer players.")
+            game = self._game(record.kind)
+            if len(record.seats) >= game.max_players:
+                raise StoreError(f"Game #{record.id} is full ({len(record.seats)}/"
+                                 f"{game.max_players} players).")
+            try:
+                chosen = cpu.level_of(level or cpu.table_level(record.timing))
+            except ValueError as exc:
+                raise StoreError(str(exc)) from None
+            seat = cpu.next_computer_seat(record.seats)
+            timing = {**record.timing, "computer_level": cpu.table_level(record.timing),
+                      "computers": {**cpu.computers(record.timing), seat: chosen}}
+            timing.setdefault("takeover", False)
+            return await self._write(conn, record, seats=(*record.seats, seat), timing=timing)
+
+    async def remove_computer(self, game_id: int, by_user: str) -> GameRecord:
+        """The host gives the last computer seat up."""
+        game_id = _gid(game_id)
+        user = _id(by_user, "by_user")
+        async with self._game_lock(game_id), self._transaction() as conn:
+            record = await self._fetch(conn, game_id)
+            if record.status != LOBBY:
+                raise StoreError(_not_in_lobby(record))
+            if user != record.host_id:
+                raise StoreError(f"Only the host, {_mention(record.host_id)}, can remove "
+                                 "computer players.")
+            bots = [s for s in record.seats if cpu.is_computer_seat(s)]
+            if not bots:
+                raise StoreError(f"Game #{record.id} has no computer players.")
+            seat = bots[-1]
+            left = {k: v for k, v in cpu.computers(record.timing).items() if k != seat}
+            return await self._write(conn, record,
+                                     seats=tuple(s for s in record.seats if s != seat),
+                                     timing={**record.timing, "computers": left})
 
     async def set_seats(self, game_id: int, seats: list[str]) -> GameRecord:
         """Reorder the lobby: ``seats`` must be the seated players in a new order."""
@@ -691,7 +760,8 @@ class Store(Hosting, Leases, Limits, Privacy, Archiving):
     async def apply_action(self, game_id: int, player: str, action: str,
                            request_id: str | None = None, *, sent_at: float | None = None,
                            reply_to: dict[str, str] | None = None,
-                           expect_version: int | None = None) -> MoveResult:
+                           expect_version: int | None = None,
+                           by_computer: bool = False) -> MoveResult:
         """Apply one action: the only way any game state ever changes.
 
         Under the game's lock and one ``BEGIN IMMEDIATE`` transaction: read the game,
@@ -714,6 +784,10 @@ class Store(Hosting, Leases, Limits, Privacy, Archiving):
         message's refresh and, at the end, the recap); each player's private events;
         and, with ``reply_to`` (``application_id``, ``token``, ``interaction_id`` of the
         Discord interaction that sent the action), the answer to that interaction.
+
+        ``by_computer``: the computer chose it for a seat it plays (logged as such, and
+        refused if the seat is no longer the computer's). A human acting on their own
+        seat while the computer holds it takes the seat back.
         """
         game_id = _gid(game_id)
         player = _id(player, "player")
@@ -738,12 +812,23 @@ class Store(Hosting, Leases, Limits, Privacy, Archiving):
                 game = self._game(record.kind)
                 state = self.load_state(record)
                 count = undo_count(action)
-                if count is not None:
+                played_by = cpu.computers(record.timing)
+                if by_computer:
+                    if player not in played_by:
+                        raise IllegalAction(f"The computer no longer plays {player}'s seat.")
+                    new_state, events = game.apply(state, player, action)
+                    origin = BY_COMPUTER
+                elif count is not None:
                     new_state, events = await self._undo(conn, game, record, player, count)
                     origin = BY_UNDO
                 else:
                     new_state, events = game.apply(state, player, action)
                     origin = BY_PLAYER
+                if not by_computer and player in played_by:
+                    # back from being away: the seat is theirs again
+                    del played_by[player]
+                    record = await self._write(conn, record, timing={
+                        **record.timing, "computers": played_by})
                 move = await self._commit(conn, game, record, state, new_state, player, action,
                                           events, origin=origin, request_id=request_id,
                                           reply_to=reply_to)
@@ -776,16 +861,42 @@ class Store(Hosting, Leases, Limits, Privacy, Archiving):
         decisions = after.decisions(record.decisions, before, now)
         timing = await self._charge_clocks(conn, record, decisions, now)
         changed = decisions != record.decisions
+        played_by = cpu.computers(timing)
+        status = FINISHED if after.over else ACTIVE
+        if played_by:
+            streak = int(timing.get("computer_streak") or 0) + 1 \
+                if origin == BY_COMPUTER else 0
+            timing = {**timing, "computer_streak": streak}
+            if not after.over and (streak >= cpu.MAX_COMPUTER_STREAK or (
+                    resigning and origin != BY_COMPUTER
+                    and not await self._humans_left(conn, record, player))):
+                status = ABORTED        # only computers would play on
+                digest = True
+            elif not after.over and any(p in played_by for p in after.to_act):
+                changed = True          # the scheduler hands the decision to the computer
         saved = await self._write(
-            conn, record, state=text, version=seq,
-            status=FINISHED if after.over else ACTIVE,
+            conn, record, state=text, version=seq, status=status,
             digest_seq=seq if digest else record.digest_seq,
             decisions=decisions, timing=timing,
-            wake_at=None if after.over else (now if changed else record.wake_at))
+            wake_at=None if status != ACTIVE else (now if changed else record.wake_at))
         made = await self._announce_move(conn, game, saved, record.digest_seq, seq,
                                          player, events, new_state, after, digest,
                                          reply_to, now)
+        if status == ABORTED:
+            made.append(await self._announce(conn, record.id, seq, NOTICE, None, {
+                "type": COMPUTERS_ONLY, "streak": int(timing.get("computer_streak") or 0)},
+                now=now))
         return MoveResult(saved, new_state, json.loads(events_json), seq, False, tuple(made))
+
+    async def _humans_left(self, conn: Connection, record: GameRecord,
+                           resigning: str) -> bool:
+        """Whether a person is still in the game once ``resigning`` is out."""
+        rows = await conn.execute_fetchall(
+            "SELECT DISTINCT player FROM actions WHERE game_id = ? "
+            "AND lower(trim(action)) = ?",
+            (record.id, RESIGN))
+        gone = {str(r[0]) for r in rows} | {resigning}
+        return any(p not in gone for p in cpu.humans(record.seats))
 
     async def _charge_clocks(self, conn: Connection, record: GameRecord,
                              decisions: dict[str, float], now: float) -> dict[str, Any]:
@@ -913,6 +1024,8 @@ class Store(Hosting, Leases, Limits, Privacy, Archiving):
         for recipient in recipients:
             if recipient == player and reply_to is not None:
                 continue            # told in the reply to their own interaction
+            if cpu.is_computer_seat(recipient):
+                continue            # a computer reads its cards from the game itself
             made.append(await self._announce(conn, record.id, seq, PRIVATE, recipient, {},
                                              now=now))
         if digest:

@@ -1,0 +1,170 @@
+"""End to end: computer players at a Discord table, through the real discord.py client.
+
+* One person plays a whole game against the computer: ``/game new bots:1``, the computer
+  moves on its own through the one move path (searched in a worker process), narrated in
+  the turn digests like any player, and the game finishes.
+* The host adds and removes computers with the lobby's buttons; only the host may.
+* ``/game hint`` tells only the asker the move the computer would make, and changes
+  nothing.
+* A computer's turn left pending by a restart is played after it.
+* With ``takeover``, a player whose clock runs out hands the seat to the computer, and
+  takes it back by moving.
+* When the last person resigns, the computers do not play on: the game is closed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from discord_double import DiscordDouble, Table
+from test_e2e_hosting import PEOPLE, Host, public_after
+
+import engine
+from db.clocks import DAY, MINUTE
+from engine.conqueror.ai import choose_action
+
+pytest_plugins = ["discord_double.fixtures"]
+
+
+@pytest.fixture
+async def host(discord_double: DiscordDouble, start_bot: Any, tmp_path: Path,
+               monkeypatch: pytest.MonkeyPatch) -> Host:
+    import db.store
+
+    discord_double.quiet_period = 0.005
+    for name in PEOPLE:
+        discord_double.add_user(name)
+    monkeypatch.setattr(db.store, "secrets", SimpleNamespace(randbits=lambda bits: 5))
+    h = Host(discord_double, start_bot, tmp_path)
+    h.config = type(h.config)(**{**h.config.__dict__, "computer_workers": 1})
+    await h.start()
+    return h
+
+
+async def settle(host: Host) -> None:
+    """Let every computer that is due move, and every announcement arrive."""
+    bot = host.running.bot
+    for _ in range(50):
+        await bot.scheduler.run_due()
+        await bot.computers.idle()
+        await bot.announcer.deliver_all()
+        record = await host.store.get(1)
+        game = engine.get_game(record.kind)
+        state = host.store.load_state(record) if record.state else None
+        if state is None or record.status != "active" or not any(
+                p.startswith("cpu-") for p in game.to_act(state)):
+            return
+    raise AssertionError("the computer never finished its turn")
+
+
+async def human_turn(host: Host, table: Table, name: str) -> None:
+    """``name`` plays their whole turn with the heuristic, through /play."""
+    uid = host.uid(name)
+    game = engine.get_game("conqueror")
+    for _ in range(60):
+        record = await host.store.get(1)
+        state = host.store.load_state(record)
+        if record.status != "active" or uid not in game.to_act(state):
+            return
+        await table.slash(name, "play", action=choose_action(game, state, uid))
+
+
+async def test_one_person_plays_a_whole_game_against_the_computer(host: Host) -> None:
+    table = host.dd.table()
+    alice = host.uid("alice")
+    reply = await table.slash("alice", "game new", kind="conqueror", bots=1, level="easy")
+    lobby = reply.message
+    assert "🤖 Computer 1" in lobby.embeds[0]["fields"][0]["value"]
+    assert "easy" in lobby.embeds[0]["fields"][0]["value"]
+    refused = await table.click("bob", "+ Computer")
+    assert refused.ephemeral and "Only the host" in (refused.content or "")
+    await table.click("alice", "+ Computer")
+    await table.click("alice", "− Computer")
+    record = await host.store.get(1)
+    assert record.seats == (alice, "cpu-1")
+    await table.click("alice", "Start")
+
+    hint = await table.slash("alice", "game hint")
+    assert hint.ephemeral and "the computer would play" in (hint.content or "")
+    record = await host.store.get(1)
+    state = host.store.load_state(record)
+    suggested = (hint.content or "").split("**`")[1].split("`**")[0]
+    assert suggested in engine.get_game("conqueror").legal_actions(state, alice)
+    assert record.version == 0                       # a hint changes nothing
+    other = await table.slash("bob", "game hint")
+    assert other.ephemeral and "not playing" in (other.content or "")
+
+    for _ in range(400):
+        record = await host.store.get(1)
+        if record.status != "active":
+            break
+        await human_turn(host, table, "alice")
+        await settle(host)
+    record = await host.store.get(1)
+    assert record.status == "finished"
+    log = await host.store.log(1, limit=100_000)
+    by_computer = [e for e in log if e.player == "cpu-1"]
+    assert by_computer and {e.origin for e in by_computer} == {"computer"}
+    assert any("🤖 Computer 1" in m.content for m in public_after(table, 0))
+    assert host.running.bot.computers.moves == len(by_computer)
+    assert host.running.bot.computers.fallbacks == 0
+
+
+async def test_a_computer_turn_pending_at_a_restart_is_played_after_it(host: Host) -> None:
+    table = host.dd.table()
+    await table.slash("alice", "game new", kind="conqueror", bots=1)
+    await table.click("alice", "Start")
+    await table.slash("alice", "play", action="end")
+    # the bot dies before the computer could move (no scheduler pass, no search yet)
+    bot = host.running.bot
+    await bot.computers.close()
+    record = await host.store.get(1)
+    assert record.decisions.keys() == {"cpu-1"} and record.wake_at is not None
+    await host.restart()
+    await settle(host)
+    record = await host.store.get(1)
+    assert host.uid("alice") in record.decisions
+    assert any(e.player == "cpu-1" for e in await host.store.log(1))
+
+
+async def test_a_timed_out_seat_goes_to_the_computer_and_comes_back(host: Host) -> None:
+    table = host.dd.table()
+    alice, bob = host.uid("alice"), host.uid("bob")
+    refused = await table.slash("alice", "game new", kind="conqueror", takeover=True)
+    assert refused.ephemeral and "needs a `clock`" in (refused.content or "")
+    await table.slash("alice", "game new", kind="conqueror", clock="1d", takeover=True)
+    await table.click("bob", "Join")
+    await table.click("alice", "Start")
+    host.clock.advance(DAY + MINUTE)                  # alice lets her day go by
+    await settle(host)
+    record = await host.store.get(1)
+    assert record.timing["computers"] == {alice: "medium"}
+    notices = [m for m in public_after(table, 0) if "plays their seat" in m.content]
+    assert len(notices) == 1 and notices[0].pings == [alice]
+    log = await host.store.log(1)
+    assert log and all(e.player == alice and e.origin == "computer" for e in log)
+    assert any("🤖 The computer played" in m.content for m in public_after(table, 0))
+    assert bob in record.decisions                    # the computer finished her turn
+    await human_turn(host, table, "bob")
+    record = await host.store.get(1)
+    if alice in record.decisions and record.status == "active":
+        await table.slash("alice", "play", action="end")   # she is back: her seat again
+        record = await host.store.get(1)
+        assert record.timing["computers"] == {}
+        assert (await host.store.log(1))[-1].origin == "player"
+
+
+async def test_when_the_last_person_resigns_the_computers_stop(host: Host) -> None:
+    table = host.dd.table()
+    await table.slash("alice", "game new", kind="conqueror", bots=2)
+    await table.click("alice", "Start")
+    await table.slash("alice", "game resign")
+    await settle(host)
+    record = await host.store.get(1)
+    assert record.status == "aborted"
+    closed = [m for m in public_after(table, 0) if "closed without a result" in m.content]
+    assert len(closed) == 1
+    assert not any(e.player.startswith("cpu-") for e in await host.store.log(1))
