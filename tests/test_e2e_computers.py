@@ -14,17 +14,18 @@
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from databases import raw
 from discord_double import DiscordDouble, Table
 from test_e2e_hosting import PEOPLE, Host, public_after
 
 import engine
 from db.clocks import DAY, MINUTE
-from engine.conqueror.ai import choose_action
 
 pytest_plugins = ["discord_double.fixtures"]
 
@@ -60,16 +61,18 @@ async def settle(host: Host) -> None:
     raise AssertionError("the computer never finished its turn")
 
 
-async def human_turn(host: Host, table: Table, name: str) -> None:
-    """``name`` plays their whole turn with the heuristic, through /play."""
+async def human_turn(host: Host, table: Table, name: str, kind: str = "conqueror") -> None:
+    """``name`` plays until nothing waits for them, with the game's heuristic, via /play."""
     uid = host.uid(name)
-    game = engine.get_game("conqueror")
-    for _ in range(60):
+    game = engine.get_game(kind)
+    policy = importlib.import_module(f"engine.{kind}.ai").choose_action
+    for _ in range(100):
         record = await host.store.get(1)
         state = host.store.load_state(record)
         if record.status != "active" or uid not in game.to_act(state):
             return
-        await table.slash(name, "play", action=choose_action(game, state, uid))
+        reply = await table.slash(name, "play", action=policy(game, state, uid))
+        assert "not" not in (reply.content or "")[:40] or reply.ephemeral
 
 
 async def test_one_person_plays_a_whole_game_against_the_computer(host: Host) -> None:
@@ -168,3 +171,35 @@ async def test_when_the_last_person_resigns_the_computers_stop(host: Host) -> No
     closed = [m for m in public_after(table, 0) if "closed without a result" in m.content]
     assert len(closed) == 1
     assert not any(e.player.startswith("cpu-") for e in await host.store.log(1))
+
+
+@pytest.mark.parametrize("kind", sorted(engine.GAMES))
+async def test_every_game_can_be_played_against_the_computer(host: Host, kind: str) -> None:
+    """A few rounds of each game, one person against an easy computer: the computer
+    answers every time through the worker, and nothing it is dealt reaches the channel."""
+    table = host.dd.table()
+    await table.slash("alice", "game new", kind=kind, bots=1, level="easy")
+    await table.click("alice", "Start")
+    alice = host.uid("alice")
+    game = engine.get_game(kind)
+    rounds = 0
+    for _ in range(6):
+        await settle(host)
+        record = await host.store.get(1)
+        if record.status != "active":
+            break
+        assert alice in game.to_act(host.store.load_state(record))
+        await human_turn(host, table, "alice", kind)
+        rounds += 1
+    await settle(host)
+    log = await host.store.log(1, limit=100_000)
+    assert any(e.player == "cpu-1" and e.origin == "computer" for e in log)
+    assert rounds >= 2 or (await host.store.get(1)).status == "finished"
+    assert host.running.bot.computers.fallbacks == 0
+    # the computer's private notes (its hand, its draws) are never sent anywhere
+    assert raw(host.config.database,
+               "SELECT count(*) FROM announcements WHERE recipient = 'cpu-1'") == [(0,)]
+    hidden = game.view(host.store.load_state(await host.store.get(1)), "cpu-1").get("hand")
+    if hidden:
+        shown = " ".join(m.content for m in table.messages if m.content)
+        assert all(str(card) not in shown for card in hidden if len(str(card)) > 6)
