@@ -242,7 +242,12 @@ def lobby_view(record: GameRecord) -> discord.ui.View | None:
     if record.status != "lobby":
         return None
     view = discord.ui.View(timeout=None)
+    room = len(record.seats) < engine.get_game(record.kind).max_players
     for action in LOBBY_ACTIONS:
+        if action == "addbot" and not room:
+            continue
+        if action == "dropbot" and not any(is_computer_seat(s) for s in record.seats):
+            continue
         view.add_item(LobbyButton(action, record.id))
     return view
 

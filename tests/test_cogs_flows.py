@@ -409,7 +409,8 @@ async def test_lobby_from_new_to_start(store: Store, client: FakeClient, box: Ou
     ids = [item.custom_id for item in view.children]
     record = await store.active_in_channel(CHANNEL)
     assert record is not None and record.seats == (A,) and record.lobby_message_id
-    assert ids == [g.lobby_custom_id(a, record.id) for a in ("join", "leave", "start")]
+    assert ids == [g.lobby_custom_id(a, record.id) for a in ("join", "leave", "start",
+                                                             "addbot")]
 
     box.sent.clear()
     await g.LobbyButton("join", record.id).callback(interaction(client, B))
