@@ -26,6 +26,7 @@ import os
 import threading
 import time
 import zlib
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -100,6 +101,8 @@ class ComputerPlayers:
         self.workers = max(0, workers)
         self.pace = pace
         self._pool: ProcessPoolExecutor | None = None
+        #: What a worker runs (a picklable module-level function; tests swap it).
+        self.thinker: Callable[..., Choice] = think
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self.moves = 0          # computer moves made (for tests and logs)
         self.fallbacks = 0      # searches that overstayed and were replaced
@@ -135,9 +138,9 @@ class ComputerPlayers:
                 limit)
         pool = self._executor()
         if pool is None:
-            return await asyncio.to_thread(think, *args)
+            return await asyncio.to_thread(self.thinker, *args)
         loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(pool, think, *args)
+        future = loop.run_in_executor(pool, self.thinker, *args)
         try:
             return await asyncio.wait_for(future, limit + GRACE)
         except TimeoutError:
