@@ -1,0 +1,334 @@
+"""How strong the computer players are: seeded two-player matches, every game kind.
+
+    python -m engine.tournament [--games N] [--kinds a,b] [--pairings hard-medium,...]
+                                [--seed S] [--jobs J] [--scale F] [--markdown FILE] [--quick]
+
+Players: ``random`` (a uniform legal move from a seeded generator), ``heuristic`` (the
+game's own ``engine/<kind>/ai.py`` ``choose_action``) and the search levels of
+:mod:`engine.search` (``easy``, ``medium``, ``hard``). Each level meets ``random``,
+``heuristic`` and the level below it (``easy``'s is the heuristic). The games of a
+pairing come in pairs on the same deal (game seed), one from each seat, so neither the
+first player's advantage nor a lucky deal favours anybody.
+
+A win scores 1, a shared win ``1/len(winners)``, and a game still running after
+``--step-cap`` actions 0.5 (reported as capped). A row is *clear* when the 95% Wilson
+interval of its win rate lies wholly above 0.5.
+
+Everything is deterministic: the same arguments give the same scores, whatever
+``--jobs`` is, because every search runs its level's iteration budget with no time limit
+(the seconds a decision took are reported, never used), and its seed comes from the
+match seed and the move number. :func:`play_match` is pure engine; only :func:`main`
+spreads matches over processes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import random
+import sys
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import engine
+from engine import search
+from engine.core import Game
+from engine.stats import wilson_interval
+
+#: Every player the tournament knows, weakest first.
+PLAYERS = ("random", "heuristic", *search.LEVELS)
+#: Actions after which a game is stopped and scored a draw (0.5 each).
+STEP_CAP = 3000
+#: The two seats' player ids.
+SEATS = ("p1", "p2")
+_MASK = (1 << 63) - 1
+
+
+def pairings() -> list[tuple[str, str]]:
+    """(player, opponent) rows: each level against random, the heuristic and the level
+    below it (the heuristic for the weakest level)."""
+    out: list[tuple[str, str]] = []
+    below = "heuristic"
+    for level in search.LEVELS:
+        for opponent in ("random", "heuristic", below):
+            if (level, opponent) not in out:
+                out.append((level, opponent))
+        below = level
+    return out
+
+
+def derive(*parts: int) -> int:
+    """A seed from several integers (stable across processes and Python versions,
+    unlike ``hash``)."""
+    value = 0x2545F4914F6CDD1D
+    for part in parts:
+        value = (value * 1_000_003 + part) & _MASK
+    return value
+
+
+@dataclass(frozen=True)
+class Match:
+    """One game to play: ``player`` (the row) against ``opponent``."""
+
+    kind: str
+    player: str
+    opponent: str
+    #: The deal: the game's seed (both seatings of a pair share it).
+    seed: int
+    #: Whether ``player`` sits first.
+    first: bool
+    #: Multiplies every level's iteration budget (1: the real levels).
+    scale: float = 1.0
+    step_cap: int = STEP_CAP
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    match: Match
+    #: The row player's score (the opponent's is ``1 - score``).
+    score: float
+    capped: bool
+    steps: int
+    #: Seconds of each of the row player's search decisions (moves it had to think about).
+    decisions: tuple[float, ...]
+    seconds: float
+
+
+def budget(player: str, scale: float) -> int:
+    """A level's iterations, scaled (at least one)."""
+    return max(1, round(search.LEVELS[player].iterations * scale))
+
+
+def play_match(match: Match) -> MatchResult:
+    """Play one game to the end (or the step cap). Pure engine and deterministic."""
+    began = time.perf_counter()
+    game: Game[Any] = engine.GAMES[match.kind]
+    kinds = (match.player, match.opponent) if match.first else (match.opponent, match.player)
+    who = dict(zip(SEATS, kinds, strict=True))
+    row_seat = SEATS[0] if match.first else SEATS[1]
+    rngs = {seat: random.Random(derive(match.seed, index, 17))
+            for index, seat in enumerate(SEATS)}
+    state = game.new_game(list(SEATS), match.seed)
+    decisions: list[float] = []
+    steps = 0
+    while game.outcome(state) is None and steps < match.step_cap:
+        actors = game.to_act(state)
+        if not actors:
+            break
+        actor = actors[0]
+        kind = who[actor]
+        if kind == "random":
+            action = rngs[actor].choice(game.legal_actions(state, actor))
+        elif kind == "heuristic":
+            action = search.heuristic_action(game, state, actor)
+        else:
+            choice = search.choose(game, state, actor, level=kind,
+                                   seed=derive(match.seed, steps, SEATS.index(actor)),
+                                   iterations=budget(kind, match.scale), seconds=None)
+            action = choice.action
+            if actor == row_seat and choice.iterations:
+                decisions.append(choice.seconds)
+        state, _ = game.apply(state, actor, action)
+        steps += 1
+    outcome = game.outcome(state)
+    if outcome is None:
+        score, capped = 0.5, True
+    else:
+        score = 1.0 / len(outcome.winners) if row_seat in outcome.winners else 0.0
+        capped = False
+    return MatchResult(match, score, capped, steps, tuple(decisions),
+                       time.perf_counter() - began)
+
+
+@dataclass
+class Row:
+    """One pairing in one game: the row player's results against its opponent."""
+
+    kind: str
+    player: str
+    opponent: str
+    results: list[MatchResult] = field(default_factory=list)
+
+    @property
+    def games(self) -> int:
+        return len(self.results)
+
+    @property
+    def score(self) -> float:
+        return sum(r.score for r in self.results)
+
+    @property
+    def opponent_score(self) -> float:
+        return sum(1.0 - r.score for r in self.results)
+
+    @property
+    def rate(self) -> float:
+        return self.score / self.games if self.games else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson_interval(self.score, self.games)
+
+    @property
+    def clear(self) -> bool:
+        return self.interval[0] > 0.5
+
+    @property
+    def capped(self) -> int:
+        return sum(r.capped for r in self.results)
+
+    @property
+    def decision_mean(self) -> float:
+        times = [t for r in self.results for t in r.decisions]
+        return sum(times) / len(times) if times else 0.0
+
+    @property
+    def decision_max(self) -> float:
+        return max((t for r in self.results for t in r.decisions), default=0.0)
+
+    @property
+    def seconds(self) -> float:
+        return sum(r.seconds for r in self.results)
+
+    @property
+    def steps(self) -> float:
+        return sum(r.steps for r in self.results) / self.games if self.games else 0.0
+
+
+def schedule(kinds: Iterable[str], rows: Iterable[tuple[str, str]], games: int, seed: int,
+             scale: float = 1.0, step_cap: int = STEP_CAP) -> list[Match]:
+    """Every match to play, in a fixed order; game ``i`` of a pairing is played on deal
+    ``i // 2`` with the seats swapped every other game."""
+    out = []
+    for kind in kinds:
+        for player, opponent in rows:
+            for i in range(games):
+                deal = derive(seed, i // 2) % (1 << 31)
+                out.append(Match(kind, player, opponent, deal, i % 2 == 0, scale, step_cap))
+    return out
+
+
+def _results(matches: Sequence[Match], jobs: int) -> Iterator[MatchResult]:
+    if jobs <= 1:
+        yield from map(play_match, matches)
+        return
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        yield from pool.imap(play_match, matches)
+
+
+def tournament(kinds: Iterable[str], rows: Iterable[tuple[str, str]], games: int,
+               seed: int = 0, *, scale: float = 1.0, step_cap: int = STEP_CAP, jobs: int = 1,
+               progress: bool = False) -> list[Row]:
+    """Play every pairing ``games`` times in every kind; one :class:`Row` per pairing."""
+    kinds, rows = list(kinds), list(rows)
+    table = {(k, p, o): Row(k, p, o) for k in kinds for p, o in rows}
+    matches = schedule(kinds, rows, games, seed, scale, step_cap)
+    for n, result in enumerate(_results(matches, jobs), 1):
+        m = result.match
+        table[(m.kind, m.player, m.opponent)].results.append(result)
+        if progress:
+            print(f"  [{n}/{len(matches)}] {m.kind} {m.player} vs {m.opponent} "
+                  f"({'first' if m.first else 'second'}): {result.score:g}"
+                  f"{' (capped)' if result.capped else ''}, {result.steps} steps, "
+                  f"{result.seconds:.1f} s", file=sys.stderr, flush=True)
+    return list(table.values())
+
+
+HEADER = ("game", "player", "opponent", "games", "score", "win rate", "95% interval",
+          "s/decision mean", "s/decision max", "capped", "steps/game", "wall s", "")
+
+
+def cells(row: Row) -> tuple[str, ...]:
+    low, high = row.interval
+    return (row.kind, row.player, row.opponent, str(row.games), f"{row.score:g}",
+            f"{row.rate:.2f}", f"{low:.2f}-{high:.2f}", f"{row.decision_mean:.2f}",
+            f"{row.decision_max:.2f}", str(row.capped), f"{row.steps:.0f}",
+            f"{row.seconds:.0f}", "clear" if row.clear else "")
+
+
+def text_table(rows: Sequence[Row]) -> str:
+    lines = [HEADER, *(cells(r) for r in rows)]
+    widths = [max(len(line[i]) for line in lines) for i in range(len(HEADER))]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)).rstrip()
+                     for line in lines)
+
+
+def markdown_table(rows: Sequence[Row]) -> str:
+    out = ["| " + " | ".join(HEADER[:-1]) + " | |",
+           "| --- | --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: "
+           "| --- |"]
+    for row in rows:
+        out.append("| " + " | ".join(cells(row)) + " |")
+    return "\n".join(out)
+
+
+def _pairing_filter(text: str | None) -> list[tuple[str, str]]:
+    rows = pairings()
+    if not text:
+        return rows
+    wanted = [w.strip() for w in text.split(",") if w.strip()]
+    chosen = []
+    for player, opponent in rows:
+        if f"{player}-{opponent}" in wanted or player in wanted:
+            chosen.append((player, opponent))
+    for w in wanted:
+        if "-" in w and tuple(w.split("-", 1)) not in rows:
+            # an extra pairing, e.g. hard-random is listed; hard-easy is not, but may be asked
+            player, opponent = w.split("-", 1)
+            if player not in PLAYERS or opponent not in PLAYERS:
+                raise SystemExit(f"unknown pairing {w!r} (players: {', '.join(PLAYERS)})")
+            chosen.append((player, opponent))
+        elif "-" not in w and w not in PLAYERS:
+            raise SystemExit(f"unknown player {w!r} (players: {', '.join(PLAYERS)})")
+    return chosen
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, help="games per pairing and kind (default 20; "
+                        "an even number gives every deal from both seats)")
+    parser.add_argument("--kinds", help="comma-separated game kinds (default: all)")
+    parser.add_argument("--pairings", help="comma-separated rows such as hard-medium, or a "
+                        "player's name for all its rows (default: "
+                        + ", ".join(f"{p}-{o}" for p, o in pairings()) + ")")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="processes playing games at once (default 1)")
+    parser.add_argument("--scale", type=float, help="multiply every level's iteration "
+                        "budget (default 1: the real levels)")
+    parser.add_argument("--step-cap", type=int, help=f"actions before a game is scored a "
+                        f"draw (default {STEP_CAP})")
+    parser.add_argument("--markdown", type=Path, help="also write the table as Markdown")
+    parser.add_argument("--quick", action="store_true", help="a smoke run: 2 games, budgets "
+                        "/16, step cap 600 (unless given)")
+    args = parser.parse_args(argv)
+    games = args.games if args.games is not None else (2 if args.quick else 20)
+    scale = args.scale if args.scale is not None else (1 / 16 if args.quick else 1.0)
+    step_cap = args.step_cap if args.step_cap is not None else (600 if args.quick else STEP_CAP)
+    kinds = [k.strip() for k in args.kinds.split(",")] if args.kinds else list(engine.GAMES)
+    unknown = [k for k in kinds if k not in engine.GAMES]
+    if unknown:
+        parser.error(f"unknown kind {unknown[0]!r} (kinds: {', '.join(engine.GAMES)})")
+    if games < 1 or args.jobs < 1 or scale <= 0 or step_cap < 1:
+        parser.error("--games, --jobs, --scale and --step-cap must be positive")
+    rows = _pairing_filter(args.pairings)
+    print(f"{games} games per pairing, seed {args.seed}, budgets x{scale:g}, "
+          f"step cap {step_cap}, {args.jobs} job(s)", flush=True)
+    began = time.perf_counter()
+    results = tournament(kinds, rows, games, args.seed, scale=scale, step_cap=step_cap,
+                         jobs=args.jobs, progress=True)
+    print(text_table(results))
+    for kind in kinds:
+        spent = sum(r.seconds for r in results if r.kind == kind)
+        print(f"{kind}: {spent:.0f} s of play")
+    print(f"total {time.perf_counter() - began:.0f} s wall")
+    if args.markdown:
+        args.markdown.write_text(markdown_table(results) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

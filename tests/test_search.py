@@ -1,0 +1,445 @@
+"""The generic computer player (engine/search.py): determinism, legality, budgets, the time
+cap, that it finds a won move where chance would not, and that it reads only a
+determinization of the position; plus a smoke run of the tournament (engine/tournament.py).
+
+Speed is measured by ``make bench`` (the ``ai`` section), never here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+import engine
+from engine import search, tournament
+from engine.core import JSON, Dice, Event, Game, IllegalAction, Outcome
+from tests.fakegame import GAME as RACE
+from tests.fakegame import RaceState
+
+# -- tiny games ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pick:
+    """One decision for ``a`` (``moves``), after which the game is over."""
+
+    moves: tuple[str, ...]
+    chosen: str | None = None
+    #: Set by ``determinize``: the only state the search may play on.
+    determinized: bool = False
+    #: Hidden from ``a``: which of ``left``/``right`` wins (only in :class:`Guess`).
+    secret: str = ""
+
+
+class _Tiny(Game[Pick]):
+    """Shared plumbing of the one-decision test games (player ``a``; ``b`` only watches)."""
+
+    min_players = 2
+    max_players = 2
+
+    def new_game(self, players: list[str], seed: int,
+                 options: dict[str, Any] | None = None) -> Pick:
+        raise NotImplementedError
+
+    def players(self, state: Pick) -> list[str]:
+        return ["a", "b"]
+
+    def current_turn(self, state: Pick) -> str | None:
+        return None if state.chosen else "a"
+
+    def to_act(self, state: Pick) -> list[str]:
+        return [] if state.chosen else ["a"]
+
+    def legal_actions(self, state: Pick, player: str) -> list[str]:
+        return list(state.moves) if player == "a" and not state.chosen else []
+
+    def apply(self, state: Pick, player: str, action: str) -> tuple[Pick, list[Event]]:
+        if action not in self.legal_actions(state, player):
+            raise IllegalAction(action)
+        return dataclasses.replace(state, chosen=action), []
+
+    def view(self, state: Pick, player: str | None) -> JSON:
+        return {"chosen": state.chosen}
+
+    def dump(self, state: Pick) -> str:
+        return json.dumps(dataclasses.asdict(state))
+
+    def load(self, text: str) -> Pick:
+        return Pick(**json.loads(text))
+
+
+class OneShot(_Tiny):
+    """``win`` wins for ``a``, ``lose`` and ``wait`` lose, ``draw`` shares the win."""
+
+    kind = "oneshot"
+    name = "One shot"
+
+    def outcome(self, state: Pick) -> Outcome | None:
+        if state.chosen is None:
+            return None
+        if state.chosen == "win":
+            return Outcome(("a",), ("a", "b"), "won")
+        if state.chosen == "draw":
+            return Outcome(("a", "b"), ("a", "b"), "shared")
+        return Outcome(("b",), ("b", "a"), "lost")
+
+
+class Guess(_Tiny):
+    """``a`` guesses which side hides the prize; only the determinization may be played on
+    (``apply`` refuses the true position), and the true ``secret`` must make no difference."""
+
+    kind = "guess"
+    name = "Guess"
+
+    def apply(self, state: Pick, player: str, action: str) -> tuple[Pick, list[Event]]:
+        if not state.determinized:
+            raise AssertionError("the search played on the true position")
+        return super().apply(state, player, action)
+
+    def outcome(self, state: Pick) -> Outcome | None:
+        if state.chosen is None:
+            return None
+        if state.chosen == state.secret:
+            return Outcome(("a",), ("a", "b"), "found")
+        return Outcome(("b",), ("b", "a"), "missed")
+
+    def determinize(self, state: Pick, player: str, rng: random.Random) -> Pick:
+        # "left" three times in four, from what a player knows (nothing but the odds)
+        secret = "left" if rng.random() < 0.75 else "right"
+        return dataclasses.replace(state, secret=secret, determinized=True)
+
+
+@dataclass(frozen=True)
+class Pile:
+    stones: int
+    turn: int = 0
+
+
+class Nim(Game[Pile]):
+    """Take 1 or 2 stones; whoever takes the last one wins (leave a multiple of 3)."""
+
+    kind = "nim"
+    name = "Nim"
+    min_players = 2
+    max_players = 2
+
+    def new_game(self, players: list[str], seed: int,
+                 options: dict[str, Any] | None = None) -> Pile:
+        return Pile(seed)
+
+    def players(self, state: Pile) -> list[str]:
+        return ["a", "b"]
+
+    def current_turn(self, state: Pile) -> str | None:
+        return None if state.stones == 0 else "ab"[state.turn]
+
+    def to_act(self, state: Pile) -> list[str]:
+        turn = self.current_turn(state)
+        return [] if turn is None else [turn]
+
+    def legal_actions(self, state: Pile, player: str) -> list[str]:
+        if player != self.current_turn(state):
+            return []
+        return [f"take {n}" for n in (1, 2) if n <= state.stones]
+
+    def apply(self, state: Pile, player: str, action: str) -> tuple[Pile, list[Event]]:
+        if action not in self.legal_actions(state, player):
+            raise IllegalAction(action)
+        return Pile(state.stones - int(action.split()[1]), 1 - state.turn), []
+
+    def outcome(self, state: Pile) -> Outcome | None:
+        if state.stones:
+            return None
+        winner = "ab"[1 - state.turn]           # who took the last stone
+        return Outcome((winner,), (winner, "ab"[state.turn]), "last stone")
+
+    def view(self, state: Pile, player: str | None) -> JSON:
+        return {"stones": state.stones}
+
+    def dump(self, state: Pile) -> str:
+        return json.dumps([state.stones, state.turn])
+
+    def load(self, text: str) -> Pile:
+        stones, turn = json.loads(text)
+        return Pile(stones, turn)
+
+
+def _played(kind: str, plies: int, seed: int) -> tuple[Game[Any], Any]:
+    """A two-player position of ``kind`` after ``plies`` seeded random moves (fewer if the
+    game would end)."""
+    game = engine.GAMES[kind]
+    state = game.new_game(["p1", "p2"], seed)
+    rng = random.Random(seed)
+    for _ in range(plies):
+        actors = game.to_act(state)
+        if not actors:
+            break
+        nxt, _ = game.apply(state, actors[0],
+                            rng.choice(game.legal_actions(state, actors[0])))
+        if game.outcome(nxt) is not None:
+            break
+        state = nxt
+    return game, state
+
+
+def _thinking(kind: str, seed: int) -> tuple[Game[Any], Any, str]:
+    """A mid-game position where the player to act has at least two moves."""
+    game, state = _played(kind, 12, seed)
+    rng = random.Random(seed)
+    for _ in range(200):
+        actor = game.to_act(state)[0]
+        legal = game.legal_actions(state, actor)
+        if len(search.Searcher(game, state, actor, iterations=1, seconds=None, seed=0,
+                               heuristics=search.heuristics(kind)).legal(state, actor)) > 1:
+            return game, state, actor
+        nxt, _ = game.apply(state, actor, rng.choice(legal))
+        if game.outcome(nxt) is not None:
+            break
+        state = nxt
+    pytest.fail(f"no {kind} position with a choice")
+
+
+def _race(scores: tuple[int, int] = (7, 9), seed: int = 4) -> RaceState:
+    return dataclasses.replace(RACE.new_game(["a", "b"], seed), scores=scores)
+
+
+# -- determinism and legality ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["race", *engine.GAMES])
+def test_the_same_seed_gives_the_same_choice_and_a_legal_one(kind: str) -> None:
+    game: Game[Any]
+    if kind == "race":
+        game, state, actor = RACE, _race(), "a"
+    else:
+        game, state, actor = _thinking(kind, 3)
+    first = search.choose(game, state, actor, seed=11, iterations=12, seconds=None)
+    again = search.choose(game, state, actor, seed=11, iterations=12, seconds=None)
+    assert (again.action, again.ranking) == (first.action, first.ranking)
+    assert first.action in game.legal_actions(state, actor)
+    assert all(action in game.legal_actions(state, actor) for action, _, _ in first.ranking)
+    assert sum(visits for _, visits, _ in first.ranking) == first.iterations == 12
+
+
+def test_choices_stay_legal_through_a_whole_race() -> None:
+    state = RACE.new_game(["a", "b"], 2, {"target": 20})
+    moves = 0
+    while RACE.outcome(state) is None:
+        actor = RACE.to_act(state)[0]
+        choice = search.choose(RACE, state, actor, level="easy", seed=moves)
+        assert choice.action in RACE.legal_actions(state, actor)
+        state, _ = RACE.apply(state, actor, choice.action)
+        moves += 1
+    assert 0 < moves < 60
+
+
+def test_another_seed_searches_differently() -> None:
+    # Not a promise about the move, but the seed must reach the search: the play-outs of
+    # a dice race differ, so the root statistics do.
+    rankings = {tuple(search.choose(RACE, _race(), "a", seed=s, iterations=40,
+                                    seconds=None).ranking) for s in range(4)}
+    assert len(rankings) > 1
+
+
+# -- budgets ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("budget", [1, 7, 33])
+def test_a_budget_of_n_iterations_runs_exactly_n(budget: int) -> None:
+    choice = search.choose(RACE, _race(), "a", iterations=budget, seconds=None)
+    assert choice.iterations == budget
+    assert sum(visits for _, visits, _ in choice.ranking) == budget
+    roomy = search.choose(RACE, _race(), "a", iterations=budget, seconds=60.0)
+    assert roomy.iterations == budget
+
+
+def test_levels_run_their_budgets() -> None:
+    assert [level.iterations for level in search.LEVELS.values()] == sorted(
+        level.iterations for level in search.LEVELS.values())
+    choice = search.choose(RACE, _race(), "a", level="easy", seed=1)
+    assert choice.iterations == search.LEVELS["easy"].iterations
+
+
+def test_a_single_legal_move_returns_at_once() -> None:
+    game = OneShot()
+    began = time.perf_counter()
+    choice = search.choose(game, Pick(("wait",)), "a", iterations=10**9, seconds=None)
+    assert time.perf_counter() - began < 0.5
+    assert choice.action == "wait"
+    assert choice.iterations == 0
+    assert choice.reason
+
+
+def test_the_time_cap_is_honoured() -> None:
+    began = time.perf_counter()
+    choice = search.choose(RACE, _race(), "a", iterations=10**9, seconds=0.05)
+    spent = time.perf_counter() - began
+    assert spent < 1.0
+    assert 1 <= choice.iterations < 10**9
+    assert choice.action in RACE.legal_actions(_race(), "a")
+
+
+# -- strength ---------------------------------------------------------------------------------
+
+
+def test_it_finds_the_winning_move_where_chance_would_not() -> None:
+    game = OneShot()
+    state = Pick(("lose", "draw", "win", "wait"))
+    picks = {search.choose(game, state, "a", level="easy", seed=s).action for s in range(20)}
+    assert picks == {"win"}
+    # a uniform random player misses it three times in four
+    rng = random.Random(0)
+    assert {rng.choice(state.moves) for _ in range(20)} != {"win"}
+
+
+def test_it_prefers_a_shared_result_to_a_loss() -> None:
+    game = OneShot()
+    state = Pick(("lose", "draw", "wait"))
+    assert {search.choose(game, state, "a", level="easy", seed=s).action
+            for s in range(10)} == {"draw"}
+
+
+@pytest.mark.parametrize("stones", [4, 5, 7, 8])
+def test_it_plays_nim_to_a_multiple_of_three(stones: int) -> None:
+    game = Nim()
+    right = f"take {stones % 3}"
+    picks = [search.choose(game, Pile(stones), "a", level="medium", seed=s).action
+             for s in range(8)]
+    assert picks.count(right) >= 7, picks
+
+
+def test_it_wins_nim_against_random_play() -> None:
+    game = Nim()
+    rng = random.Random(5)
+    wins = 0
+    for match in range(10):
+        state = Pile(10)                     # 10 = 3*3 + 1: the first player can win
+        while game.outcome(state) is None:
+            actor = game.to_act(state)[0]
+            if actor == "a":
+                action = search.choose(game, state, "a", level="medium", seed=match).action
+            else:
+                action = rng.choice(game.legal_actions(state, actor))
+            state, _ = game.apply(state, actor, action)
+        outcome = game.outcome(state)
+        assert outcome is not None
+        wins += outcome.winners == ("a",)
+    assert wins == 10
+
+
+# -- hidden information -----------------------------------------------------------------------
+
+
+def test_the_default_determinization_redraws_the_dice_only() -> None:
+    state = _race()
+    one = RACE.determinize(state, "a", random.Random(1))
+    two = RACE.determinize(state, "a", random.Random(2))
+    assert one.dice.state != state.dice.state
+    assert one.dice.state != two.dice.state
+    assert RACE.determinize(state, "a", random.Random(1)) == one      # same rng, same draw
+    for f in dataclasses.fields(state):
+        if f.name != "dice":
+            assert getattr(one, f.name) == getattr(state, f.name), f.name
+    assert state.dice == _race().dice                                  # the original is intact
+    # the redrawn dice are what play uses: the same roll from both gives different luck
+    rolls = {RACE.apply(s, "a", "roll")[0].scores[0]
+             for s in (RACE.determinize(state, "a", random.Random(n)) for n in range(30))}
+    assert len(rolls) > 1
+
+
+def test_a_state_without_dice_is_its_own_determinization() -> None:
+    state = Pile(5)
+    assert Nim().determinize(state, "a", random.Random(3)) is state
+
+
+def test_the_search_plays_only_on_determinizations() -> None:
+    game = Guess()
+    state = Pick(("left", "right"), secret="right")
+    with pytest.raises(AssertionError):
+        game.apply(state, "a", "left")          # the test game does refuse the true state
+    choice = search.choose(game, state, "a", level="easy", seed=0)
+    # it cannot see that "right" wins here, so it backs the likelier side
+    assert choice.action == "left"
+    assert choice.iterations == search.LEVELS["easy"].iterations
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_true_hidden_value_makes_no_difference(seed: int) -> None:
+    game = Guess()
+    left = search.choose(game, Pick(("left", "right"), secret="left"), "a", seed=seed)
+    right = search.choose(game, Pick(("left", "right"), secret="right"), "a", seed=seed)
+    assert (left.action, left.ranking) == (right.action, right.ranking)
+
+
+def test_the_real_dice_to_come_make_no_difference() -> None:
+    # Two races that differ only in the generator's future: the same search.
+    one = _race(seed=1)
+    two = dataclasses.replace(one, dice=Dice.from_seed(987654321))
+    a = search.choose(RACE, one, "a", seed=6, iterations=40, seconds=None)
+    b = search.choose(RACE, two, "a", seed=6, iterations=40, seconds=None)
+    assert (a.action, a.ranking) == (b.action, b.ranking)
+
+
+# -- the tournament ---------------------------------------------------------------------------
+
+
+def test_the_pairings() -> None:
+    rows = tournament.pairings()
+    assert rows == [("easy", "random"), ("easy", "heuristic"),
+                    ("medium", "random"), ("medium", "heuristic"), ("medium", "easy"),
+                    ("hard", "random"), ("hard", "heuristic"), ("hard", "medium")]
+
+
+def test_the_schedule_alternates_seats_on_each_deal() -> None:
+    matches = tournament.schedule(["race"], [("easy", "random")], 4, seed=9)
+    assert [m.first for m in matches] == [True, False, True, False]
+    assert matches[0].seed == matches[1].seed != matches[2].seed == matches[3].seed
+    assert tournament.schedule(["race"], [("easy", "random")], 4, seed=9) == matches
+    assert tournament.schedule(["race"], [("easy", "random")], 4, seed=10) != matches
+
+
+@pytest.mark.parametrize("kind", list(engine.GAMES))
+def test_a_quick_tournament_gives_sane_numbers(kind: str) -> None:
+    rows = tournament.tournament([kind], [("easy", "heuristic")], games=2, seed=1,
+                                 scale=1 / 16, step_cap=40)
+    assert len(rows) == 1
+    row = rows[0]
+    assert (row.kind, row.player, row.opponent, row.games) == (kind, "easy", "heuristic", 2)
+    assert row.score + row.opponent_score == pytest.approx(2)
+    assert 0 <= row.rate <= 1
+    low, high = row.interval
+    assert 0 <= low <= row.rate <= high <= 1
+    assert 0 <= row.capped <= 2
+    assert 0 <= row.decision_mean <= row.decision_max
+    assert all(r.steps <= 40 for r in row.results)
+    again = tournament.play_match(row.results[0].match)
+    assert (again.score, again.steps, again.capped) == (
+        row.results[0].score, row.results[0].steps, row.results[0].capped)
+
+
+def test_a_tournament_scores_wins_and_caps(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(engine.GAMES, "race", RACE)
+    rows = tournament.tournament(["race"], [("medium", "random")], games=4, seed=2)
+    row = rows[0]
+    assert row.games == 4 and row.capped == 0
+    assert row.score + row.opponent_score == pytest.approx(4)
+    assert row.decision_max > 0
+    capped = tournament.tournament(["race"], [("easy", "random")], games=2, seed=2,
+                                   step_cap=2)[0]
+    assert capped.capped == 2 and capped.score == 1.0
+
+
+def test_the_command_line_writes_a_table(tmp_path: Any,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "t.md"
+    assert tournament.main(["--quick", "--kinds", "battlecards", "--pairings",
+                            "easy-random", "--step-cap", "30", "--markdown", str(out)]) == 0
+    table = out.read_text()
+    assert "| battlecards | easy | random | 2 |" in table
+    assert "easy" in capsys.readouterr().out
