@@ -16,8 +16,13 @@ beside a baseline measured in the same run:
     shards   moves/s with one bot process against two on PostgreSQL (SQLite for
              reference): games through the double on two shards, and moves through
              ``Store.apply_action`` from worker processes (tests/bench_shards.py)
+    ai       per game, the computer player (engine/search.py): search iterations
+             (play-outs) per CPU second at the medium level and a medium decision's
+             seconds, wall (the bot must answer within a few; the level's time cap may cut
+             it short on a busy machine) and CPU, medians over seeded mid-game positions;
+             beside the heuristic's own play-out steps per CPU second (docs/ai.md)
 
-    python -m tests.bench [--quick] [--markdown FILE]
+    python -m tests.bench [--quick] [--only SECTION]... [--markdown FILE]
 """
 
 from __future__ import annotations
@@ -247,6 +252,75 @@ def bench_shards(quick: bool) -> None:
         figure("shards", *f[:2], f[2], *f[3:])
 
 
+# -- ai ---------------------------------------------------------------------------------
+
+
+def _thinking_positions(kind: str, count: int) -> list[tuple[Any, str]]:
+    """Seeded two-player mid-game positions (heuristic play, 20 to 60 moves in) where the
+    player to act has a choice the search thinks about."""
+    from engine import search
+
+    game = engine.GAMES[kind]
+    out: list[tuple[Any, str]] = []
+    for seed in range(count * 3):
+        if len(out) == count:
+            break
+        state = game.new_game(["p1", "p2"], seed)
+        plies = 20 + (seed * 10) % 41
+        for ply in range(plies + 40):
+            actors = game.to_act(state)
+            if not actors or game.outcome(state) is not None:
+                break
+            actor = actors[0]
+            if ply >= plies and search.choose(game, state, actor, iterations=1,
+                                              seconds=None).iterations:
+                out.append((state, actor))
+                break
+            state, _ = game.apply(state, actor, search.heuristic_action(game, state, actor))
+    return out
+
+
+def bench_ai(quick: bool) -> None:
+    from engine import search
+
+    level = search.LEVELS["medium"]
+    print(f"\n# ai: the computer player at medium ({level.iterations} play-outs, "
+          f"{level.seconds:g} s cap) from seeded mid-game positions; heuristic play-outs")
+    for kind, game in engine.GAMES.items():
+        rates, times, cpu, short = [], [], [], 0
+        for n, (state, actor) in enumerate(_thinking_positions(kind, 3 if quick else 6)):
+            began = time.process_time()
+            choice = search.choose(game, state, actor, level=level, seed=n)
+            used = max(time.process_time() - began, 1e-9)
+            rates.append(choice.iterations / used)
+            times.append(choice.seconds)
+            cpu.append(used)
+            short += choice.iterations < level.iterations
+        if times:
+            m = statistics.median(times)
+            # per CPU second, so that a busy machine does not halve it
+            figure("ai", f"{kind} medium play-outs/s (CPU)", statistics.median(rates), "/s",
+                   note=f"{len(times)} positions")
+            figure("ai", f"{kind} medium decision median", m, "s", "< 3", m < 3,
+                   note=f"{short} cut by the {level.seconds:g} s cap" if short else "")
+            figure("ai", f"{kind} medium decision max", max(times), "s")
+            figure("ai", f"{kind} medium decision CPU median", statistics.median(cpu), "s")
+        steps, spent = 0, 0.0
+        for seed in range(3 if quick else 10):
+            state = game.new_game(["p1", "p2"], seed)
+            began = time.process_time()
+            for _ in range(300):
+                actors = game.to_act(state)
+                if not actors:
+                    break
+                state, _ = game.apply(state, actors[0],
+                                      search.heuristic_action(game, state, actors[0]))
+                steps += 1
+            spent += time.process_time() - began
+        figure("ai", f"{kind} heuristic play-out steps/s (CPU)", steps / max(spent, 1e-9),
+               "steps/s")
+
+
 # -- report -------------------------------------------------------------------------------
 
 
@@ -276,14 +350,15 @@ def markdown() -> str:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer samples (a smoke run)")
-    parser.add_argument("--only", choices=("engine", "render", "store", "e2e", "shards"),
+    parser.add_argument("--only", choices=("engine", "render", "store", "e2e", "shards",
+                                               "ai"),
                         action="append")
     parser.add_argument("--markdown", type=Path, help="also write the figures as a table")
     args = parser.parse_args(argv)
     print(f"Machine: {machine()}")
     print(f"{'':5}{'figure':<46} {'value':>10} {'unit':<8} {'target':<16}")
     benches = {"engine": bench_engine, "render": bench_render, "store": bench_store,
-               "e2e": bench_e2e, "shards": bench_shards}
+               "e2e": bench_e2e, "shards": bench_shards, "ai": bench_ai}
     for name, bench in benches.items():
         if not args.only or name in args.only:
             bench(args.quick)
