@@ -224,7 +224,9 @@ class Searcher:
             actors = game.to_act(state)
             if not actors:
                 break
-            actor = actors[0]
+            # At the root the searching player decides first, even when it is not the
+            # first of several deciding at once (else the root holds only others' moves).
+            actor = self.player if node is root and self.player in actors else actors[0]
             legal = self.legal(state, actor)
             if not legal:
                 break

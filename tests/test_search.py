@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import random
 import time
 from dataclasses import dataclass
@@ -113,6 +114,63 @@ class Guess(_Tiny):
         # "left" three times in four, from what a player knows (nothing but the odds)
         secret = "left" if rng.random() < 0.75 else "right"
         return dataclasses.replace(state, secret=secret, determinized=True)
+
+
+@dataclass(frozen=True)
+class Orders:
+    """Both players choose at once; the game ends when both have."""
+
+    a: str | None = None
+    b: str | None = None
+
+
+class Duel(Game[Orders]):
+    """``a`` and ``b`` decide at the same time (``to_act`` lists both). ``b`` wins with
+    ``strike`` whatever ``a`` does; ``a`` wins otherwise."""
+
+    kind = "duel"
+    name = "Duel"
+    min_players = 2
+    max_players = 2
+
+    def new_game(self, players: list[str], seed: int,
+                 options: dict[str, Any] | None = None) -> Orders:
+        return Orders()
+
+    def players(self, state: Orders) -> list[str]:
+        return ["a", "b"]
+
+    def current_turn(self, state: Orders) -> str | None:
+        return None if self.outcome(state) else "a"
+
+    def to_act(self, state: Orders) -> list[str]:
+        return [p for p in ("a", "b") if getattr(state, p) is None]
+
+    def legal_actions(self, state: Orders, player: str) -> list[str]:
+        if player not in self.to_act(state):
+            return []
+        return ["feint", "strike", "wait"] if player == "b" else ["hold", "advance"]
+
+    def apply(self, state: Orders, player: str, action: str) -> tuple[Orders, list[Event]]:
+        if action not in self.legal_actions(state, player):
+            raise IllegalAction(action)
+        return dataclasses.replace(state, **{player: action}), []
+
+    def outcome(self, state: Orders) -> Outcome | None:
+        if state.a is None or state.b is None:
+            return None
+        if state.b == "strike":
+            return Outcome(("b",), ("b", "a"), "struck")
+        return Outcome(("a",), ("a", "b"), "held")
+
+    def view(self, state: Orders, player: str | None) -> JSON:
+        return {}
+
+    def dump(self, state: Orders) -> str:
+        return json.dumps([state.a, state.b])
+
+    def load(self, text: str) -> Orders:
+        return Orders(*json.loads(text))
 
 
 @dataclass(frozen=True)
@@ -331,6 +389,33 @@ def test_it_wins_nim_against_random_play() -> None:
         assert outcome is not None
         wins += outcome.winners == ("a",)
     assert wins == 10
+
+
+def test_the_second_of_two_deciding_at_once_searches_its_own_moves() -> None:
+    # Both decide now and ``b`` is listed second: the root must hold b's moves (it used
+    # to hold only a's, so b got no ranking and always its first legal move).
+    game = Duel()
+    assert game.to_act(Orders()) == ["a", "b"]
+    for seed in range(5):
+        choice = search.choose(game, Orders(), "b", level="easy", seed=seed)
+        assert choice.action == "strike"
+        assert {action for action, _, _ in choice.ranking} <= {"feint", "strike", "wait"}
+        assert sum(visits for _, visits, _ in choice.ranking) == choice.iterations
+    assert search.choose(game, Orders(), "a", level="easy", seed=0).action in ("hold",
+                                                                               "advance")
+
+
+def test_without_heuristics_a_small_budget_tries_only_a_few_moves() -> None:
+    # Progressive widening (search.WIDEN) caps a node visited n times at 1 + sqrt(n)
+    # children; with no engine/<kind>/ai.py to order them, easy (16 play-outs) tries at
+    # most 5 of 8 moves, so it misses a winning move some of the time, and medium never.
+    game = OneShot()
+    state = Pick((*(f"m{i}" for i in range(7)), "win"))
+    easy = [search.choose(game, state, "a", level="easy", seed=s) for s in range(12)]
+    assert all(len(c.ranking) <= 1 + math.ceil(math.sqrt(15)) for c in easy)
+    assert 0 < sum(c.action == "win" for c in easy) < 12
+    assert all(search.choose(game, state, "a", level="medium", seed=s).action == "win"
+               for s in range(12))
 
 
 # -- hidden information -----------------------------------------------------------------------
