@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from engine.battlecards import battle as bt
@@ -437,6 +438,50 @@ class Battlecards(Game[BattlecardsState]):
         events.append({"type": "turn", "player": state.seats[state.turn].id,
                        "round": state.round})
 
+    # -- computer players ----------------------------------------------------------
+
+    def determinize(self, state: BattlecardsState, player: str,
+                    rng: random.Random) -> BattlecardsState:
+        """A state ``player`` cannot tell from ``state``, its secrets redealt from ``rng``.
+
+        What ``player`` sees (docs/games/battlecards.md, *Secrets*): their own hand, stacks
+        and kept cards; every count; both arsenal discards, the conflict discard, the
+        battlecards won and the units in a battle. Redrawn: the order of their own arsenal
+        deck; the opponent's hand, stacks (each stack keeps its size and holds only units
+        of its force) and arsenal deck, dealt from one pool; the opponent's kept cards
+        (only keep cards) and the conflict deck, dealt from another; and the dice. Each
+        pool is sorted before it is shuffled, so the result depends only on the pool's
+        contents, which ``player`` can work out, never on where its cards really are.
+        What a player may remember beyond the state (a scouted stack, the survivors of a
+        battle that went back face down) is forgotten: the computer knows less, never
+        more, than a person in its seat.
+        """
+        new = state.copy()
+        if state.seat_of(player) is None:  # not a player's seat: only the dice to come
+            new.dice = Dice.from_seed(rng.getrandbits(64))
+            return new
+        mine, theirs = new.seat(player), new.opponent(player)
+        # my own deck: its cards are mine to count, its order nobody knows
+        mine.deck = _shuffled(mine.deck, rng)
+        # the opponent's arsenal: hand, face-down stacks and deck
+        pool = _shuffled([*theirs.hand, *theirs.deck,
+                          *(c for f in FORCES for c in theirs.stacks[f])], rng)
+        for force in FORCES:
+            size = len(theirs.stacks[force])
+            taken = [c for c in pool if UNITS[c].stack == force][:size]
+            theirs.stacks[force] = taken
+            for c in taken:
+                pool.remove(c)
+        theirs.hand, theirs.deck = pool[:len(theirs.hand)], pool[len(theirs.hand):]
+        # the opponent's kept cards and the conflict deck
+        pool = _shuffled([*theirs.kept, *new.conflict_deck], rng)
+        kept = [c for c in pool if CONFLICTS[c].kind == "keep"][:len(theirs.kept)]
+        for c in kept:
+            pool.remove(c)
+        theirs.kept, new.conflict_deck = kept, pool
+        new.dice = Dice.from_seed(rng.getrandbits(64))
+        return new
+
     # -- the clock and undo ------------------------------------------------------
 
     def timeout_action(self, state: BattlecardsState, player: str) -> str | None:
@@ -602,3 +647,10 @@ class Battlecards(Game[BattlecardsState]):
         from engine.battlecards.narration import narrate
 
         return narrate(events, names or {})
+
+
+def _shuffled(cards: list[str], rng: random.Random) -> list[str]:
+    """``cards`` in an order drawn from ``rng`` that does not depend on their order."""
+    out = sorted(cards)
+    rng.shuffle(out)
+    return out

@@ -10,6 +10,7 @@ plays a card only when the fight is still in doubt, and it retreats to the safes
 
 from __future__ import annotations
 
+import math
 from collections import deque
 
 from engine.napoleon.board import (
@@ -228,3 +229,70 @@ def _safest(state: NapoleonState, side: str, options: list[str]) -> str:
     mine = state.armies[side]
     threat = _threat(state, side)
     return max(options, key=lambda c: (mine[c] - threat[c], -ORDER.index(c)))
+
+
+# -- heuristics for the computer player's search (engine/search.py) --------------------
+
+#: Steps a search play-out takes before :func:`evaluate` scores the position: about two
+#: turns (a move phase is a handful of moves, then the battles).
+PLAYOUT_STEPS = 30
+
+
+def evaluate(game: Napoleon, state: NapoleonState) -> dict[str, float]:
+    """Each player's estimated share of a win, from the French point of view: the East
+    held, France safe, the countries' value (which decides the last round) and the
+    armies on the map."""
+    french, allies = state.players
+    if state.over:
+        share = float(state.winner == "french")
+        return {french: share, allies: 1.0 - share}
+    f, a = state.armies["french"], state.armies["allies"]
+    x = 0.0
+    # the East: each country held is a step to a French victory, all three nearly one
+    east = sum(1 for c in EAST if state.control(c) == "french")
+    x += 0.7 * east + (1.5 if east == 3 else 0.0)
+    x += 0.04 * sum(f[c] - a[c] for c in EAST)
+    # Paris: the Allies win by holding France at the end of a turn
+    if state.control(CAPITAL) == "allies":
+        x -= 4.0
+    else:
+        threat = sum(a[n] for n in NEIGHBOURS[CAPITAL]) + a[CAPITAL] + a[SEA_POWER]
+        x += 0.08 * max(-15, min(15, f[CAPITAL] - threat))
+        if a[CAPITAL]:
+            x -= 1.0
+    # the value of the countries held, which decides a game that runs to its last round
+    late = state.round / state.rounds
+    x += (0.1 + 0.3 * late) * (state.score("french") - state.score("allies"))
+    x += 0.03 * (state.on_map("french") - state.on_map("allies"))
+    share = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
+    return {french: share, allies: 1.0 - share}
+
+
+def candidates(game: Napoleon, state: NapoleonState, player: str,
+               legal: list[str]) -> list[str]:
+    """The moves worth searching: in the move phase, each move only with one army, all
+    the fresh armies or all but one (plus the planner's own move, whatever its count);
+    everything else as it is."""
+    if state.phase != "move" or len(legal) < 12:
+        return legal
+    side = state.side_of(player)
+    if side is None:
+        return legal
+    mine, moved = state.armies[side], state.moved
+    keep: set[str] = set()
+    for src in ORDER:
+        fresh = mine[src] - moved[src]
+        if fresh > 0:
+            keep.update(f"{src}:{n}" for n in (1, fresh - 1, fresh))
+    out = []
+    for action in legal:
+        words = action.split()
+        if words[0] != "move" or f"{words[2]}:{words[1]}" in keep:
+            out.append(action)
+    try:
+        planned = choose_action(game, state, player)
+    except ValueError:
+        planned = None
+    if planned in legal and planned not in out:
+        out.append(planned)
+    return out or legal

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from engine.core import JSON, Dice, Event, Game, IllegalAction, Option, Outcome
@@ -477,6 +478,34 @@ class Napoleon(Game[NapoleonState]):
         events.append({"type": "victory", "side": side, "player": state.player_of(side),
                        "result": result, "reason": outcome.reason,
                        "scores": {s: state.score(s) for s in SIDES}})
+
+    # -- computer players ----------------------------------------------------------
+
+    def determinize(self, state: NapoleonState, player: str,
+                    rng: random.Random) -> NapoleonState:
+        """A state ``player`` cannot tell from ``state``, its secrets redealt from ``rng``.
+
+        ``player`` sees their own hand, the cards played in the current battle and every
+        count (docs/games/napoleon.md, *Secrets*). The discard pile mixes cards played face
+        up with cards discarded face down over the hand limit, and the state does not say
+        which is which, so all of it is treated as unseen: the opponent's hand, the
+        discard pile and the deck are dealt afresh, in their sizes, from one pool sorted
+        and then shuffled by ``rng`` (the pool is every card but ``player``'s hand and
+        the battle's, which ``player`` can work out), and the dice are redrawn. The
+        computer so forgets which cards it saw played, and never learns one it did not.
+        """
+        new = state.copy()
+        side = state.side_of(player)
+        if side is not None:
+            foe = other(side)
+            pool = sorted([*state.hands[foe], *state.discard, *state.deck])
+            rng.shuffle(pool)
+            n_hand, n_discard = len(state.hands[foe]), len(state.discard)
+            new.hands[foe] = pool[:n_hand]
+            new.discard = pool[n_hand:n_hand + n_discard]
+            new.deck = pool[n_hand + n_discard:]
+        new.dice = Dice.from_seed(rng.getrandbits(64))
+        return new
 
     # -- the clock and undo ------------------------------------------------------
 
