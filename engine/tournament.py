@@ -233,8 +233,9 @@ def tournament(kinds: Iterable[str], rows: Iterable[tuple[str, str]], games: int
             print(f"  [{n}/{len(matches)}] {m.kind} {m.player} vs {m.opponent} "
                   f"({'first' if m.first else 'second'}): {result.score:g}"
                   f"{' (capped)' if result.capped else ''}, {result.steps} steps, "
-                  f"{len(result.decisions)} decisions "
-                  f"(max {max(result.decisions, default=0.0):.2f} s), "
+                  f"{len(result.decisions)} decisions (mean "
+                  f"{sum(result.decisions) / max(1, len(result.decisions)):.2f} s, max "
+                  f"{max(result.decisions, default=0.0):.2f} s), "
                   f"{result.seconds:.1f} s", file=sys.stderr, flush=True)
     return list(table.values())
 
