@@ -26,7 +26,9 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import random
+import signal
 import sys
+import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -221,10 +223,15 @@ def _results(matches: Sequence[Match], jobs: int) -> Iterator[MatchResult]:
 
 def tournament(kinds: Iterable[str], rows: Iterable[tuple[str, str]], games: int,
                seed: int = 0, *, scale: float = 1.0, step_cap: int = STEP_CAP, jobs: int = 1,
-               progress: bool = False) -> list[Row]:
-    """Play every pairing ``games`` times in every kind; one :class:`Row` per pairing."""
+               progress: bool = False, into: list[Row] | None = None) -> list[Row]:
+    """Play every pairing ``games`` times in every kind; one :class:`Row` per pairing.
+
+    ``into`` (emptied first) receives the rows as they fill, so a caller interrupted
+    halfway still has the games played so far."""
     kinds, rows = list(kinds), list(rows)
     table = {(k, p, o): Row(k, p, o) for k in kinds for p, o in rows}
+    if into is not None:
+        into[:] = table.values()
     matches = schedule(kinds, rows, games, seed, scale, step_cap)
     for n, result in enumerate(_results(matches, jobs), 1):
         m = result.match
@@ -307,6 +314,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--markdown", type=Path, help="also write the table as Markdown")
     parser.add_argument("--quick", action="store_true", help="a smoke run: 2 games, budgets "
                         "/16, step cap 600 (unless given)")
+    parser.epilog = "Interrupted (Ctrl-C, SIGTERM), it prints the games played so far."
     args = parser.parse_args(argv)
     games = args.games if args.games is not None else (2 if args.quick else 20)
     scale = args.scale if args.scale is not None else (1 / 16 if args.quick else 1.0)
@@ -321,8 +329,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{games} games per pairing, seed {args.seed}, budgets x{scale:g}, "
           f"step cap {step_cap}, {args.jobs} job(s)", flush=True)
     began = time.perf_counter()
-    results = tournament(kinds, rows, games, args.seed, scale=scale, step_cap=step_cap,
-                         jobs=args.jobs, progress=True)
+    results: list[Row] = []
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    main_thread = threading.current_thread() is threading.main_thread()
+    # ``timeout`` or ``kill`` prints the table so far, as Ctrl-C does
+    previous = signal.signal(signal.SIGTERM, stop) if main_thread else None
+    try:
+        tournament(kinds, rows, games, args.seed, scale=scale, step_cap=step_cap,
+                   jobs=args.jobs, progress=True, into=results)
+    except KeyboardInterrupt:
+        played = sum(r.games for r in results)
+        print(f"interrupted: the {played} games played so far")
+        results = [r for r in results if r.games]
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
     print(text_table(results))
     for kind in kinds:
         spent = sum(r.seconds for r in results if r.kind == kind)

@@ -11,6 +11,7 @@ import dataclasses
 import json
 import math
 import random
+import signal
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -523,8 +524,10 @@ def test_a_tournament_scores_wins_and_caps(monkeypatch: pytest.MonkeyPatch) -> N
 def test_the_command_line_writes_a_table(tmp_path: Any,
                                          capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "t.md"
+    handler = signal.getsignal(signal.SIGTERM)
     assert tournament.main(["--quick", "--kinds", "battlecards", "--pairings",
                             "easy-random", "--step-cap", "30", "--markdown", str(out)]) == 0
     table = out.read_text()
     assert "| battlecards | easy | random | 2 |" in table
     assert "easy" in capsys.readouterr().out
+    assert signal.getsignal(signal.SIGTERM) == handler      # put back as it was
