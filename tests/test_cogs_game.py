@@ -67,11 +67,16 @@ async def test_button_rebuilt_from_a_custom_id() -> None:
 # -- lobby message ---------------------------------------------------------------------------
 
 
-def test_lobby_view_has_three_buttons_while_in_the_lobby() -> None:
+def test_lobby_view_has_its_buttons_while_in_the_lobby() -> None:
     view = g.lobby_view(record())
     assert view is not None and view.timeout is None
     assert [item.custom_id for item in view.children] == [  # type: ignore[attr-defined]
-        "warhost:lobby:join:7", "warhost:lobby:leave:7", "warhost:lobby:start:7"]
+        "warhost:lobby:join:7", "warhost:lobby:leave:7", "warhost:lobby:start:7",
+        "warhost:lobby:addbot:7"]
+    with_computer = g.lobby_view(record(seats=(A, "cpu-1")))
+    assert with_computer is not None and [
+        item.custom_id for item in with_computer.children][-2:] == [  # type: ignore[attr-defined]
+        "warhost:lobby:addbot:7", "warhost:lobby:dropbot:7"]
     assert g.lobby_view(record("active")) is None
     assert g.lobby_view(record("aborted")) is None
 

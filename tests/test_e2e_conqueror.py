@@ -88,9 +88,12 @@ async def test_commands_are_synced_to_the_dev_guild(discord_double: DiscordDoubl
     game = discord_double.command("game")
     subs = {o["name"] for o in game["options"]}
     assert subs == {"new", "join", "leave", "start", "status", "board", "log", "resign",
-                    "abort", "list", "rules", "seat", "undo", "follow", "unfollow"}
+                    "abort", "list", "rules", "seat", "undo", "follow", "unfollow", "hint"}
     new = next(o for o in game["options"] if o["name"] == "new")
-    kind, options, clock, timeouts = new["options"]
+    kind, options, clock, timeouts, bots, level, takeover = new["options"]
+    assert (bots["name"], bots["min_value"], bots["max_value"]) == ("bots", 0, 7)
+    assert [c["value"] for c in level["choices"]] == ["easy", "medium", "hard"]
+    assert takeover["name"] == "takeover" and takeover["type"] == 5    # a boolean
     assert clock["name"] == "clock" and clock["autocomplete"] is True
     assert (timeouts["name"], timeouts["min_value"], timeouts["max_value"]) == ("timeouts", 0, 20)
     assert [c["value"] for c in kind["choices"]] == sorted(engine.GAMES)
@@ -110,7 +113,8 @@ async def test_lobby_with_buttons(table: Table) -> None:
     [embed] = lobby.embeds
     assert "Conqueror" in embed["title"]
     game_id = embed["title"].rsplit("#", 1)[1]
-    assert lobby.custom_ids == [f"warhost:lobby:{a}:{game_id}" for a in ("join", "leave", "start")]
+    assert lobby.custom_ids == [f"warhost:lobby:{a}:{game_id}"
+                                for a in ("join", "leave", "start", "addbot")]
     assert f"<@{uid(table, 'alice')}> (host)" in embed["fields"][0]["value"]
     assert "third seat" in embed["footer"]["text"]
     assert lobby.pings == []                          # an embed mention pings nobody

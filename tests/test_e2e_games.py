@@ -229,7 +229,7 @@ class Match:
         lobby = opened.message
         game_id = int(lobby.embeds[0]["title"].rsplit("#", 1)[1])
         assert lobby.custom_ids == [f"warhost:lobby:{a}:{game_id}"
-                                    for a in ("join", "leave", "start")]
+                                    for a in ("join", "leave", "start", "addbot")]
         for guest in guests:
             joined = await table.click(guest, "Join", message=lobby)
             assert joined.response_type == 7 and not joined.errors   # the lobby itself
