@@ -21,6 +21,7 @@ leaving a legion in a city that an enemy could take next turn.
 
 from __future__ import annotations
 
+import math
 import random
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
@@ -29,6 +30,7 @@ from typing import Any
 
 from engine.antiquity import constants as C
 from engine.antiquity.board import LAND, SEA_NEIGHBOURS, SEAS, SHORE
+from engine.antiquity.state import AntiquityState
 
 View = Mapping[str, Any]
 RESOURCES = ("marble", "iron", "gold")
@@ -727,3 +729,58 @@ def _pick_move(ctx: _Context, legal: list[str]) -> str | None:
         if best is None or key[:2] > best[:2]:
             best = key
     return best[2] if best is not None else None
+
+
+# -- for the search (engine/search.py) ---------------------------------------------------
+
+#: Steps a search play-out takes before :func:`evaluate` scores the position: about two
+#: turns of each nation (a turn is a wheel move, a few actions and `end`).
+PLAYOUT_STEPS = 16
+#: How sharply a lead in personalities turns into a share of the win (softmax temperature).
+_TEMPERATURE = 1.2
+
+
+def _progress(have: int, thresholds: tuple[int, ...]) -> float:
+    """How far ``have`` is from the last threshold passed to the next one, in [0, 1)."""
+    last = 0
+    for t in thresholds:
+        if have < t:
+            return (have - last) / (t - last)
+        last = t
+    return 0.0
+
+
+def _nation_score(state: AntiquityState, nation: str) -> float:
+    """Personalities, and the way to the next ones, in personalities."""
+    cities = state.city_count(nation)
+    temples = state.temple_count(nation)
+    seas = state.seas_of(nation)
+    score = float(state.points(nation))
+    score += 0.8 * _progress(cities, C.KING_CITIES)
+    score += 0.8 * _progress(temples, C.CITIZEN_TEMPLES)
+    score += 0.5 * _progress(seas, C.NAVIGATOR_SEAS)
+    score += 0.06 * cities + 0.05 * temples + 0.04 * len(state.knowhow[nation])
+    units = state.legions_of(nation) + state.galleys_of(nation)
+    score += 0.02 * units + 0.03 * state.total_resources(nation)
+    return score
+
+
+def evaluate(game: Any, state: AntiquityState) -> dict[str, float]:
+    """Each player's share of a win, in [0, 1], summing to 1: a softmax of personalities
+    and the progress toward the next King (cities), Citizen (temples) and Navigator
+    (seas), with a little for know-hows, units and resources; near the target the lead
+    counts for more."""
+    outcome = game.outcome(state)
+    if outcome is not None:
+        return {p: (1.0 / len(outcome.winners) if p in outcome.winners else 0.0)
+                for p in state.players}
+    active = state.active()
+    scores = {nat: _nation_score(state, nat) for nat in active}
+    goal = C.TARGET[state.n]
+    # the nearer anyone is to the target, the less time the others have to catch up
+    closeness = max(scores.values()) / goal
+    temperature = _TEMPERATURE * max(0.35, 1.0 - closeness)
+    top = max(scores.values())
+    weights = {nat: math.exp((v - top) / temperature) for nat, v in scores.items()}
+    total = sum(weights.values())
+    return {state.player_of(nat): weights.get(nat, 0.0) / total for nat in state.nations}

@@ -7,9 +7,13 @@ give up the cheapest piece when a fight is lost. Good enough to finish games in 
 
 from __future__ import annotations
 
+import math
+
+from engine.liege.board import FORWARD, distance
 from engine.liege.fights import unit_at
+from engine.liege.pieces import LIMITS, prices
 from engine.liege.rules import Liege
-from engine.liege.state import LiegeState
+from engine.liege.state import LiegeState, Piece, Seat
 
 #: How much the AI minds losing each kind of piece as a casualty.
 _LOSS = {"mortar": 10, "rifle": 20, "mg": 60, "av": 150, "general": 1000}
@@ -60,3 +64,211 @@ def choose_action(game: Liege, state: LiegeState, player: str) -> str:
     if best == "end" and "skip" in legal and state.phase == "general":
         return "skip"
     return best
+
+
+# -- for the search (engine/search.py) ---------------------------------------------------
+
+#: Steps a search play-out takes before :func:`evaluate` scores the position: about a
+#: turn of each player (the heuristic is the slowest of the games', ~0.4 ms a step).
+PLAYOUT_STEPS = 10
+#: What a piece is worth to its owner, in credits (a damaged one half).
+_VALUE = {"rifle": 25, "mg": 130, "mortar": 120, "av": 200}
+#: A life of a General, and a square nearer the far edge, in credits.
+_LIFE = 260
+_STEP = 70
+#: A General on its far edge wins when its turn comes round unless it is dislodged.
+_ON_EDGE = 900
+#: How sharply a lead in credits turns into a share of the win (softmax temperature).
+_TEMPERATURE = 260.0
+#: The chance a threatened blast is actually fired at the next turn.
+_BLAST_ODDS = 0.6
+#: Grenades destroy what they hit on 1-4 of a die.
+_GRENADE_KILL = 4 / 6
+
+
+def _piece_value(piece: Piece) -> float:
+    value = _VALUE.get(piece.type, 0)
+    return value / 2 if piece.damaged else value
+
+
+def _blast_loss(state: LiegeState, kind: str, target: str) -> dict[str, float]:
+    """What a Grenade, Missile or Mustard Gas on ``target`` costs each player, in credits."""
+    geo = state.geo
+    loss: dict[str, float] = {}
+    squares = geo.plus[target] if kind == "grenade" else geo.block[target]
+    for square in squares:
+        piece = state.pieces.get(square)
+        general = state.general_at(square)
+        if piece is not None and piece.owner is not None:
+            value = _piece_value(piece)
+            if kind == "grenade":
+                hit = value * _GRENADE_KILL
+            elif kind == "missile":
+                hit = value
+            else:  # gas: a token; a damaged Machine Gun dies
+                hit = value if piece.damaged and piece.type == "mg" else (
+                    0.0 if piece.damaged else value / 2)
+            loss[piece.owner] = loss.get(piece.owner, 0.0) + hit
+        if kind == "missile" and general is not None and not (
+                piece is not None and piece.type == "av"):
+            loss[general.id] = loss.get(general.id, 0.0) + (
+                _LIFE * 4 if general.lives <= 1 else _LIFE)
+    return loss
+
+
+def _blasts(state: LiegeState, seat: Seat) -> list[tuple[str, str, str]]:
+    """Every (weapon, firer, target) ``seat`` could use on its next turn, by what it holds
+    and can pay for (wherever the firer stands now)."""
+    price = prices(seat.mortar_losses)
+    geo = state.geo
+    out = []
+    for square, piece in state.pieces.items():
+        if piece.owner != seat.id:
+            continue
+        if piece.type == "rifle" and seat.used["grenade"] < LIMITS["grenade"] \
+                and seat.credits >= price["grenade"]:
+            out += [("grenade", square, t) for t in geo.throw_zone(square)]
+        elif piece.type == "mortar" and piece.facing is not None:
+            for kind in ("missile", "gas"):
+                if seat.used[kind] < LIMITS[kind] and seat.credits >= price[kind]:
+                    out += [(kind, square, t) for t in geo.fire_zone(square, piece.facing)]
+    return out
+
+
+def _blast_gain(state: LiegeState, player: str, kind: str, target: str) -> float:
+    """What ``player`` gains by a blast: the others' losses less its own, in credits."""
+    loss = _blast_loss(state, kind, target)
+    mine = loss.pop(player, 0.0)
+    return sum(loss.values()) - mine
+
+
+def _threat(state: LiegeState, seat: Seat) -> float:
+    """The best blast ``seat`` can fire next turn, in credits of damage to the others."""
+    best = 0.0
+    for kind, _, target in _blasts(state, seat):
+        gain = _blast_gain(state, seat.id, kind, target) - prices(seat.mortar_losses)[kind]
+        best = max(best, gain)
+    return best
+
+
+def _score(state: LiegeState, seat: Seat) -> float:
+    geo = state.geo
+    assert seat.general is not None
+    to_go = geo.to_go(seat.side, seat.general)
+    score: float = seat.credits + _LIFE * seat.lives - _STEP * to_go
+    if to_go == 0:
+        score += _ON_EDGE
+    for piece in state.pieces.values():
+        if piece.owner == seat.id:
+            score += _piece_value(piece)
+    return score
+
+
+def evaluate(game: Liege, state: LiegeState) -> dict[str, float]:
+    """Each player's share of a win, in [0, 1], summing to 1: a softmax, in credits, of
+    the General's lives and distance to its far edge (standing on it all but wins), the
+    credits and the pieces, less the best blast (Grenade, Missile, Mustard Gas) each
+    opponent can fire at one's pieces next turn."""
+    outcome = game.outcome(state)
+    if outcome is not None:
+        return {s.id: (1.0 / len(outcome.winners) if s.id in outcome.winners else 0.0)
+                for s in state.seats}
+    alive = [s for s in state.alive if s.general is not None]
+    if not alive:
+        return {s.id: 1.0 / len(state.seats) for s in state.seats}
+    scores = {s.id: _score(state, s) for s in alive}
+    if len(alive) > 1:
+        for seat in alive:
+            threat = _threat(state, seat)
+            if threat > 0:
+                share = _BLAST_ODDS * threat / (len(alive) - 1)
+                for other in alive:
+                    if other.id != seat.id:
+                        scores[other.id] -= share
+    top = max(scores.values())
+    weights = {p: math.exp((v - top) / _TEMPERATURE) for p, v in scores.items()}
+    total = sum(weights.values())
+    return {s.id: weights.get(s.id, 0.0) / total for s in state.seats}
+
+
+#: Squares the search weighs for each kind of piece bought, nearest the enemy first.
+_BUY_SQUARES = 2  # the heuristic's square and the best of the rest
+#: Blasts the search weighs, the most damaging first.
+_BLAST_CHOICES = 4
+
+
+def _wins(game: Liege, state: LiegeState, player: str, action: str) -> bool:
+    """Whether a Missile ends the game at once in ``player``'s favour (it takes the last
+    life of every other General; a Missile rolls no dice, so trying it peeks at nothing)."""
+    if not action.startswith("missile "):
+        return False
+    after, _ = game.apply(state, player, action)
+    outcome = game.outcome(after)
+    return outcome is not None and outcome.winners == (player,)
+
+
+def candidates(game: Liege, state: LiegeState, player: str, legal: list[str]) -> list[str]:
+    """The moves worth searching: every General step, attack and casualty; each piece
+    bought only on the squares nearest the enemy; a Trench only just ahead of the General;
+    a blast only where it hurts the others more than oneself (the best few); a quarter
+    turn only when it brings more enemies into range; no piece shuffling. Always holds the
+    move :func:`choose_action` plays."""
+    if state.phase == "setup" or state.pending is not None:
+        return legal
+    seat = state.seat_of(player)
+    if seat is None or seat.general is None:
+        return legal
+    geo = state.geo
+    enemies = [sq for sq, p in state.pieces.items() if p.owner not in (None, player)]
+    enemies += [s.general for s in state.alive if s.id != player and s.general]
+    generals = [s.general for s in state.alive if s.id != player and s.general]
+
+    def near(square: str) -> int:
+        return min((distance(square, e) for e in generals), default=0)
+
+    keep: set[str] = set()
+    buys: dict[str, list[tuple[int, int, str]]] = {}
+    blasts: list[tuple[float, str]] = []
+    ahead = geo.step(seat.general, FORWARD[seat.side])
+    for i, action in enumerate(legal):
+        words = action.split()
+        verb = words[0]
+        if verb == "buy":
+            kind, square = words[1], words[2]
+            if kind == "trench":
+                if square == ahead:
+                    keep.add(action)
+            else:
+                buys.setdefault(kind, []).append((near(square), i, action))
+        elif verb in ("grenade", "missile", "gas"):
+            gain = _blast_gain(state, player, verb, words[2]) - prices(seat.mortar_losses)[verb]
+            if gain > 0:
+                blasts.append((gain, action))
+        elif verb == "shift":
+            continue
+        elif verb == "turn":
+            piece = state.pieces[words[1]]
+            assert piece.facing is not None
+            if piece.type == "mg":
+                reach = geo.mg_range
+            else:
+                reach = geo.fire_zone
+            before = len(set(reach(words[1], piece.facing)).intersection(enemies))
+            after = len(set(reach(words[1], words[2])).intersection(enemies))
+            if after > before:
+                keep.add(action)
+        else:
+            keep.add(action)
+    home = seat.general
+    for options in buys.values():
+        options.sort()
+        keep.add(options[0][2])  # what the heuristic would buy: nearest the enemy General
+        # and the squares nearest the enemy that are also nearest one's own General
+        options.sort(key=lambda item: (item[0] + distance(item[2].split()[2], home), item[1]))
+        keep.update(a for _, _, a in options[:_BUY_SQUARES - 1])
+    blasts.sort(key=lambda item: -item[0])
+    for _, action in blasts:
+        if _wins(game, state, player, action):
+            return [action]  # nothing else is worth searching
+    keep.update(a for _, a in blasts[:_BLAST_CHOICES])
+    return [a for a in legal if a in keep] or legal
