@@ -531,3 +531,12 @@ def test_the_command_line_writes_a_table(tmp_path: Any,
     assert "| battlecards | easy | random | 2 |" in table
     assert "easy" in capsys.readouterr().out
     assert signal.getsignal(signal.SIGTERM) == handler      # put back as it was
+
+
+def test_processes_play_the_same_games() -> None:
+    args: dict[str, Any] = dict(kinds=["battlecards"], rows=[("easy", "random")], games=2,
+                                seed=4, scale=1 / 16, step_cap=30)
+    alone = tournament.tournament(**args)[0]
+    spread = tournament.tournament(**args, jobs=2)[0]
+    assert [(r.match, r.score, r.steps) for r in spread.results] == [
+        (r.match, r.score, r.steps) for r in alone.results]
