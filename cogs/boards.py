@@ -40,10 +40,11 @@ def _worker_start(bot_pid: int) -> None:
     shutdown never runs then, and a worker would wait for work forever)."""
     for kind in render.kinds():
         render.renderer(kind)
-    threading.Thread(target=_exit_with, args=(bot_pid,), daemon=True).start()
+    threading.Thread(target=exit_with, args=(bot_pid,), daemon=True).start()
 
 
-def _exit_with(pid: int) -> None:
+def exit_with(pid: int) -> None:
+    """Leave this (worker) process once process ``pid`` (the bot) is gone."""
     while True:
         time.sleep(1)
         try:

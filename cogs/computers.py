@@ -24,7 +24,6 @@ import logging
 import multiprocessing
 import os
 import threading
-import time
 import zlib
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -35,6 +34,7 @@ import discord
 
 import engine
 from cogs import common
+from cogs.boards import exit_with
 from db import Store, StoreClosed, StoreError
 from db import computers as cpu
 from db.records import ACTIVE, GameRecord
@@ -69,18 +69,7 @@ def think(kind: str, position: str, player: str, level: str, seed: int,
 def _worker_start(bot_pid: int) -> None:
     import engine.search  # noqa: F401  (warm: the first search should not wait on imports)
 
-    threading.Thread(target=_exit_with, args=(bot_pid,), daemon=True).start()
-
-
-def _exit_with(pid: int) -> None:
-    while True:
-        time.sleep(1)
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            os._exit(0)
-        except PermissionError:
-            pass
+    threading.Thread(target=exit_with, args=(bot_pid,), daemon=True).start()
 
 
 def search_seed(record: GameRecord, player: str) -> int:

@@ -603,18 +603,23 @@ class Store(Hosting, Leases, Limits, Privacy, Archiving):
                 host = next(s for s in after if s in people)
             return await self._write(conn, record, seats=seats, host_id=host)
 
+    async def _host_in_lobby(self, conn: Connection, game_id: int, user: str,
+                             doing: str) -> GameRecord:
+        """The lobby ``user`` hosts, read for a change only its host may make."""
+        record = await self._fetch(conn, game_id)
+        if record.status != LOBBY:
+            raise StoreError(_not_in_lobby(record))
+        if user != record.host_id:
+            raise StoreError(f"Only the host, {_mention(record.host_id)}, can {doing}.")
+        return record
+
     async def add_computer(self, game_id: int, by_user: str,
                            level: str | None = None) -> GameRecord:
         """The host seats a computer player last (the table's level unless ``level``)."""
         game_id = _gid(game_id)
         user = _id(by_user, "by_user")
         async with self._game_lock(game_id), self._transaction() as conn:
-            record = await self._fetch(conn, game_id)
-            if record.status != LOBBY:
-                raise StoreError(_not_in_lobby(record))
-            if user != record.host_id:
-                raise StoreError(f"Only the host, {_mention(record.host_id)}, can add "
-                                 "computer players.")
+            record = await self._host_in_lobby(conn, game_id, user, "add computer players")
             game = self._game(record.kind)
             if len(record.seats) >= game.max_players:
                 raise StoreError(f"Game #{record.id} is full ({len(record.seats)}/"
@@ -634,12 +639,8 @@ class Store(Hosting, Leases, Limits, Privacy, Archiving):
         game_id = _gid(game_id)
         user = _id(by_user, "by_user")
         async with self._game_lock(game_id), self._transaction() as conn:
-            record = await self._fetch(conn, game_id)
-            if record.status != LOBBY:
-                raise StoreError(_not_in_lobby(record))
-            if user != record.host_id:
-                raise StoreError(f"Only the host, {_mention(record.host_id)}, can remove "
-                                 "computer players.")
+            record = await self._host_in_lobby(conn, game_id, user,
+                                               "remove computer players")
             bots = [s for s in record.seats if cpu.is_computer_seat(s)]
             if not bots:
                 raise StoreError(f"Game #{record.id} has no computer players.")
