@@ -126,7 +126,11 @@ def test_conqueror_candidates_leave_out_hopeless_fights_and_harmless_base_attack
     kept = conqueror_ai.candidates(CONQUEROR, state, "A", legal)
     assert "move c3 d4 2" in legal and "move e5 f6 3" in legal
     assert not [a for a in kept if a.startswith(("move c3 d4", "move e5 f6"))]
-    assert "end" in kept and "recruit 3" in kept and "recruit 1" not in kept
+    assert "recruit 3" in kept and "recruit 1" not in kept
+    assert "end" not in kept  # not while there is a recruit to make
+    idle = conqueror_position({"a1": {"owner": "A", "soldiers": 1}}, A={"ap": 0})
+    assert conqueror_ai.candidates(CONQUEROR, idle, "A",
+                                   CONQUEROR.legal_actions(idle, "A")) == ["end"]
 
 
 def test_liege_candidates_keep_blasts_that_hurt_the_enemy_and_drop_those_that_hurt_us() -> None:

@@ -86,7 +86,7 @@ _GOLD, _LUMBER, _AP = 0.7, 0.3, 0.35
 _INCOME = {"gold": 1.2, "lumber": 0.5}
 _FORT = 1.0
 #: How sharply a lead in the score turns into a share of the win (softmax temperature).
-_TEMPERATURE = 5.0
+_TEMPERATURE = 3.0
 
 
 def _threat(state: ConquerorState, seat: Seat, enemy: Seat) -> float:
@@ -139,15 +139,19 @@ def evaluate(game: Conqueror, state: ConquerorState) -> dict[str, float]:
 
 
 #: Moves the search weighs at most (besides `end`), the heuristic's favourites.
-_CANDIDATES = 6
+_CANDIDATES = 3
+#: A heuristic score from which a move is worth more than ending the turn (marching a
+#: stack, a fight, a recruit).
+_BUSY = 20.0
 
 
 def candidates(game: Conqueror, state: ConquerorState, player: str,
                legal: list[str]) -> list[str]:
     """The moves worth searching: the heuristic's favourites (each move with the most
     soldiers it would send, the largest recruit; always the move :func:`choose_action`
-    plays) and `end`; only the hits when one can knock down the last other base. Moves
-    into a hopeless fight or at a base with fewer than four soldiers are never kept."""
+    plays), and `end` only when no march, fight or recruit is on offer; only the hits
+    when one can knock down the last other base. Moves into a hopeless fight or at a base
+    with fewer than four soldiers are never kept."""
     best: dict[str, tuple[str, float]] = {}  # the best-scored of each move or recruit
     for action, score in _scored(state, player, legal):
         if score <= 0:
@@ -168,5 +172,6 @@ def candidates(game: Conqueror, state: ConquerorState, player: str,
         if kills:
             return kills
     keep = {a for a, _ in scored[:_CANDIDATES]}
-    keep.add("end")
+    if not scored or scored[0][1] < _BUSY:
+        keep.add("end")  # with a march, a hit or a recruit on offer, ending is a waste
     return [a for a in legal if a in keep]
