@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from engine.core import Game
+from engine.core import Game, IllegalAction
 
 #: A policy: (game, state, player) -> one of ``legal_actions``.
 Policy = Callable[[Game[Any], Any, str], str]
@@ -77,6 +77,10 @@ PLAYOUT_STEPS = 24
 FULL_PLAYOUT_STEPS = 600
 #: Chance that a play-out step is random rather than the heuristic's choice.
 PLAYOUT_NOISE = 0.15
+#: Progressive bias: the heuristic's own move at a node starts with this much extra score,
+#: fading as 1/visits. With a small budget a couple of noisy play-outs then cannot talk the
+#: search out of a sound move; with a large one only evidence can.
+HEURISTIC_BIAS = 1.0
 
 
 @dataclass(frozen=True)
@@ -128,10 +132,11 @@ class Choice:
 
 
 class _Node:
-    __slots__ = ("actor", "available", "children", "value", "visits")
+    __slots__ = ("actor", "available", "bias", "children", "value", "visits")
 
-    def __init__(self, actor: str | None) -> None:
+    def __init__(self, actor: str | None, bias: float = 0.0) -> None:
         self.actor = actor          # who chose the action leading here
+        self.bias = bias            # HEURISTIC_BIAS if the heuristic chose that action
         self.children: dict[tuple[str, str], _Node] = {}
         self.visits = 0
         self.value = 0.0            # sum of ``actor``'s rewards
@@ -172,26 +177,37 @@ class Searcher:
                 return pruned
         return legal
 
-    def _policy(self, state: Any, actor: str, legal: list[str]) -> str:
-        if self.h.policy is not None and self.rng.random() >= PLAYOUT_NOISE:
-            try:
-                action = self.h.policy(self.game, state, actor)
-            except Exception:        # a heuristic's slip must not stop the search
-                action = None
-            if action in legal:
-                return str(action)
-        return self.rng.choice(legal)
+    def _favourite(self, state: Any, actor: str) -> str | None:
+        """The heuristic's move, if the game has one (None if it slips)."""
+        if self.h.policy is None:
+            return None
+        try:
+            return str(self.h.policy(self.game, state, actor))
+        except Exception:            # a heuristic's slip must not stop the search
+            return None
 
-    def _expand_order(self, state: Any, actor: str, untried: list[str]) -> str:
-        """The next move to add to a node: the heuristic's own choice first."""
-        if self.h.policy is not None:
-            try:
-                action = self.h.policy(self.game, state, actor)
-            except Exception:
-                action = None
-            if action in untried:
-                return str(action)
-        return self.rng.choice(untried)
+    def _playout_step(self, state: Any, actor: str) -> Any:
+        """One play-out step: the heuristic's move (the legal moves are not even listed,
+        which is most of a step's cost), or now and then a random one."""
+        if self.h.policy is not None and self.rng.random() >= PLAYOUT_NOISE:
+            action = self._favourite(state, actor)
+            if action is not None:
+                try:
+                    return self.game.apply(state, actor, action)[0]
+                except IllegalAction:
+                    pass
+        legal = self.legal(state, actor)
+        if not legal:
+            return None
+        return self.game.apply(state, actor, self.rng.choice(legal))[0]
+
+    def _expand_order(self, state: Any, actor: str, untried: list[str]) -> tuple[str, bool]:
+        """The next move to add to a node, the heuristic's own choice first; and whether
+        it is the heuristic's choice."""
+        action = self._favourite(state, actor)
+        if action is not None and action in untried:
+            return action, True
+        return self.rng.choice(untried), False
 
     def run(self) -> Choice:
         game, rng = self.game, self.rng
@@ -242,8 +258,8 @@ class Searcher:
                     known.append((action, child))
             widen = len(known) < 1 + WIDEN * math.sqrt(node.visits)
             if untried and (widen or not known):
-                action = self._expand_order(state, actor, untried)
-                child = _Node(actor)
+                action, favoured = self._expand_order(state, actor, untried)
+                child = _Node(actor, HEURISTIC_BIAS if favoured else 0.0)
                 children[(actor, action)] = child
                 state, _ = game.apply(state, actor, action)
                 path.append(child)
@@ -251,7 +267,7 @@ class Searcher:
             log_of = math.log
             best, best_score = known[0], -1.0
             for action, child in known:
-                score = (child.value / child.visits
+                score = ((child.value + child.bias) / child.visits
                          + EXPLORATION * math.sqrt(log_of(child.available) / child.visits))
                 if score > best_score:
                     best, best_score = (action, child), score
@@ -267,11 +283,10 @@ class Searcher:
             actors = game.to_act(state)
             if not actors:
                 break
-            actor = actors[0]
-            legal = self.legal(state, actor)
-            if not legal:
-                break
-            state, _ = game.apply(state, actor, self._policy(state, actor, legal))
+            after = self._playout_step(state, actors[0])
+            if after is None:
+                break           # nobody can move: scored as it stands
+            state = after
         rewards = _rewards(game, state, self.h.evaluate)
         root.visits += 1
         for visited in path[1:]:
