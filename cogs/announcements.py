@@ -317,8 +317,8 @@ def notice_text(game: Game[Any], record: GameRecord, payload: Mapping[str, Any]
     if payload.get("type") == TAKEOVER:
         player = str(payload.get("player", ""))
         return (f"🤖 {common.mention(player)}'s time ran out in **{game.name} #{record.id}**, "
-                f"so the computer ({payload.get('level')}) plays their seat until they make a "
-                "move themselves."), [player]
+                f"so the computer ({payload.get('level')}) plays their seat until they are "
+                "back (`/game back`, or any move of their own)."), [player]
     if payload.get("type") == LOBBY_EXPIRED:
         hours = float(payload.get("idle") or 0) / 3600
         return (f"⌛ The lobby of **{game.name} #{record.id}** was closed: nobody joined, "

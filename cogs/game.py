@@ -772,6 +772,17 @@ class GameCog(commands.Cog):
                 f"{HINT_LEVEL} level; the game is unchanged until you move.")
         await interaction.followup.send(common.clip(text, 1900), ephemeral=True)
 
+    @game.command(name="back", description="Take your seat back from the computer that "
+                                           "played it while your time was out")
+    async def back(self, interaction: discord.Interaction) -> None:
+        record = await common.require_game(interaction)
+        if record is None:
+            return
+        record = await store_of(interaction.client).reclaim_seat(record.id,
+                                                                 str(interaction.user.id))
+        await send_ephemeral(interaction, f"Welcome back: your seat in game #{record.id} is "
+                                          "yours again. `/game status` shows where it stands.")
+
     @game.command(name="status", description="Whose turn it is, the seats and the round "
                                              "(only you see it unless you share it)")
     @app_commands.describe(share="Show it to the whole channel (default: only you)")

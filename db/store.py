@@ -650,6 +650,22 @@ class Store(Hosting, Leases, Limits, Privacy, Archiving):
                                      seats=tuple(s for s in record.seats if s != seat),
                                      timing={**record.timing, "computers": left})
 
+    async def reclaim_seat(self, game_id: int, user_id: str) -> GameRecord:
+        """``user_id`` is back: the computer that took their seat over gives it up (their
+        next decision is theirs again; any move of theirs does the same)."""
+        game_id = _gid(game_id)
+        user = _id(user_id, "user_id")
+        async with self._game_lock(game_id), self._transaction() as conn:
+            record = await self._fetch(conn, game_id)
+            _check_running(record)
+            played_by = cpu.computers(record.timing)
+            if user not in played_by or cpu.is_computer_seat(user):
+                raise StoreError(f"The computer is not playing your seat in game "
+                                 f"#{record.id}.")
+            del played_by[user]
+            return await self._write(conn, record, timing={**record.timing,
+                                                           "computers": played_by})
+
     async def set_seats(self, game_id: int, seats: list[str]) -> GameRecord:
         """Reorder the lobby: ``seats`` must be the seated players in a new order."""
         game_id = _gid(game_id)
@@ -939,7 +955,10 @@ class Store(Hosting, Leases, Limits, Privacy, Archiving):
         control = TimeControl.from_json(record.timing.get("control"))
         deadlines: dict[str, float] = {}
         away: dict[str, float] = {}
+        played_by = cpu.computers(record.timing)
         for p in turn.to_act:
+            if p in played_by:
+                continue            # a computer keeps no clock
             mine = pauses.get(p, [])
             on = paused_at(mine, now)
             if on is not None:

@@ -144,6 +144,8 @@ async def test_takeover_hands_a_timed_out_seat_to_the_computer_until_its_player_
     await store.apply_action(record.id, "alice", "step 2")
     record = await store.get(record.id)
     assert cpu.computers(record.timing) == {}
+    with pytest.raises(StoreError, match="not playing your seat"):
+        await store.reclaim_seat(record.id, "alice")
     assert [e.origin for e in await store.log(record.id)] == [
         "computer", "player", "player"]
 
@@ -195,3 +197,20 @@ def test_undo_stops_at_a_move_the_computer_made_for_the_player() -> None:
     assert mine.seqs == (2, 1) and mine.stop is None
     taken = undoable(RACE, [step(1, "computer"), step(2, "player")], "alice", 0)
     assert taken.seqs == (2,) and taken.stop == "the computer played that for you"
+
+
+async def test_a_player_takes_their_seat_back_without_moving(store: Store) -> None:
+    record = await store.create_lobby("race", "g1", "c1", "alice", {"target": 1000000},
+                                      computers=1)
+    await store.join(record.id, "bob")
+    record = await store.start(record.id, "alice", seed=3)
+    async with store._transaction() as conn:          # as a time-out with takeover leaves it
+        fresh = await store._fetch(conn, record.id)
+        await store._write(conn, fresh, timing={
+            **fresh.timing, "computers": {**cpu.computers(fresh.timing), "bob": "easy"}})
+    with pytest.raises(StoreError, match="not playing your seat"):
+        await store.reclaim_seat(record.id, "alice")
+    with pytest.raises(StoreError, match="not playing your seat"):
+        await store.reclaim_seat(record.id, "cpu-1")     # a computer's own seat stays
+    record = await store.reclaim_seat(record.id, "bob")
+    assert cpu.computers(record.timing) == {"cpu-1": "medium"}

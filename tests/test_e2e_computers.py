@@ -151,13 +151,17 @@ async def test_a_timed_out_seat_goes_to_the_computer_and_comes_back(host: Host) 
     assert log and all(e.player == alice and e.origin == "computer" for e in log)
     assert any("🤖 The computer played" in m.content for m in public_after(table, 0))
     assert bob in record.decisions                    # the computer finished her turn
+    refused = await table.slash("bob", "game back")
+    assert refused.ephemeral and "not playing your seat" in (refused.content or "")
+    back = await table.slash("alice", "game back")          # she is back: her seat again
+    assert back.ephemeral and "yours again" in (back.content or "")
+    assert (await host.store.get(1)).timing["computers"] == {}
     await human_turn(host, table, "bob")
+    await settle(host)
     record = await host.store.get(1)
-    if alice in record.decisions and record.status == "active":
-        await table.slash("alice", "play", action="end")   # she is back: her seat again
-        record = await host.store.get(1)
-        assert record.timing["computers"] == {}
-        assert (await host.store.log(1))[-1].origin == "player"
+    assert alice in record.decisions                      # nobody moved for her this time
+    await table.slash("alice", "play", action="end")
+    assert (await host.store.log(1))[-1].origin == "player"
 
 
 async def test_when_the_last_person_resigns_the_computers_stop(host: Host) -> None:
