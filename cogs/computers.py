@@ -191,20 +191,33 @@ class ComputerPlayers:
             return False
         seat = seats[0]
         choice = await self.search(record, seat, played_by[seat])
-        try:
-            await self.store.apply_action(
-                game_id, seat, choice.action, expect_version=record.version,
-                request_id=f"cpu:{game_id}:{record.version}:{seat}", by_computer=True)
-        except IllegalAction as exc:
-            # The game moved meanwhile (a human acted, or the seat was taken back).
-            log.info("Game %s: %s's move %r was not made (%s)", game_id, seat,
-                     choice.action, exc)
-            return True
-        except StoreError:
-            log.warning("Game %s: %s's move could not be saved; retrying soon", game_id,
-                        seat, exc_info=True)
-            await asyncio.sleep(1.0)
-            return True
+        action = choice.action
+        for attempt in range(2):
+            try:
+                await self.store.apply_action(
+                    game_id, seat, action, expect_version=record.version,
+                    request_id=f"cpu:{game_id}:{record.version}:{seat}:{attempt}",
+                    by_computer=True)
+                break
+            except IllegalAction as exc:
+                now = await self.store.get(game_id)
+                if now.version != record.version or seat not in cpu.computers(now.timing):
+                    # The game moved meanwhile (a human acted, or took the seat back).
+                    log.info("Game %s: %s's move %r was overtaken (%s)", game_id, seat,
+                             action, exc)
+                    return True
+                # The engine refused the search's own move: a bug, but never a stall.
+                log.error("Game %s: the engine refused %s's move %r (%s)", game_id, seat,
+                          action, exc)
+                fallback = game.timeout_action(state, seat)
+                if attempt or fallback is None:
+                    return False
+                action = fallback
+            except StoreError:
+                log.warning("Game %s: %s's move could not be saved; retrying soon",
+                            game_id, seat, exc_info=True)
+                await asyncio.sleep(1.0)
+                return True
         self.moves += 1
         await common.deliver(self.client, game_id)
         return True

@@ -78,3 +78,15 @@ def test_the_search_seed_depends_on_the_game_version_and_seat() -> None:
              cc.search_seed(replace(base, version=4), "a"),
              cc.search_seed(replace(base, seed=8), "a")}
     assert len(seeds) == 4 and cc.search_seed(base, "a") == cc.search_seed(base, "a")
+
+
+async def test_a_move_the_engine_refuses_falls_back_to_the_safe_default(store: Store) -> None:
+    from engine.search import Choice
+
+    players = cc.ComputerPlayers(None, store, workers=0)  # type: ignore[arg-type]
+    players.thinker = lambda *args: Choice("move z9 z9 99")
+    record = await started(store)
+    await store.apply_action(record.id, "1", "end")
+    assert await players.play_one(record.id) is True
+    [_, second] = await store.log(record.id)
+    assert (second.player, second.action, second.origin) == ("cpu-1", "end", "computer")
