@@ -616,8 +616,6 @@ async def send_look(interaction: discord.Interaction, content: str, *, share: bo
 
 #: Players whose hint is being searched (one at a time each: a search is seconds of CPU).
 _HINTING: set[str] = set()
-#: For a client without its own computer players (tests' fakes): searches in a thread.
-_HINT_BRAIN: dict[int, ComputerPlayers] = {}
 
 
 class GameCog(commands.Cog):
@@ -759,8 +757,9 @@ class GameCog(commands.Cog):
         if player in _HINTING:
             await reply_error(interaction, "Your last hint is still being worked out.")
             return
-        brain = computers_of(interaction.client) or _HINT_BRAIN.setdefault(
-            0, ComputerPlayers(interaction.client, store, workers=0))
+        # a client without its own computer players (tests' fakes) searches in a thread
+        brain = computers_of(interaction.client) or ComputerPlayers(
+            interaction.client, store, workers=0)
         await interaction.response.defer(ephemeral=True, thinking=True)
         _HINTING.add(player)
         try:
