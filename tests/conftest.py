@@ -1,13 +1,20 @@
-"""Shared fixtures: ``database`` runs a storage test on SQLite and on PostgreSQL."""
+"""Shared fixtures: ``database`` runs a storage test on SQLite and on PostgreSQL; ``store``
+opens a Store there on ``clock`` (a FakeClock a file may override); ``race`` registers the
+tiny test game (tests/fakegame.py) for the tests of a file that asks for it
+(``pytestmark = pytest.mark.usefixtures("race")``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
+import engine
+from db import Store
 from tests import databases
+from tests.clocks import T0, FakeClock
+from tests.fakegame import GAME as RACE
 
 BACKENDS = ("sqlite", "postgresql")
 _skipped_postgres: list[str] = []
@@ -50,6 +57,27 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         yield url
     finally:
         databases.drop_postgres_database(schema)
+
+
+@pytest.fixture
+def race(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Race test game, as ``engine.GAMES["race"]``, for this test only."""
+    monkeypatch.setitem(engine.GAMES, "race", RACE)
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock(T0)
+
+
+@pytest.fixture
+async def store(database: str, clock: FakeClock) -> AsyncIterator[Store]:
+    """A store on a fresh database (both backends), going by ``clock``."""
+    opened = await Store.open(database, clock=clock)
+    try:
+        yield opened
+    finally:
+        await opened.close()
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

@@ -11,14 +11,12 @@ import json
 import random
 import sqlite3
 import zlib
-from collections.abc import AsyncIterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-import engine
 from cogs.maintenance import Maintenance, MaintenanceSettings
 from db import LogEntry, Store, StoreError
 from db.archive import (
@@ -41,23 +39,12 @@ DAY = 86400.0
 T0 = 1_750_000_000.0
 
 
-@pytest.fixture(autouse=True)
-def race(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(engine.GAMES, "race", RACE)
+pytestmark = pytest.mark.usefixtures("race")
 
 
 @pytest.fixture
 def clock() -> FakeClock:
-    return FakeClock(T0)
-
-
-@pytest.fixture
-async def store(database: str, clock: FakeClock) -> AsyncIterator[Any]:
-    opened = await Store.open(database, clock=clock)
-    try:
-        yield opened
-    finally:
-        await opened.close()
+    return FakeClock(T0)      # this file's own start (the shared store goes by it)
 
 
 async def deliver_all(store: Store) -> None:

@@ -5,11 +5,8 @@ computers are playing."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
-import engine
 from db import GameRecord, Store, StoreError
 from db import computers as cpu
 from db.clocks import HOUR, TimeControl
@@ -18,24 +15,7 @@ from engine.core import IllegalAction
 from tests.clocks import FakeClock
 from tests.fakegame import GAME as RACE
 
-T0 = 1_800_000_000.0
-
-
-@pytest.fixture(autouse=True)
-def race(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(engine.GAMES, "race", RACE)
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock(T0)
-
-
-@pytest.fixture
-async def store(database: str, clock: FakeClock) -> AsyncIterator[Store]:
-    s = await Store.open(database, clock=clock)
-    yield s
-    await s.close()
+pytestmark = pytest.mark.usefixtures("race")
 
 
 async def lobby(store: Store, bots: int = 1, **extra: object) -> GameRecord:
@@ -214,3 +194,16 @@ async def test_a_player_takes_their_seat_back_without_moving(store: Store) -> No
         await store.reclaim_seat(record.id, "cpu-1")     # a computer's own seat stays
     record = await store.reclaim_seat(record.id, "bob")
     assert cpu.computers(record.timing) == {"cpu-1": "medium"}
+
+
+async def test_a_computer_keeps_no_deadline_in_the_digest(store: Store) -> None:
+    record = await store.create_lobby("race", "g1", "c1", "alice", {"target": 1000000},
+                                      TimeControl(per_move=HOUR), computers=1)
+    record = await store.start(record.id, "alice", seed=3)
+    opening = [a.payload for a in await store.pending_announcements(record.id)
+               if a.kind == "digest"]
+    assert list(opening[-1]["deadlines"]) == ["alice"]
+    await store.apply_action(record.id, "alice", "step 1")
+    digests = [a.payload for a in await store.pending_announcements(record.id)
+               if a.kind == "digest"]
+    assert digests[-1]["to_act"] == ["cpu-1"] and digests[-1]["deadlines"] == {}

@@ -3,35 +3,16 @@ at /game new) and lobbies that expire, with their channel's notice saved in the 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
-import engine
 from db import Store
 from db.limits import LOBBY_EXPIRED
-from tests.clocks import FakeClock
-from tests.fakegame import GAME as RACE
+from tests.clocks import T0, FakeClock
 
-T0 = 1_800_000_000.0
 HOUR = 3600.0
 
 
-@pytest.fixture(autouse=True)
-def race(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(engine.GAMES, "race", RACE)
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock(T0)
-
-
-@pytest.fixture
-async def store(database: str, clock: FakeClock) -> AsyncIterator[Store]:
-    s = await Store.open(database, clock=clock)
-    yield s
-    await s.close()
+pytestmark = pytest.mark.usefixtures("race")
 
 
 async def test_open_games_counts_lobbies_and_running_games_of_one_server(
