@@ -21,8 +21,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from engine.search import DEFAULT_LEVEL as DEFAULT_LEVEL
-from engine.search import LEVELS
+from engine.search import DEFAULT_LEVEL, LEVELS
 
 _SEAT = re.compile(r"cpu-([1-9])")
 
@@ -57,7 +56,10 @@ def next_computer_seat(seats: Iterable[str]) -> str:
 
 
 def level_of(name: object) -> str:
-    """A level's name checked (ValueError names the ones there are)."""
+    """A level's name checked, None for the default (ValueError names the ones there
+    are)."""
+    if name is None:
+        return DEFAULT_LEVEL
     if not isinstance(name, str) or name not in LEVELS:
         raise ValueError(f"There is no computer level {name!r}: "
                          f"{', '.join(LEVELS)}.")

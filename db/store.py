@@ -517,7 +517,7 @@ class Store(Hosting, Leases, Limits, Privacy, Archiving):
         game = self._game(kind)
         resolved = game.resolve_options(options)
         try:
-            chosen_level = cpu.level_of(level or cpu.DEFAULT_LEVEL)
+            chosen_level = cpu.level_of(level)
         except ValueError as exc:
             raise IllegalAction(str(exc)) from None
         if isinstance(computers, bool) or not isinstance(computers, int) or not \
@@ -631,7 +631,6 @@ class Store(Hosting, Leases, Limits, Privacy, Archiving):
             seat = cpu.next_computer_seat(record.seats)
             timing = {**record.timing, "computer_level": cpu.table_level(record.timing),
                       "computers": {**cpu.computers(record.timing), seat: chosen}}
-            timing.setdefault("takeover", False)
             return await self._write(conn, record, seats=(*record.seats, seat), timing=timing)
 
     async def remove_computer(self, game_id: int, by_user: str) -> GameRecord:

@@ -59,6 +59,14 @@ def test_defaults(tmp_path: Path) -> None:
     assert config.dev_guild_id is None
     assert config.log_level == "INFO"
     assert config.api_base is None and config.gateway_url is None
+    assert config.computer_workers == 1
+
+
+def test_computer_workers_can_be_set_or_turned_into_a_thread(tmp_path: Path) -> None:
+    for text, workers in (("0", 0), ("3", 3)):
+        config = Config.from_env({"DISCORD_TOKEN": TOKEN, "COMPUTER_WORKERS": text},
+                                 tmp_path / ".env")
+        assert config.computer_workers == workers
 
 
 def test_dotenv_is_read(tmp_path: Path) -> None:
@@ -98,7 +106,10 @@ def test_missing_token_raises_config_error(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("name,value", [("DEV_GUILD_ID", "abc"), ("DEV_GUILD_ID", "-5"),
-                                        ("DEV_GUILD_ID", "9" * 40), ("LOG_LEVEL", "LOUD")])
+                                        ("DEV_GUILD_ID", "9" * 40), ("LOG_LEVEL", "LOUD"),
+                                        ("COMPUTER_WORKERS", "-1"),
+                                        ("COMPUTER_WORKERS", "65"),
+                                        ("COMPUTER_WORKERS", "two")])
 def test_bad_values_are_refused_with_a_message(tmp_path: Path, name: str, value: str) -> None:
     with pytest.raises(ConfigError, match=name):
         Config.from_env({"DISCORD_TOKEN": TOKEN, name: value}, tmp_path / ".env")

@@ -126,6 +126,8 @@ async def test_a_computer_turn_pending_at_a_restart_is_played_after_it(host: Hos
     await bot.computers.close()
     record = await host.store.get(1)
     assert record.decisions.keys() == {"cpu-1"} and record.wake_at is not None
+    early = await table.slash("alice", "game hint")            # not her decision now
+    assert early.ephemeral and "Nothing is waiting for you" in (early.content or "")
     await host.restart()
     await settle(host)
     record = await host.store.get(1)
