@@ -167,19 +167,3 @@ def notation(verbs: Iterable[Verb], name: str, *values: object) -> str:
     ``notation(GAME.verbs, "move", "b2", "c3", 3) == "move b2 c3 3"``."""
     verb = verb_named(verbs, name)
     return verb.notation(dict(zip((a.name for a in verb.args), values, strict=False)))
-
-
-def split_phrases(words: list[str], k: int, phrases: Mapping[str, str],
-                  longest: int) -> list[str] | None:
-    """``words`` read as exactly ``k`` names from ``phrases`` (a name may be several words:
-    ``mare syriacum``; the longest match is tried first, backing off when the rest cannot be
-    read), as the ids they map to; None if the words cannot be read so."""
-    if k == 0:
-        return [] if not words else None
-    for n in range(min(longest, len(words)), 0, -1):
-        phrase = " ".join(words[:n])
-        if phrase in phrases:
-            rest = split_phrases(words[n:], k - 1, phrases, longest)
-            if rest is not None:
-                return [phrases[phrase], *rest]
-    return None

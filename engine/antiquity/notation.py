@@ -19,13 +19,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from engine.antiquity import constants as C
 from engine.antiquity.board import NATIONS, PROVINCES, REGIONS, SEAS
 from engine.antiquity.state import FIELD_NAMES, KNOWHOW, KNOWHOW_NAMES, WHEEL
 from engine.core import IllegalAction
-from engine.verbs import NUMBER, Arg, Verb, split_phrases
+from engine.notation import Action, Phrases, count_and_rest
+from engine.verbs import NUMBER, Arg, Verb
 
 HELP = ("Actions: `go maneuver1`, `temple attica`, `legion attica`, `galley aegaeum`, "
         "`learn monarchy`, `move 2 attica macedonia`, `fight aegaeum romans`, `found creta`, "
@@ -51,8 +50,9 @@ for _p in PROVINCES.values():
     REGION_ALIASES.setdefault(_p.city.lower(), _p.id)
 for _s in SEAS.values():
     REGION_ALIASES.setdefault(_s.name.lower(), _s.id)
-_REGION_PHRASES: dict[str, str] = {**{r: r for r in REGIONS}, **REGION_ALIASES}
-_LONGEST = max(len(p.split()) for p in _REGION_PHRASES)
+_REGION_PHRASES = Phrases(REGIONS, REGION_ALIASES, lambda bad: (
+    f"`{bad[:30]}` is not a province or a sea of the map (write its id, e.g. `phoenicia`, "
+    "its name or its city, e.g. `Tyros`)."))
 
 FIELD_ALIASES: dict[str, str] = {
     "maneuver i": "maneuver1", "maneuver 1": "maneuver1", "maneuver ii": "maneuver2",
@@ -62,60 +62,23 @@ FIELD_ALIASES: dict[str, str] = {
 }
 for _f in WHEEL:
     FIELD_ALIASES.setdefault(FIELD_NAMES[_f].lower(), _f)
-_FIELD_PHRASES: dict[str, str] = {**{f: f for f in WHEEL}, **FIELD_ALIASES}
+_FIELD_PHRASES = Phrases(WHEEL, FIELD_ALIASES)
 
 KNOWHOW_ALIASES: dict[str, str] = {KNOWHOW_NAMES[k].lower(): k for k in KNOWHOW}
 KNOWHOW_ALIASES.update({"the wheel": "wheel"})
-_KNOWHOW_PHRASES: dict[str, str] = {**{k: k for k in KNOWHOW}, **KNOWHOW_ALIASES}
+_KNOWHOW_PHRASES = Phrases(KNOWHOW, KNOWHOW_ALIASES)
 
 NATION_ALIASES: dict[str, str] = {}
 for _n in NATIONS.values():
     NATION_ALIASES.setdefault(_n.name.lower(), _n.id)
     NATION_ALIASES.setdefault(_n.adjective.lower(), _n.id)
-_NATION_PHRASES: dict[str, str] = {**{n: n for n in NATIONS}, **NATION_ALIASES}
-
-
-@dataclass(frozen=True)
-class Action:
-    verb: str
-    args: tuple[str, ...] = ()
-    count: int = 0
-
-    @property
-    def text(self) -> str:
-        """The canonical spelling."""
-        if self.verb == "move":
-            return f"move {self.count} {self.args[0]} {self.args[1]}"
-        if self.verb == "conquer":
-            return f"conquer {self.args[0]} {self.count}"
-        return " ".join((self.verb, *self.args))
-
-
-def _regions(words: list[str], k: int, usage: str) -> list[str]:
-    found = split_phrases(words, k, _REGION_PHRASES, _LONGEST)
-    if found is not None:
-        return found
-    if len(words) == k:
-        bad = next((w for w in words if w not in _REGION_PHRASES), words[0])
-        raise IllegalAction(f"`{bad[:30]}` is not a province or a sea of the map (write its "
-                            "id, e.g. `phoenicia`, its name or its city, e.g. `Tyros`).")
-    raise IllegalAction(f"Write `{usage}`.")
+_NATION_PHRASES = Phrases(NATIONS, NATION_ALIASES)
 
 
 def _number(word: str, what: str) -> int:
     if not word.isdigit() or len(word) > 3:
         raise IllegalAction(f"{what} must be a whole number, like 1 or 2 (not `{word[:20]}`).")
     return int(word)
-
-
-def _one(phrases: dict[str, str], words: list[str], what: str, usage: str,
-         choices: tuple[str, ...]) -> str:
-    if not words:
-        raise IllegalAction(f"Write `{usage}`.")
-    phrase = " ".join(words)
-    if phrase in phrases:
-        return phrases[phrase]
-    raise IllegalAction(f"`{phrase[:30]}` is not {what}: choose one of {', '.join(choices)}.")
 
 
 def parse(text: str) -> Action:
@@ -126,31 +89,26 @@ def parse(text: str) -> Action:
     if verb == "end" and args == ["turn"]:
         return Action("end")
     if verb == "go":
-        field = _one(_FIELD_PHRASES, args, "a field of the wheel", "go <field>`, e.g. "
-                     "`go maneuver1", WHEEL)
+        field = _FIELD_PHRASES.one(args, "a field of the wheel", "go <field>`, e.g. "
+                                   "`go maneuver1", WHEEL)
         return Action("go", (field,))
     if verb == "learn":
-        k = _one(_KNOWHOW_PHRASES, args, "a know-how", "learn <know-how>`, e.g. "
-                 "`learn monarchy", KNOWHOW)
+        k = _KNOWHOW_PHRASES.one(args, "a know-how", "learn <know-how>`, e.g. "
+                                 "`learn monarchy", KNOWHOW)
         return Action("learn", (k,))
     if verb in ("temple", "legion", "galley", "found", "abandon"):
         example = {"temple": "attica", "legion": "attica", "galley": "aegaeum",
                    "found": "creta", "abandon": "attica"}[verb]
         what = "sea" if verb == "galley" else "province"
-        (region,) = _regions(args, 1, f"{verb} <{what}>`, e.g. `{verb} {example}")
+        (region,) = _REGION_PHRASES.read(args, 1, f"{verb} <{what}>`, e.g. `{verb} {example}")
         return Action(verb, (region,))
     if verb == "move":
         usage = "move <count> <from> <to>`, e.g. `move 2 attica macedonia"
-        if args and args[0].isdigit():
-            count, places = args[0], args[1:]
-        elif args and args[-1].isdigit():
-            count, places = args[-1], args[:-1]
-        else:
-            raise IllegalAction(f"Write `{usage}`.")
+        count, places = count_and_rest(args, usage)
         n = _number(count, "The count")
         if n < 1:
             raise IllegalAction("Move at least 1 unit.")
-        src, dst = _regions(places, 2, usage)
+        src, dst = _REGION_PHRASES.read(places, 2, usage)
         return Action("move", (src, dst), n)
     if verb == "fight":
         usage = "fight <region> <nation>`, e.g. `fight aegaeum romans"
@@ -159,7 +117,7 @@ def parse(text: str) -> Action:
         for cut in range(len(args) - 1, 0, -1):
             nation = " ".join(args[cut:])
             if nation in _NATION_PHRASES:
-                (region,) = _regions(args[:cut], 1, usage)
+                (region,) = _REGION_PHRASES.read(args[:cut], 1, usage)
                 return Action("fight", (region, _NATION_PHRASES[nation]))
         raise IllegalAction(f"Write `{usage}`: name the nation to fight ("
                             f"{', '.join(NATIONS)}).")
@@ -167,9 +125,9 @@ def parse(text: str) -> Action:
         usage = "conquer <province> <legions>`, e.g. `conquer phoenicia 1"
         if len(args) >= 2 and args[-1].isdigit():
             legions = _number(args[-1], "The number of legions")
-            (region,) = _regions(args[:-1], 1, usage)
+            (region,) = _REGION_PHRASES.read(args[:-1], 1, usage)
             return Action("conquer", (region,), legions)
-        if args and split_phrases(args, 1, _REGION_PHRASES, _LONGEST) is not None:
+        if args and _REGION_PHRASES.split(args, 1) is not None:
             raise IllegalAction(f"Write `{usage}`: the number is how many of the units you "
                                 "remove are legions (the rest are galleys).")
         raise IllegalAction(f"Write `{usage}`.")

@@ -29,7 +29,7 @@ from engine.antiquity.board import (
     seas_in_play,
     shore,
 )
-from engine.antiquity.notation import VERBS, Action, parse
+from engine.antiquity.notation import VERBS, parse
 from engine.antiquity.state import (
     FIELD_NAMES,
     KNOWHOW,
@@ -42,6 +42,7 @@ from engine.antiquity.state import (
     AntiquityState,
 )
 from engine.core import JSON, Dice, Event, Game, IllegalAction, Option, Outcome, seated_player
+from engine.notation import Action
 
 ROUND_CHOICES = tuple(sorted({*C.ROUND_CHOICES, C.ROUNDS}))
 #: Automatic payment for wheel steps: the resource held most, ties in this order.

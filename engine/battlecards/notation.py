@@ -7,10 +7,10 @@ ever names a private card.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from engine.battlecards.cards import FORCES
 from engine.core import IllegalAction
+from engine.notation import Action
 from engine.verbs import Arg, Verb
 
 HELP = ("Actions: `draw`, `emergency`, `deploy 2`, `done`, `scout ground`, `attack`, "
@@ -57,16 +57,6 @@ VERBS: tuple[Verb, ...] = (
          (Arg("setting", "on or off", choices=(("on", "on"), ("off", "off")),
               aliases=_ON_OFF),)),
 )
-
-
-@dataclass(frozen=True)
-class Action:
-    verb: str
-    args: tuple[str, ...] = ()
-
-    @property
-    def text(self) -> str:
-        return " ".join((self.verb, *self.args))
 
 
 def _ref(word: str) -> str:

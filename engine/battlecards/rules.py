@@ -18,9 +18,10 @@ from engine.battlecards.cards import (
     UNITS,
     VICTORY_TARGET,
 )
-from engine.battlecards.notation import VERBS, Action, parse
+from engine.battlecards.notation import VERBS, parse
 from engine.battlecards.state import BattlecardsState, Pending, Seat
 from engine.core import JSON, Dice, Event, Game, IllegalAction, Outcome, seated_player
+from engine.notation import Action
 
 REASONS = {
     "total": "Total Victory: the battle for a homeland was won.",

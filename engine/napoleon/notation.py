@@ -15,12 +15,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from engine.core import IllegalAction
 from engine.napoleon.board import COUNTRIES, ORDER
 from engine.napoleon.cards import CARDS, card_named
-from engine.verbs import NUMBER, Arg, Verb, split_phrases
+from engine.notation import Action, Phrases, count_and_rest
+from engine.verbs import NUMBER, Arg, Verb
 
 HELP = ("Actions: `move 3 france spain`, `march austria`, `end`, `battle austria`, "
         "`play austerlitz`, `ready`, `retreat warsaw`, `discard ulm`, `resign`.")
@@ -46,8 +45,8 @@ COUNTRY_ALIASES: dict[str, str] = {
 for _c in ORDER:
     COUNTRY_ALIASES.setdefault(COUNTRIES[_c].name.lower(), _c)
 #: Every phrase that names a country, ids included.
-_PHRASES: dict[str, str] = {**{c: c for c in ORDER}, **COUNTRY_ALIASES}
-_LONGEST = max(len(p.split()) for p in _PHRASES)
+_PHRASES = Phrases(ORDER, COUNTRY_ALIASES, lambda bad: (
+    f"`{bad[:20]}` is not a country. Countries: {', '.join(ORDER)}."))
 
 #: Card names typed out (lower-case) -> ids, for the friendly commands.
 CARD_ALIASES: dict[str, str] = {}
@@ -55,30 +54,6 @@ for _entry in CARDS:
     CARD_ALIASES.setdefault(_entry.name.lower(), _entry.id)
     if _entry.name.lower().startswith("the "):
         CARD_ALIASES.setdefault(_entry.name.lower()[4:], _entry.id)
-
-
-@dataclass(frozen=True)
-class Action:
-    verb: str
-    args: tuple[str, ...] = ()
-    count: int = 0
-
-    @property
-    def text(self) -> str:
-        """The canonical spelling."""
-        if self.verb == "move":
-            return f"move {self.count} {self.args[0]} {self.args[1]}"
-        return " ".join((self.verb, *self.args))
-
-
-def _countries(words: list[str], k: int, usage: str) -> list[str]:
-    found = split_phrases(words, k, _PHRASES, _LONGEST)
-    if found is not None:
-        return found
-    if len(words) == k:
-        bad = next((w for w in words if w not in _PHRASES), words[0])
-        raise IllegalAction(f"`{bad[:20]}` is not a country. Countries: {', '.join(ORDER)}.")
-    raise IllegalAction(f"Write `{usage}`.")
 
 
 def _card(words: list[str], verb: str) -> str:
@@ -101,20 +76,15 @@ def parse(text: str) -> Action:
         return Action("end")
     if verb == "move":
         usage = "move <count> <from> <to>`, e.g. `move 3 france spain"
-        if args and args[0].isdigit():
-            count, places = args[0], args[1:]
-        elif args and args[-1].isdigit():
-            count, places = args[-1], args[:-1]
-        else:
-            raise IllegalAction(f"Write `{usage}`.")
+        count, places = count_and_rest(args, usage)
         if len(count) > 3 or not 1 <= int(count) <= 999:
             raise IllegalAction("Move at least 1 army.")
-        src, dst = _countries(places, 2, usage)
+        src, dst = _PHRASES.read(places, 2, usage)
         return Action("move", (src, dst), int(count))
     if verb in ("march", "battle", "retreat"):
         example = {"march": "march austria", "battle": "battle austria",
                    "retreat": "retreat warsaw"}[verb]
-        (country,) = _countries(args, 1, f"{verb} <country>`, e.g. `{example}")
+        (country,) = _PHRASES.read(args, 1, f"{verb} <country>`, e.g. `{example}")
         return Action(verb, (country,))
     if verb in ("play", "discard"):
         return Action(verb, (_card(args, verb),))

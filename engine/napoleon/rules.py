@@ -20,8 +20,9 @@ from engine.napoleon.board import (
     destinations,
 )
 from engine.napoleon.cards import BY_ID, DECK, short_effect
-from engine.napoleon.notation import VERBS, Action, parse
+from engine.napoleon.notation import VERBS, parse
 from engine.napoleon.state import Battle, NapoleonState, other
+from engine.notation import Action
 
 DEFAULT_ROUNDS = 20
 ROUND_CHOICES = (10, 12, 15, 20, 25, 30)
