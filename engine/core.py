@@ -138,8 +138,24 @@ class Dice:
 S = TypeVar("S")
 
 
+class PositionFormat(Protocol[S]):
+    """A game's position format, usually its state module: ``dump`` and ``load``."""
+
+    def dump(self, state: S, /) -> str: ...
+
+    def load(self, text: str, /) -> S: ...
+
+
+class Narration(Protocol):
+    """How a game tells its events, usually its narration module (see
+    :mod:`engine.narration`)."""
+
+    def narrate(self, events: list[Event], names: dict[str, str], /) -> list[str]: ...
+
+
 class Game(ABC, Generic[S]):
-    """One kind of game. Subclasses set the metadata and implement the methods."""
+    """One kind of game. Subclasses set the metadata, name their position format
+    (:attr:`positions`) and narration (:attr:`narrator`), and implement the rules."""
 
     kind: ClassVar[str]
     name: ClassVar[str]
@@ -150,6 +166,12 @@ class Game(ABC, Generic[S]):
     #: The game's friendly commands (see :mod:`engine.verbs`): the platform builds the
     #: game's slash group and its autocomplete from them. Empty: ``/play`` only.
     verbs: ClassVar[tuple[Verb, ...]] = ()
+    #: The position format :meth:`dump` and :meth:`load` use: usually the game's state
+    #: module, with its ``dump(state)`` and ``load(text)``.
+    positions: PositionFormat[S]
+    #: What :meth:`narrate` tells events with: usually the game's narration module, with
+    #: its ``narrate(events, names)``. None: each public event's ``text`` (or its type).
+    narrator: Narration | None = None
 
     def resolve_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
         """Defaults overlaid with ``options``; unknown names or bad values are refused."""
@@ -203,13 +225,13 @@ class Game(ABC, Generic[S]):
     def view(self, state: S, player: str | None) -> JSON:
         """What ``player`` may see (``None``: the public, spectator view). JSON-able."""
 
-    @abstractmethod
     def dump(self, state: S) -> str:
         """The position format: JSON text that :meth:`load` turns back into ``state``."""
+        return self.positions.dump(state)
 
-    @abstractmethod
     def load(self, text: str) -> S:
         """Parse the position format; raises :class:`IllegalAction` if malformed."""
+        return self.positions.load(text)
 
     @abstractmethod
     def players(self, state: S) -> list[str]:
@@ -298,8 +320,11 @@ class Game(ABC, Generic[S]):
         """One short line of text per public event worth telling the channel.
 
         ``names`` maps player ids to how the caller wants them shown (a mention, a
-        display name); ids are shown as they are otherwise.
+        display name); ids are shown as they are otherwise. The game's :attr:`narrator`
+        words the lines.
         """
+        if self.narrator is not None:
+            return self.narrator.narrate(events, names or {})
         return [str(e.get("text", e.get("type"))) for e in events if "private_to" not in e]
 
     def choice_labels(self, view: JSON, kind: str, values: list[str]) -> list[str]:
@@ -415,20 +440,3 @@ def flag(value: Any, what: str) -> bool:
         raise ValueError(f"{what} must be true or false")
     return value
 
-
-Namer = Callable[[object], str]
-
-
-def narrate_public(events: Iterable[Event], names: dict[str, str],
-                   line: Callable[[Event, Namer], str | None]) -> list[str]:
-    """Apply a game's one-event ``line`` to every public event, naming players by ``names``."""
-    def who(pid: object) -> str:
-        return names.get(str(pid), str(pid)) if pid else "nobody"
-
-    lines = []
-    for event in events:
-        if "private_to" not in event:
-            text = line(event, who)
-            if text:
-                lines.append(text)
-    return lines

@@ -7,7 +7,8 @@ from typing import Any
 
 from engine.antiquity.board import NATIONS, PROVINCES, RESOURCES, region_name
 from engine.antiquity.state import FIELD_NAMES, KNOWHOW_NAMES, WHEEL
-from engine.core import Event, Namer, narrate_public
+from engine.core import Event
+from engine.narration import Namer, counted, listing, narrate_public
 
 PERSONALITY_NAMES = {"king": "King", "citizen": "Citizen", "scholar": "Scholar",
                      "navigator": "Navigator", "general": "General"}
@@ -28,26 +29,16 @@ def _who(event: Event, who: Namer, key: str = "nation", player: str = "player") 
     return f"{name} ({who(pid)})" if pid else name
 
 
-def _count(n: object, unit: str) -> str:
-    return f"{n} {unit}{'' if n == 1 else 's'}"
-
-
 def _city(p: object) -> str:
     prov = PROVINCES.get(str(p))
     return f"{prov.city} ({prov.name})" if prov else str(p)
-
-
-def _listing(items: list[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _paid(paid: Any) -> str:
     if not isinstance(paid, dict) or not paid:
         return "free"
     # in resource order, whatever order a stored event's keys come back in
-    return "paying " + _listing([f"{paid[r]} {r}" for r in RESOURCES if paid.get(r)])
+    return "paying " + listing([f"{paid[r]} {r}" for r in RESOURCES if paid.get(r)])
 
 
 def _line(e: Event, who: Namer) -> str | None:
@@ -58,7 +49,7 @@ def _line(e: Event, who: Namer) -> str | None:
         fld = FIELD_NAMES.get(str(e.get("field")), str(e.get("field")))
         if e.get("from") is None:
             return f"{_who(e, who)} start on {fld}."
-        return (f"{_who(e, who)} move {_count(e.get('steps'), 'step')} to {fld} "
+        return (f"{_who(e, who)} move {counted(e.get('steps'), 'step')} to {fld} "
                 f"({_paid(e.get('paid'))}).")
     if kind == "produce":
         return f"{_who(e, who)} produce {e.get('amount')} {e.get('resource')}."
@@ -71,12 +62,12 @@ def _line(e: Event, who: Namer) -> str | None:
         first = ", the first to do so" if e.get("first") else ""
         return f"{_who(e, who)} learn {k} for {e.get('cost')} gold{first}."
     if kind == "move":
-        return (f"{_who(e, who)} move {_count(e.get('count'), str(e.get('unit', 'unit')))} "
+        return (f"{_who(e, who)} move {counted(e.get('count'), str(e.get('unit', 'unit')))} "
                 f"from {region_name(str(e.get('from')))} to {region_name(str(e.get('to')))}.")
     if kind == "fight":
         return (f"{_who(e, who)} fight the {_nation(e.get('other'))} in "
                 f"{region_name(str(e.get('region')))}: each side loses "
-                f"{_count(e.get('losses'), str(e.get('unit', 'unit')))}.")
+                f"{counted(e.get('losses'), str(e.get('unit', 'unit')))}.")
     if kind == "found":
         return f"{_who(e, who)} found {_city(e.get('province'))}."
     if kind == "conquer":
@@ -84,14 +75,14 @@ def _line(e: Event, who: Namer) -> str | None:
         legions = e.get("legions") or 0
         galleys = sum((e.get("galleys") or {}).values())
         if legions:
-            parts.append(_count(legions, "legion"))
+            parts.append(counted(legions, "legion"))
         if galleys:
-            parts.append(_count(galleys, "galley"))
+            parts.append(counted(galleys, "galley"))
         temple = "; the temple falls" if e.get("temple") else ""
         prov = PROVINCES.get(str(e.get("province")))
         city = prov.city if prov else str(e.get("province"))
         return (f"{_who(e, who)} conquer {city} from the {_nation(e.get('defender'))} with "
-                f"{_listing(parts) or 'no units'}{temple}.")
+                f"{listing(parts) or 'no units'}{temple}.")
     if kind == "abandon":
         temple = " and its temple" if e.get("temple") else ""
         return f"{_who(e, who)} abandon {_city(e.get('province'))}{temple}."
@@ -107,7 +98,7 @@ def _line(e: Event, who: Namer) -> str | None:
     if kind == "victory":
         nations = [_nation(n) for n in e.get("nations") or []]
         winners = [who(p) for p in e.get("winners") or []]
-        names = _listing([f"{n} ({w})" for n, w in zip(nations, winners, strict=False)])
+        names = listing([f"{n} ({w})" for n, w in zip(nations, winners, strict=False)])
         verb = "win" if len(nations) > 0 else "nobody wins"
         return f"{names} {verb}! {e.get('reason', '')}".strip()
     return None
@@ -161,8 +152,8 @@ def labels(view: dict[str, Any], kind: str, values: list[str]) -> list[str]:
                 out.append(f"{v} · {name} (first turn, free)")
             else:
                 steps, cost = option.get("steps"), option.get("cost")
-                price = "free" if not cost else _count(cost, "resource")
-                out.append(f"{v} · {name} ({_count(steps, 'step')}, {price})")
+                price = "free" if not cost else counted(cost, "resource")
+                out.append(f"{v} · {name} ({counted(steps, 'step')}, {price})")
         elif kind == "knowhow":
             cost = (view.get("knowhow_costs") or {}).get(v)
             name = KNOWHOW_NAMES.get(v, v)

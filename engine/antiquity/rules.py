@@ -12,6 +12,7 @@ from collections import deque
 from typing import Any
 
 from engine.antiquity import constants as C
+from engine.antiquity import narration
 from engine.antiquity import state as st
 from engine.antiquity.board import (
     INDEX,
@@ -79,6 +80,8 @@ class Antiquity(Game[AntiquityState]):
                       "Rounds before the game ends on personalities, cities and temples.",
                       ROUND_CHOICES),)
     verbs = VERBS
+    positions = st
+    narrator = narration
 
     # -- set-up ------------------------------------------------------------------------
 
@@ -844,20 +847,7 @@ class Antiquity(Game[AntiquityState]):
         """``phoenicia · Tyros (Phoenician, temple)``, ``maneuver1 · Maneuver I (2 steps,
         free)``, ``syriacum · Mare Syriacum``, ``monarchy · Monarchy (7 gold)``, from
         ``view`` alone."""
-        from engine.antiquity.narration import labels
-
-        return labels(view, kind, values)
-
-    def dump(self, state: AntiquityState) -> str:
-        return st.dump(state)
-
-    def load(self, text: str) -> AntiquityState:
-        return st.load(text)
-
-    def narrate(self, events: list[Event], names: dict[str, str] | None = None) -> list[str]:
-        from engine.antiquity.narration import narrate
-
-        return narrate(events, names or {})
+        return narration.labels(view, kind, values)
 
 
 __all__ = ["Antiquity", "target"]

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from engine.core import Event, narrate_public
+from engine.core import Event
+from engine.narration import Namer, counted, narrate_public
 
 _STACK = {"ground": "Ground", "air": "Air", "sea": "Sea"}
 
@@ -13,11 +12,7 @@ def narrate(events: list[Event], names: dict[str, str]) -> list[str]:
     return narrate_public(events, names, _line)
 
 
-def _cards(n: object) -> str:
-    return "1 card" if n == 1 else f"{n} cards"
-
-
-def _line(e: Event, who: Callable[[object], str]) -> str | None:
+def _line(e: Event, who: Namer) -> str | None:
     kind = e.get("type")
     p = who(e.get("player"))
     if kind == "deployed":
@@ -27,7 +22,7 @@ def _line(e: Event, who: Callable[[object], str]) -> str | None:
         parts = ", ".join(f"{counts[f]} {_STACK[f]}" for f in _STACK if counts[f])
         return f"{p} makes an emergency deployment: {parts or 'nothing'}."
     if kind == "arsenal_drawn":
-        return f"{p} draws {_cards(e['count'])} from their arsenal."
+        return f"{p} draws {counted(e['count'], 'card')} from their arsenal."
     if kind == "kept":
         return f"{p} draws a conflict card and keeps it."
     if kind == "drew":

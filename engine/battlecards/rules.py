@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 from engine.battlecards import battle as bt
+from engine.battlecards import narration
 from engine.battlecards import state as st
 from engine.battlecards.cards import (
     ARSENAL,
@@ -53,6 +54,8 @@ class Battlecards(Game[BattlecardsState]):
     kind = "battlecards"
     name = "Battlecards: World Conflict, Western European Theater"
     verbs = VERBS
+    positions = st
+    narrator = narration
     min_players = 2
     max_players = 2
     summary = ("1940-45, German against British: build forces from your arsenal, draw the "
@@ -637,17 +640,6 @@ class Battlecards(Game[BattlecardsState]):
             "last_move": dict(state.last_move) if state.last_move else None,
             "outcome": outcome.to_json() if outcome else None,
         }
-
-    def dump(self, state: BattlecardsState) -> str:
-        return st.dump(state)
-
-    def load(self, text: str) -> BattlecardsState:
-        return st.load(text)
-
-    def narrate(self, events: list[Event], names: dict[str, str] | None = None) -> list[str]:
-        from engine.battlecards.narration import narrate
-
-        return narrate(events, names or {})
 
 
 def _shuffled(cards: list[str], rng: random.Random) -> list[str]:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from engine.core import Event, Namer, narrate_public
+from engine.core import Event
+from engine.narration import Namer, narrate_public
 
 _ICON = {"gold": "gold", "lumber": "lumber", "blank": "nothing (blank)"}
 

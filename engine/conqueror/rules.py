@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.conqueror import narration
 from engine.conqueror import state as st
 from engine.conqueror.board import BASES, NEIGHBOURS, QUADRANTS, SQUARES, adjacent, quadrant
 from engine.conqueror.notation import VERBS, Action, parse
@@ -65,6 +66,8 @@ class Conqueror(Game[ConquerorState]):
     kind = "conqueror"
     name = "Conqueror"
     verbs = VERBS
+    positions = st
+    narrator = narration
     min_players = 2
     max_players = 4
     summary = ("Race from your corner across a hidden 6x6 board: discover gold and lumber, "
@@ -561,14 +564,3 @@ class Conqueror(Game[ConquerorState]):
             "last_move": dict(state.last_move) if state.last_move else None,
             "outcome": outcome.to_json() if outcome else None,
         }
-
-    def dump(self, state: ConquerorState) -> str:
-        return st.dump(state)
-
-    def load(self, text: str) -> ConquerorState:
-        return st.load(text)
-
-    def narrate(self, events: list[Event], names: dict[str, str] | None = None) -> list[str]:
-        from engine.conqueror.narration import narrate
-
-        return narrate(events, names or {})

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from engine.core import Event, narrate_public
+from engine.core import Event
 from engine.liege.pieces import NAMES
+from engine.narration import Namer, narrate_public
 
 _RESULT = {
     "destroyed": "is destroyed", "damaged": "is damaged", "unharmed": "is unharmed",
@@ -26,7 +26,7 @@ def narrate(events: list[Event], names: dict[str, str]) -> list[str]:
     return narrate_public(events, names, _line)
 
 
-def _line(e: Event, who: Callable[[object], str]) -> str | None:
+def _line(e: Event, who: Namer) -> str | None:
     kind = e.get("type")
     p = who(e.get("player"))
     if kind == "general_placed":
@@ -92,7 +92,7 @@ def _line(e: Event, who: Callable[[object], str]) -> str | None:
     return None
 
 
-def _fight(e: Event, who: Callable[[object], str]) -> str:
+def _fight(e: Event, who: Namer) -> str:
     def side(units: list[dict[str, Any]]) -> str:
         return ", ".join(
             f"{'General' if u['piece'] == 'general' else NAMES[u['piece']]} {u['square']}"

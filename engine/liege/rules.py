@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import JSON, Dice, Event, Game, IllegalAction, Option, Outcome, seated_player
-from engine.liege import fights
+from engine.liege import fights, narration
 from engine.liege import state as st
 from engine.liege.board import FACINGS, FORWARD_FACING, SIDES
 from engine.liege.fights import Unit, fight_range, unit_at
@@ -39,6 +39,8 @@ class Liege(Game[LiegeState]):
     kind = "liege"
     name = "European Conquest: Battle of Liège"
     verbs = VERBS
+    positions = st
+    narrator = narration
     min_players = 2
     max_players = 4
     summary = ("1914: buy rifles, machine guns, mortars, armored vehicles and trenches, fight "
@@ -765,17 +767,6 @@ class Liege(Game[LiegeState]):
             "last_move": dict(state.last_move) if state.last_move else None,
             "outcome": outcome.to_json() if outcome else None,
         }
-
-    def dump(self, state: LiegeState) -> str:
-        return st.dump(state)
-
-    def load(self, text: str) -> LiegeState:
-        return st.load(text)
-
-    def narrate(self, events: list[Event], names: dict[str, str] | None = None) -> list[str]:
-        from engine.liege.narration import narrate
-
-        return narrate(events, names or {})
 
 
 def _quarter(old: str, new: str) -> bool:

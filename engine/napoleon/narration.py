@@ -8,28 +8,16 @@ another player's cards.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from engine.core import Event
 from engine.napoleon.board import ARMY_ADJECTIVE, COUNTRIES, ORDER, SIDE_NAMES
 from engine.napoleon.cards import BY_ID, short_effect
-
-Namer = Callable[[object], str]
+from engine.narration import Namer, listing, narrate_public
 
 
 def narrate(events: list[Event], names: dict[str, str]) -> list[str]:
-    def who(pid: object) -> str:
-        return names.get(str(pid), str(pid)) if pid else "nobody"
-
-    lines = []
-    for event in events:
-        if "private_to" in event:
-            continue
-        text = _line(event, who)
-        if text:
-            lines.append(text)
-    return lines
+    return narrate_public(events, names, _line)
 
 
 def _country(cid: object) -> str:
@@ -54,12 +42,6 @@ def _card(card: Any) -> str:
         return str(card)
     name = card.get("name", card.get("id", "?"))
     return f"{name} ({short_effect(card)})" if "bonus" in card else str(name)
-
-
-def _listing(items: list[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _force(e: Event, side: str) -> str:
@@ -97,7 +79,7 @@ def _line(e: Event, who: Namer) -> str | None:
         return (f"{p} ({side}) draws {count} card{'s' if count != 1 else ''} "
                 f"({e['deck_count']} left in the deck).")
     if kind == "drawn":  # only ever shown to the player who drew (private_to stripped)
-        return f"You draw {_listing([_card(c) for c in e['cards']])}."
+        return f"You draw {listing([_card(c) for c in e['cards']])}."
     if kind == "reshuffle":
         return f"The discard pile ({e['count']} cards) is shuffled into a new deck."
     if kind == "discard":

@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 from engine.core import JSON, Dice, Event, Game, IllegalAction, Option, Outcome
+from engine.napoleon import narration
 from engine.napoleon import state as st
 from engine.napoleon.board import (
     CAPITAL,
@@ -57,6 +58,8 @@ class Napoleon(Game[NapoleonState]):
                       "Rounds before the game ends on the value of the countries held.",
                       ROUND_CHOICES),)
     verbs = VERBS
+    positions = st
+    narrator = narration
 
     # -- set-up ------------------------------------------------------------------
 
@@ -646,17 +649,6 @@ class Napoleon(Game[NapoleonState]):
             return [f"{v} · {cards[v]['name']}: {short_effect(cards[v])}" if v in cards else v
                     for v in values]
         return list(values)
-
-    def dump(self, state: NapoleonState) -> str:
-        return st.dump(state)
-
-    def load(self, text: str) -> NapoleonState:
-        return st.load(text)
-
-    def narrate(self, events: list[Event], names: dict[str, str] | None = None) -> list[str]:
-        from engine.napoleon.narration import narrate
-
-        return narrate(events, names or {})
 
 
 def card_value(cid: str, side: str) -> int:
