@@ -144,6 +144,10 @@ def is_sea(region: str) -> bool:
     return region in SEAS
 
 
+def nation_name(nation: str) -> str:
+    return NATIONS[nation].name
+
+
 def region_name(region: str) -> str:
     if region in PROVINCES:
         return PROVINCES[region].name

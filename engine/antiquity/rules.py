@@ -8,14 +8,12 @@ Nothing is hidden and nothing is left to chance but the deal of nations at set-u
 
 from __future__ import annotations
 
-from collections import deque
 from typing import Any
 
 from engine.antiquity import constants as C
-from engine.antiquity import narration
+from engine.antiquity import maneuver, narration
 from engine.antiquity import state as st
 from engine.antiquity.board import (
-    INDEX,
     NATION_ORDER,
     NATIONS,
     PROVINCES,
@@ -24,7 +22,7 @@ from engine.antiquity.board import (
     coasts,
     in_play,
     is_province,
-    neighbours,
+    nation_name,
     provinces_in_play,
     region_name,
     seas_in_play,
@@ -43,6 +41,7 @@ from engine.antiquity.state import (
     AntiquityState,
 )
 from engine.core import JSON, Dice, Event, Game, IllegalAction, Option, Outcome, seated_player
+from engine.narration import counted
 from engine.notation import Action
 
 ROUND_CHOICES = tuple(sorted({*C.ROUND_CHOICES, C.ROUNDS}))
@@ -58,14 +57,6 @@ REASONS = {
 
 def target(n: int) -> int:
     return C.TARGET[n]
-
-
-def _units(n: int, unit: str) -> str:
-    return f"{n} {unit}{'' if n == 1 else 's'}"
-
-
-def nation_name(nation: str) -> str:
-    return NATIONS[nation].name
 
 
 class Antiquity(Game[AntiquityState]):
@@ -143,122 +134,8 @@ class Antiquity(Game[AntiquityState]):
                 out.append((WHEEL[(start + steps) % len(WHEEL)], steps, cost))
         return out
 
-    def range_of(self, state: AntiquityState, nation: str, legion: bool) -> int:
-        if legion:
-            return 1 + state.has(nation, "wheel") + state.has(nation, "roads")
-        return 1 + state.has(nation, "sailing") + state.has(nation, "navigation")
-
-    def _stops(self, state: AntiquityState, nation: str, region: str) -> bool:
-        """A unit entering ``region`` must stop there."""
-        if state.others(region, nation):
-            return True
-        owner = state.cities.get(region)
-        return is_province(region) and owner is not None and owner != nation
-
-    def reachable(self, state: AntiquityState, nation: str,
-                  src: str) -> dict[str, list[str]]:
-        """Destination -> shortest path (regions after ``src``) for units leaving ``src``,
-        in map order."""
-        legion = is_province(src)
-        reach = self.range_of(state, nation, legion)
-        deep_ok = state.has(nation, "navigation")
-        n = state.n
-        parent: dict[str, str] = {src: src}
-        dist = {src: 0}
-        queue = deque([src])
-        while queue:
-            u = queue.popleft()
-            if dist[u] >= reach or (u != src and self._stops(state, nation, u)):
-                continue
-            for v in neighbours(u, n):
-                if v in parent or (not legion and SEAS[v].deep and not deep_ok):
-                    continue
-                parent[v], dist[v] = u, dist[u] + 1
-                queue.append(v)
-        out: dict[str, list[str]] = {}
-        for dst in sorted(parent, key=INDEX.__getitem__):
-            if dst == src:
-                continue
-            path = [dst]
-            while parent[path[-1]] != src:
-                path.append(parent[path[-1]])
-            out[dst] = path[::-1]
-        return out
-
-    def defence(self, state: AntiquityState, province: str) -> int | None:
-        """The defence strength of the city in ``province`` (None: no city)."""
-        owner = state.cities.get(province)
-        if owner is None:
-            return None
-        return (3 if province in state.temples else 1) + self._at(state, owner, province) + (
-            1 if state.has(owner, "monarchy") else 0)
-
-    def _at(self, state: AntiquityState, nation: str, province: str) -> int:
-        """The nation's units at ``province``: its legions there and its galleys on its
-        coasts."""
-        return state.count(province, nation) + sum(
-            state.count(s, nation) for s in coasts(province, state.n))
-
-    def _galleys_at(self, state: AntiquityState, nation: str, province: str) -> int:
-        return sum(state.count(s, nation) for s in coasts(province, state.n))
-
     def knowhow_cost(self, state: AntiquityState, knowhow: str) -> int:
         return C.KNOWHOW_COST if knowhow in state.first else C.FIRST_COST
-
-    def fresh_units(self, state: AntiquityState, nation: str, region: str) -> int:
-        return state.count(region, nation) - state.moved.get(region, 0)
-
-    def _can_pay(self, state: AntiquityState, nation: str, cost: dict[str, int]) -> bool:
-        return all(state.resources[nation][r] >= k for r, k in cost.items())
-
-    def _found_problem(self, state: AntiquityState, nation: str, p: str) -> str | None:
-        name = PROVINCES[p].name
-        owner = state.cities.get(p)
-        if owner is not None:
-            whose = "your" if owner == nation else f"the {nation_name(owner)}'"
-            return f"{name} already holds {whose} city {PROVINCES[p].city}."
-        if not (state.count(p, nation) or self._galleys_at(state, nation, p)):
-            return (f"You need a legion in {name} or a galley in a sea on its coast to found "
-                    "a city there.")
-        blockers = state.others(p, nation)
-        if blockers:
-            return (f"The {nation_name(blockers[0])} have legions in {name}: no city can be "
-                    "founded there under their eyes.")
-        if not state.stones(nation):
-            return ("You have no city stone left (25 cities): `abandon` one of your cities "
-                    "first.")
-        if not self._can_pay(state, nation, C.FOUND_COST):
-            return "Founding a city costs 1 marble, 1 iron and 1 gold."
-        return None
-
-    def _conquer_problem(self, state: AntiquityState, nation: str, p: str) -> str | None:
-        """Why the city in ``p`` cannot be conquered at all (None: it can, with enough)."""
-        name = PROVINCES[p].name
-        owner = state.cities.get(p)
-        if owner is None:
-            return f"There is no city in {name} to conquer (`found` one)."
-        if owner == nation:
-            return f"{PROVINCES[p].city} in {name} is already your city."
-        if state.city_count(owner) <= 1:
-            return (f"{PROVINCES[p].city} is the {nation_name(owner)}' last city: a nation's "
-                    "last city cannot be conquered.")
-        if not state.stones(nation):
-            return ("You have no city stone left (25 cities): `abandon` one of your cities "
-                    "first.")
-        strength = self.defence(state, p)
-        assert strength is not None
-        have = self._at(state, nation, p)
-        if have < strength:
-            return (f"{PROVINCES[p].city} has strength {strength}; you have "
-                    f"{_units(have, 'unit')} there.")
-        return None
-
-    def conquer_range(self, state: AntiquityState, nation: str, p: str) -> range:
-        """The legion counts ``conquer p <legions>`` accepts (the rest galleys)."""
-        strength = self.defence(state, p) or 0
-        legions = state.count(p, nation)
-        galleys = self._galleys_at(state, nation, p)
-        return range(max(0, strength - galleys), min(legions, strength) + 1)
 
     # -- legal actions -----------------------------------------------------------------
 
@@ -292,33 +169,8 @@ class Antiquity(Game[AntiquityState]):
                         and res["gold"] >= self.knowhow_cost(state, k)):
                     out.append(f"learn {k}")
         elif fld in MANEUVERS:
-            out += self._maneuvers(state, nation)
+            out += maneuver.legal(state, nation)
         out.append("end")
-        return out
-
-    def _maneuvers(self, state: AntiquityState, nation: str) -> list[str]:
-        n = state.n
-        regions = [*provinces_in_play(n), *seas_in_play(n)]
-        out = []
-        for src in regions:
-            fresh = self.fresh_units(state, nation, src)
-            if fresh <= 0:
-                continue
-            for dst in self.reachable(state, nation, src):
-                out += [f"move {k} {src} {dst}" for k in range(1, fresh + 1)]
-        for r in regions:
-            if state.count(r, nation):
-                out += [f"fight {r} {o}" for o in state.others(r, nation)]
-        for p in provinces_in_play(n):
-            if p not in state.cities and self._found_problem(state, nation, p) is None:
-                out.append(f"found {p}")
-        for p in provinces_in_play(n):
-            owner = state.cities.get(p)
-            if owner is not None and owner != nation and self._conquer_problem(
-                    state, nation, p) is None:
-                out += [f"conquer {p} {k}" for k in self.conquer_range(state, nation, p)]
-        if not state.stones(nation) and state.city_count(nation) > 1:
-            out += [f"abandon {p}" for p in state.cities_of(nation)]
         return out
 
     # -- applying actions --------------------------------------------------------------
@@ -431,35 +283,16 @@ class Antiquity(Game[AntiquityState]):
         elif verb == "learn":
             self._learn(state, nation, action.args[0], events)
         elif verb == "move":
-            self._move(state, nation, action, events)
+            maneuver.move(state, nation, action, events)
         elif verb == "fight":
-            self._fight(state, nation, action, events)
+            maneuver.fight(state, nation, action, events)
         elif verb == "found":
-            p = action.args[0]
-            problem = self._found_problem(state, nation, p)
-            if problem:
-                raise IllegalAction(problem)
-            for r, k in C.FOUND_COST.items():
-                res[r] -= k
-            state.cities[p] = nation
-            events.append({"type": "found", **base, "province": p})
+            maneuver.found(state, nation, action.args[0], events)
         elif verb == "conquer":
-            self._conquer(state, nation, action, events)
+            if maneuver.conquer(state, nation, action, events):  # a temple fell
+                self._award(state, nation, "general", 1, events)
         elif verb == "abandon":
-            p = action.args[0]
-            if state.cities.get(p) != nation:
-                raise IllegalAction(f"{PROVINCES[p].city} in {PROVINCES[p].name} is not your "
-                                    "city.")
-            if state.stones(nation):
-                raise IllegalAction(f"You still have {_units(state.stones(nation), 'city stone')}"
-                                    ": a city is abandoned only to free a stone when all 25 "
-                                    "are on the board.")
-            if state.city_count(nation) <= 1:
-                raise IllegalAction("You cannot abandon your last city.")
-            temple = p in state.temples
-            del state.cities[p]
-            state.temples.discard(p)
-            events.append({"type": "abandon", **base, "province": p, "temple": temple})
+            maneuver.abandon(state, nation, action.args[0], events)
         return False
 
     def _go(self, state: AntiquityState, nation: str, fld: str, events: list[Event]) -> bool:
@@ -473,7 +306,7 @@ class Antiquity(Game[AntiquityState]):
             steps = (WHEEL.index(fld) - WHEEL.index(here)) % len(WHEEL)
             cost = steps - C.FREE_STEPS
             raise IllegalAction(f"{FIELD_NAMES[fld]} is {steps} steps away: that costs "
-                                f"{_units(cost, 'resource')} and you have "
+                                f"{counted(cost, 'resource')} and you have "
                                 f"{state.total_resources(nation)}.")
         steps, cost = options[fld]
         res = state.resources[nation]
@@ -525,130 +358,6 @@ class Antiquity(Game[AntiquityState]):
             self._award(state, nation, "scholar", 1, events)
         if k == "philosophy":
             self._award(state, nation, "scholar", 1, events)
-
-    def _move(self, state: AntiquityState, nation: str, action: Action,
-              events: list[Event]) -> None:
-        src, dst = action.args
-        k = action.count
-        n = state.n
-        for r in (src, dst):
-            if not in_play(r, n):
-                raise IllegalAction(f"{region_name(r)} is not in play with {n} players.")
-        if is_province(src) != is_province(dst):
-            raise IllegalAction("Legions march over land and galleys sail the seas: "
-                                f"{region_name(src)} and {region_name(dst)} are not both "
-                                "provinces or both seas.")
-        unit = "legion" if is_province(src) else "galley"
-        have = state.count(src, nation)
-        fresh = self.fresh_units(state, nation, src)
-        if k > fresh:
-            if not have:
-                raise IllegalAction(f"You have no {unit}s in {region_name(src)}.")
-            moved = state.moved.get(src, 0)
-            detail = f" ({moved} already moved this action)" if moved else ""
-            raise IllegalAction(f"You have only {_units(fresh, unit)} in {region_name(src)} "
-                                f"that can move{detail}.")
-        if src == dst:
-            raise IllegalAction("Move to another region.")
-        paths = self.reachable(state, nation, src)
-        if dst not in paths:
-            reach = self.range_of(state, nation, unit == "legion")
-            extra = ""
-            if unit == "galley" and SEAS[dst].deep and not state.has(nation, "navigation"):
-                extra = f"; {SEAS[dst].name} is deep sea (Navigation only)"
-            raise IllegalAction(f"{region_name(dst)} is out of reach of your {unit}s in "
-                                f"{region_name(src)} (range {reach}; units stop where "
-                                f"other nations' units or cities are{extra}).")
-        state.add(src, nation, -k)
-        state.add(dst, nation, k)
-        state.moved[dst] = state.moved.get(dst, 0) + k
-        events.append({"type": "move", "nation": nation, "player": state.player_of(nation),
-                       "unit": unit, "count": k, "from": src, "to": dst,
-                       "path": paths[dst]})
-
-    def _lose(self, state: AntiquityState, region: str, nation: str, k: int) -> None:
-        """Remove ``k`` of ``nation``'s units in ``region`` (units that moved go first)."""
-        if not k:
-            return
-        state.add(region, nation, -k)
-        if nation == state.turn and region in state.moved:
-            left = max(0, state.moved[region] - k)
-            if left:
-                state.moved[region] = left
-            else:
-                del state.moved[region]
-
-    def _fight(self, state: AntiquityState, nation: str, action: Action,
-               events: list[Event]) -> None:
-        r, other = action.args
-        n = state.n
-        if not in_play(r, n):
-            raise IllegalAction(f"{region_name(r)} is not in play with {n} players.")
-        if other not in state.nations:
-            raise IllegalAction(f"The {nation_name(other)} are not in this game.")
-        if other == nation:
-            raise IllegalAction("You cannot fight yourself.")
-        unit = "legion" if is_province(r) else "galley"
-        mine, theirs = state.count(r, nation), state.count(r, other)
-        if not mine:
-            raise IllegalAction(f"You have no {unit}s in {region_name(r)}.")
-        if not theirs:
-            raise IllegalAction(f"The {nation_name(other)} have no {unit}s in "
-                                f"{region_name(r)}.")
-        losses = min(mine, theirs)
-        self._lose(state, r, nation, losses)
-        self._lose(state, r, other, losses)
-        events.append({"type": "fight", "nation": nation, "player": state.player_of(nation),
-                       "other": other, "other_player": state.player_of(other), "region": r,
-                       "unit": unit, "losses": losses})
-
-    def _conquer(self, state: AntiquityState, nation: str, action: Action,
-                 events: list[Event]) -> None:
-        p = action.args[0]
-        legions = action.count
-        problem = self._conquer_problem(state, nation, p)
-        if problem:
-            raise IllegalAction(problem)
-        strength = self.defence(state, p)
-        assert strength is not None
-        allowed = self.conquer_range(state, nation, p)
-        if legions not in allowed:
-            have_l = state.count(p, nation)
-            have_g = self._galleys_at(state, nation, p)
-            raise IllegalAction(
-                f"{PROVINCES[p].city} has strength {strength}: remove "
-                f"{_units(strength, 'unit')}, "
-                f"{allowed.start} to {allowed.stop - 1} of them legions (you have "
-                f"{_units(have_l, 'legion')} in {PROVINCES[p].name} and "
-                f"{_units(have_g, 'galley')} on its coast).")
-        owner = state.cities[p]
-        n = state.n
-        self._lose(state, p, nation, legions)
-        galleys: dict[str, int] = {}
-        seas = coasts(p, n)
-        for _ in range(strength - legions):
-            s = max(seas, key=lambda x: state.count(x, nation))
-            self._lose(state, s, nation, 1)
-            galleys[s] = galleys.get(s, 0) + 1
-        lost_l = state.count(p, owner)
-        self._lose(state, p, owner, lost_l)
-        lost_g: dict[str, int] = {}
-        for s in seas:
-            k = state.count(s, owner)
-            if k:
-                self._lose(state, s, owner, k)
-                lost_g[s] = k
-        temple = p in state.temples
-        state.temples.discard(p)
-        state.cities[p] = nation
-        events.append({"type": "conquer", "nation": nation, "player": state.player_of(nation),
-                       "defender": owner, "defender_player": state.player_of(owner),
-                       "province": p, "strength": strength, "legions": legions,
-                       "galleys": {s: galleys[s] for s in seas if s in galleys},
-                       "temple": temple,
-                       "defender_losses": {"legions": lost_l, "galleys": lost_g}})
-        if temple:
-            self._award(state, nation, "general", 1, events)
 
     # -- personalities, turns and the end ---------------------------------------------
 
@@ -808,7 +517,7 @@ class Antiquity(Game[AntiquityState]):
                 "id": p, "name": prov.name, "city": prov.city, "resource": prov.resource,
                 "owner": state.cities.get(p), "temple": p in state.temples,
                 "legions": counts(p), "coasts": list(coasts(p, n)),
-                "defence": self.defence(state, p),
+                "defence": maneuver.defence(state, p),
                 "moved": state.moved.get(p, 0) if moving else 0})
         seas = [{"id": s, "name": SEAS[s].name, "deep": SEAS[s].deep, "galleys": counts(s),
                  "moved": state.moved.get(s, 0) if moving else 0} for s in seas_in_play(n)]
