@@ -1,8 +1,9 @@
 """A simple, fast, deterministic automatic player for Antiquity (tests, time-outs and the
 balance simulation; docs/games/antiquity.md).
 
-It reads only the public view and the legal actions (plus the static map and the price
-list in constants.py). On the wheel it scores every field it can reach, in resources:
+It reads only the public view (digested by engine/antiquity/digest.py) and the legal
+actions (plus the static map and the price list in constants.py). On the wheel it scores
+every field it can reach, in resources:
 
 - production is worth what it yields, more when the nation lacks that resource for its
   next plans (a temple, a first know-how, a city to found, a few units);
@@ -23,23 +24,19 @@ from __future__ import annotations
 
 import math
 import random
-from collections import deque
-from collections.abc import Callable, Iterable, Mapping
-from functools import cache
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engine.antiquity import constants as C
-from engine.antiquity.board import LAND, SEA_NEIGHBOURS, SEAS, SHORE
+from engine.antiquity.board import LAND, SEA_NEIGHBOURS
+from engine.antiquity.digest import FAR, RESOURCES, Context, distances
 from engine.antiquity.state import AntiquityState
 
-View = Mapping[str, Any]
-RESOURCES = ("marble", "iron", "gold")
 #: Know-hows in the order the player wants to be first to buy them (Philosophy gives two
 #: Scholars to its first buyer).
 WISHLIST = ("philosophy", "monarchy", "wheel", "currency", "democracy", "sailing", "roads",
             "navigation")
 NEEDS = {"roads": "wheel", "navigation": "sailing"}
-FAR = 99
 #: A personality, in resources.
 POINT = 8.0
 #: Resources in hand from which a nation stops saving and goes to war.
@@ -62,7 +59,7 @@ def choose_action(game: Any, state: Any, player: str, rng: random.Random | None 
         return str(legal[0])
     view = game.view(state, player)
     me = next(n for n in view["nations"] if n["id"] == view["turn"])
-    ctx = _Context(view, me)
+    ctx = Context(view, me)
     if view["phase"] == "wheel":
         choice = _wheel(ctx, legal, rng)
     else:
@@ -72,231 +69,9 @@ def choose_action(game: Any, state: Any, player: str, rng: random.Random | None 
     return "end" if "end" in legal else str(legal[0])  # pragma: no cover - a safety net
 
 
-# -- what the player sees --------------------------------------------------------------------
-
-def _distances(sources: Iterable[str], graph: Mapping[str, Iterable[str]],
-               allowed: Mapping[str, Any], ok: Callable[[str], bool] | None = None,
-               limit: int = FAR) -> dict[str, int]:
-    """Steps from every region of ``allowed`` to the nearest source (breadth first)."""
-    dist: dict[str, int] = {}
-    queue: deque[str] = deque()
-    for s in sources:
-        if s in allowed and s not in dist:
-            dist[s] = 0
-            queue.append(s)
-    while queue:
-        r = queue.popleft()
-        if dist[r] >= limit:
-            continue
-        for n in graph.get(r, ()):
-            if n in allowed and n not in dist and (ok is None or ok(n)):
-                dist[n] = dist[r] + 1
-                queue.append(n)
-    return dist
-
-
-Table = dict[str, dict[str, int]]
-
-
-@cache
-def _land_table(provinces: tuple[str, ...]) -> Table:
-    """Land steps between every two provinces in play."""
-    allowed = dict.fromkeys(provinces)
-    return {p: _distances([p], LAND, allowed) for p in provinces}
-
-
-@cache
-def _sea_table(seas: tuple[str, ...], navigation: bool) -> Table:
-    """Sea steps between every two seas in play (deep seas only with Navigation)."""
-    allowed = dict.fromkeys(seas)
-
-    def ok(sea: str) -> bool:
-        return navigation or not SEAS[sea].deep
-    return {s: _distances([s], SEA_NEIGHBOURS, allowed, ok) for s in seas}
-
-
-@cache
-def _shores(provinces: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
-    """The provinces in play on each sea's shore."""
-    inside = set(provinces)
-    return {s: tuple(p for p in SHORE[s] if p in inside) for s in SHORE}
-
-
-class _Context:
-    """The view digested once per call."""
-
-    def __init__(self, view: View, me: Mapping[str, Any]) -> None:
-        self.view = view
-        self.me = me
-        self.nation: str = me["id"]
-        self.provinces: dict[str, Mapping[str, Any]] = {p["id"]: p for p in view["provinces"]}
-        self.seas: dict[str, Mapping[str, Any]] = {s["id"]: s for s in view["seas"]}
-        self.order = {r: i for i, r in enumerate([*self.provinces, *self.seas])}
-        self.knowhow: set[str] = set(me["knowhow"])
-        self.stock = {r: int(me[r]) for r in RESOURCES}
-        self.mine = [p for p in view["provinces"] if p["owner"] == self.nation]
-        self.cities_of: dict[str, int] = {}
-        for p in view["provinces"]:
-            if p["owner"]:
-                self.cities_of[p["owner"]] = self.cities_of.get(p["owner"], 0) + 1
-        self.knowhow_of = {n["id"]: set(n["knowhow"]) for n in view["nations"]}
-        self.active = [n["id"] for n in view["nations"] if not n["out"]]
-        self.target: int = int(view["target"])
-        self._power: dict[str, int] | None = None
-        self._sites: list[str] | None = None
-        self._goals: dict[str, int] | None = None
-        self._moves: dict[str, dict[str, int]] = {}
-        self.cache: dict[str, Any] = {}
-        key = tuple(self.provinces)
-        self.land = _land_table(key)
-        self.shore = _shores(key)
-        seas = tuple(self.seas)
-        self.sea_tables = {True: _sea_table(seas, True), False: _sea_table(seas, False)}
-
-    def sea_table(self, nation: str) -> Table:
-        return self.sea_tables["navigation" in self.knowhow_of[nation]]
-
-    def land_near(self, pid: str, limit: int) -> list[str]:
-        return [q for q, d in self.land[pid].items() if d <= limit]
-
-    def sea_near(self, nation: str, sea: str, limit: int) -> list[str]:
-        return [q for q, d in self.sea_table(nation)[sea].items() if d <= limit]
-
-    def range_of(self, nation: str, legion: bool) -> int:
-        k = self.knowhow_of[nation]
-        if legion:
-            return 1 + ("wheel" in k) + ("roads" in k)
-        return 1 + ("sailing" in k) + ("navigation" in k)
-
-    def production(self, resource: str) -> int:
-        amount = sum(C.TEMPLE_YIELD if p["temple"] else C.CITY_YIELD
-                     for p in self.mine if p["resource"] == resource)
-        if resource == "marble" and "democracy" in self.knowhow:
-            amount += C.DEMOCRACY_BONUS
-        if resource == "gold" and "currency" in self.knowhow:
-            amount += C.CURRENCY_BONUS
-        return amount
-
-    def legions_at(self, province: str, nation: str | None = None) -> int:
-        return int(self.provinces[province]["legions"].get(nation or self.nation, 0))
-
-    def galleys_at(self, sea: str, nation: str | None = None) -> int:
-        return int(self.seas[sea]["galleys"].get(nation or self.nation, 0))
-
-    def coasts(self, province: str) -> list[str]:
-        return [s for s in self.provinces[province]["coasts"] if s in self.seas]
-
-    def foreign_legions(self, province: str) -> int:
-        return sum(int(n) for k, n in self.provinces[province]["legions"].items()
-                   if k != self.nation)
-
-    def units_at(self, province: str, nation: str | None = None) -> int:
-        """Legions in the province and galleys on its coast."""
-        who = nation or self.nation
-        return self.legions_at(province, who) + sum(
-            self.galleys_at(s, who) for s in self.coasts(province))
-
-    def empty_sites(self) -> list[str]:
-        """City sites nobody holds and no other nation's legion blocks."""
-        if self._sites is None:
-            self._sites = [pid for pid, p in self.provinces.items()
-                           if p["owner"] is None and not self.foreign_legions(pid)]
-        return self._sites
-
-    def targets(self) -> dict[str, int]:
-        """Enemy cities that may be conquered, with their defence."""
-        out = {}
-        for pid, p in self.provinces.items():
-            owner = p["owner"]
-            if owner in (None, self.nation) or self.cities_of.get(owner, 0) <= 1:
-                continue
-            if p.get("defence") is not None:
-                out[pid] = int(p["defence"])
-        return out
-
-    def sea_ok(self, nation: str) -> Callable[[str], bool]:
-        navigation = "navigation" in self.knowhow_of[nation]
-        return lambda sea: navigation or not self.seas[sea]["deep"]
-
-    def power(self) -> dict[str, int]:
-        """For every province, the most units one enemy could bring there next turn."""
-        if self._power is None:
-            best: dict[str, int] = {}
-            for enemy in self.active:
-                if enemy == self.nation:
-                    continue
-                for pid, n in self._reach_counts(enemy).items():
-                    if n > best.get(pid, 0):
-                        best[pid] = n
-            self._power = best
-        return self._power
-
-    def _reach_counts(self, nation: str) -> dict[str, int]:
-        out: dict[str, int] = {}
-        legion_range = self.range_of(nation, True)
-        for pid, p in self.provinces.items():
-            n = int(p["legions"].get(nation, 0))
-            if n:
-                for q in self.land_near(pid, legion_range):
-                    out[q] = out.get(q, 0) + n
-        galley_range = self.range_of(nation, False)
-        for sid, s in self.seas.items():
-            n = int(s["galleys"].get(nation, 0))
-            if n:
-                touched: set[str] = set()
-                for t in self.sea_near(nation, sid, galley_range):
-                    touched.update(self.shore[t])
-                for q in touched:
-                    out[q] = out.get(q, 0) + n
-        return out
-
-    def exposed(self, pid: str) -> int:
-        """Units one of the own cities lacks to be safe next turn (0: safe)."""
-        p = self.provinces[pid]
-        if len(self.mine) <= 1 or p.get("defence") is None:
-            return 0
-        return max(0, self.power().get(pid, 0) - int(p["defence"]) + 1)
-
-    def free(self, region: str) -> bool:
-        """May own units pass through ``region`` (no other nation's units, nor a legion
-        through another nation's city)?"""
-        if region in self.provinces:
-            p = self.provinces[region]
-            return (p["owner"] in (None, self.nation)
-                    and all(k == self.nation for k, n in p["legions"].items() if n))
-        return all(k == self.nation for k, n in self.seas[region]["galleys"].items() if n)
-
-    def moves_from(self, region: str) -> dict[str, int]:
-        """Where own units in ``region`` can get in one move, with the steps (stops
-        included; a rough copy of the rules' movement)."""
-        if region in self._moves:
-            return self._moves[region]
-        legion = region in self.provinces
-        graph = LAND if legion else SEA_NEIGHBOURS
-        allowed: Mapping[str, Any] = self.provinces if legion else self.seas
-        limit = self.range_of(self.nation, legion)
-        navigation = "navigation" in self.knowhow
-        dist = {region: 0}
-        queue: deque[str] = deque([region])
-        while queue:
-            r = queue.popleft()
-            if dist[r] >= limit or (r != region and not self.free(r)):
-                continue
-            for n in graph.get(r, ()):
-                if n in allowed and n not in dist and (
-                        legion or navigation or not self.seas[n]["deep"]):
-                    dist[n] = dist[r] + 1
-                    queue.append(n)
-        self._moves[region] = dist
-        return dist
-
-    def order_of(self, region: str) -> int:
-        return self.order.get(region, FAR)
-
-
 # -- the wheel -----------------------------------------------------------------------------
 
-def _wheel(ctx: _Context, legal: list[str], rng: random.Random | None = None) -> str:
+def _wheel(ctx: Context, legal: list[str], rng: random.Random | None = None) -> str:
     wheel = list(ctx.view["wheel"])
     here = ctx.me["wheel"]
     best: tuple[float, int, str] | None = None
@@ -315,7 +90,7 @@ def _wheel(ctx: _Context, legal: list[str], rng: random.Random | None = None) ->
     return best[2] if best is not None else legal[0]
 
 
-def _goals(ctx: _Context) -> dict[str, int]:
+def _goals(ctx: Context) -> dict[str, int]:
     """The resources the nation's next plans call for: a temple, a first know-how, a city
     to found and a few units."""
     if ctx._goals is not None:
@@ -334,12 +109,12 @@ def _goals(ctx: _Context) -> dict[str, int]:
     return want
 
 
-def _first_buys(ctx: _Context) -> list[str]:
+def _first_buys(ctx: Context) -> list[str]:
     return [k for k in WISHLIST if k not in ctx.view["first_knowhow"] and k not in ctx.knowhow
             and (k not in NEEDS or NEEDS[k] in ctx.knowhow)]
 
 
-def _field_value(ctx: _Context, field: str, paid: int) -> float:
+def _field_value(ctx: Context, field: str, paid: int) -> float:
     """What taking ``field`` now is worth, in resources."""
     stock = dict(ctx.stock)
     for _ in range(paid):  # the steps paid come out of the largest pile
@@ -362,7 +137,7 @@ def _next_threshold(have: int, thresholds: Iterable[int]) -> int | None:
     return next((t for t in thresholds if t > have), None)
 
 
-def _temple_value(ctx: _Context, stock: Mapping[str, int]) -> float:
+def _temple_value(ctx: Context, stock: Mapping[str, int]) -> float:
     untempled = sum(1 for p in ctx.mine if not p["temple"])
     n = min(untempled, stock["marble"] // C.TEMPLE_COST, int(ctx.view["temples_left"]))
     if not n:
@@ -374,7 +149,7 @@ def _temple_value(ctx: _Context, stock: Mapping[str, int]) -> float:
     return value
 
 
-def _knowhow_value(ctx: _Context, stock: Mapping[str, int]) -> float:
+def _knowhow_value(ctx: Context, stock: Mapping[str, int]) -> float:
     gold = stock["gold"]
     value = 0.0
     for k in _first_buys(ctx):
@@ -391,7 +166,7 @@ def _knowhow_value(ctx: _Context, stock: Mapping[str, int]) -> float:
     return value
 
 
-def _useful(ctx: _Context, k: str) -> bool:
+def _useful(ctx: Context, k: str) -> bool:
     """A know-how worth its price to a later buyer (Philosophy: a Scholar to everyone)."""
     if k == "philosophy":
         return True
@@ -404,7 +179,7 @@ def _useful(ctx: _Context, k: str) -> bool:
     return k == "wheel"
 
 
-def _units_wanted(ctx: _Context) -> int:
+def _units_wanted(ctx: Context) -> int:
     """Units to buy: what exposed cities lack, a few for expansion, and in war what the
     next conquest takes."""
     defence = sum(min(2, ctx.exposed(p["id"])) for p in ctx.mine)
@@ -417,7 +192,7 @@ def _units_wanted(ctx: _Context) -> int:
     return defence + spread + _navigator_gap(ctx) + war + min(2, len(_landing_seas(ctx)))
 
 
-def _landing_seas(ctx: _Context) -> dict[str, int]:
+def _landing_seas(ctx: Context) -> dict[str, int]:
     """Seas where a new galley would stand on the coast of empty sites no own unit reaches
     yet (islands above all), with how many such sites each touches."""
     if "landing" in ctx.cache:
@@ -434,12 +209,12 @@ def _landing_seas(ctx: _Context) -> dict[str, int]:
     return dict(out)
 
 
-def _at_war(ctx: _Context) -> bool:
+def _at_war(ctx: Context) -> bool:
     """Expansion is over (no empty site left) or the nation is sitting on resources."""
     return not ctx.empty_sites() or sum(ctx.stock.values()) >= WAR_CHEST
 
 
-def _war_target(ctx: _Context) -> str | None:
+def _war_target(ctx: Context) -> str | None:
     """At war: the enemy city to take next (close, weak, with a temple if possible)."""
     if "war" in ctx.cache:
         cached: str | None = ctx.cache["war"]
@@ -447,9 +222,9 @@ def _war_target(ctx: _Context) -> str | None:
     best: tuple[float, int, str] | None = None
     if _at_war(ctx):
         bases = [p["id"] for p in ctx.mine]
-        dist = _distances(bases, LAND, ctx.provinces)
+        dist = distances(bases, LAND, ctx.provinces)
         coast = {s for b in bases for s in ctx.coasts(b)}
-        sea_dist = _distances(coast, SEA_NEIGHBOURS, ctx.seas, ctx.sea_ok(ctx.nation))
+        sea_dist = distances(coast, SEA_NEIGHBOURS, ctx.seas, ctx.sea_ok(ctx.nation))
         for pid, defence in ctx.targets().items():
             steps = min([dist.get(pid, FAR)] + [sea_dist.get(c, FAR) for c in ctx.coasts(pid)])
             if steps >= FAR:
@@ -463,7 +238,7 @@ def _war_target(ctx: _Context) -> str | None:
     return choice
 
 
-def _navigator_gap(ctx: _Context) -> int:
+def _navigator_gap(ctx: Context) -> int:
     """Galleys still to place for the next Navigator (0 when none is in sight)."""
     held = int(ctx.me["seas"])
     nxt = _next_threshold(held, C.NAVIGATOR_SEAS)
@@ -472,7 +247,7 @@ def _navigator_gap(ctx: _Context) -> int:
     return nxt - held
 
 
-def _arming_value(ctx: _Context, stock: Mapping[str, int]) -> float:
+def _arming_value(ctx: Context, stock: Mapping[str, int]) -> float:
     iron = stock["iron"] - (C.FOUND_COST["iron"] if ctx.empty_sites() else 0)
     n = max(0, iron // min(C.LEGION_COST, C.GALLEY_COST))
     useful = min(n, _units_wanted(ctx))
@@ -485,7 +260,7 @@ def _arming_value(ctx: _Context, stock: Mapping[str, int]) -> float:
     return value
 
 
-def _new_seas(ctx: _Context) -> list[str]:
+def _new_seas(ctx: Context) -> list[str]:
     """Seas where the nation may place a galley and has none."""
     out = []
     for p in ctx.mine:
@@ -495,7 +270,7 @@ def _new_seas(ctx: _Context) -> list[str]:
     return out
 
 
-def _maneuver_value(ctx: _Context, stock: Mapping[str, int]) -> float:
+def _maneuver_value(ctx: Context, stock: Mapping[str, int]) -> float:
     value = 0.0
     sites = set(ctx.empty_sites())
     founds = min(stock[r] // max(1, C.FOUND_COST[r]) for r in RESOURCES)
@@ -513,7 +288,7 @@ def _maneuver_value(ctx: _Context, stock: Mapping[str, int]) -> float:
     return value
 
 
-def _reach(ctx: _Context) -> set[str]:
+def _reach(ctx: Context) -> set[str]:
     """Provinces where the nation could stand (legion) or touch (galley) after one move."""
     out: set[str] = set()
     for pid in ctx.provinces:
@@ -526,7 +301,7 @@ def _reach(ctx: _Context) -> set[str]:
     return out
 
 
-def _available_near(ctx: _Context, pid: str) -> int:
+def _available_near(ctx: Context, pid: str) -> int:
     """Own units that are at a province or could get there in one move."""
     total = 0
     for q in ctx.land_near(pid, ctx.range_of(ctx.nation, True)):
@@ -541,7 +316,7 @@ def _available_near(ctx: _Context, pid: str) -> int:
     return total
 
 
-def _spare_legions(ctx: _Context, pid: str) -> int:
+def _spare_legions(ctx: Context, pid: str) -> int:
     """Legions that may leave a province without exposing an own city there."""
     n = ctx.legions_at(pid)
     if ctx.provinces[pid]["owner"] == ctx.nation and ctx.exposed(pid) == 0 and n:
@@ -556,7 +331,7 @@ def _spare_legions(ctx: _Context, pid: str) -> int:
 
 # -- inside a field ------------------------------------------------------------------------
 
-def _act(ctx: _Context, field: str | None, legal: list[str]) -> str:
+def _act(ctx: Context, field: str | None, legal: list[str]) -> str:
     if field == "temple":
         return _pick_temple(ctx, legal)
     if field == "knowhow":
@@ -568,7 +343,7 @@ def _act(ctx: _Context, field: str | None, legal: list[str]) -> str:
     return "end"
 
 
-def _pick_temple(ctx: _Context, legal: list[str]) -> str:
+def _pick_temple(ctx: Context, legal: list[str]) -> str:
     options = [a.split()[1] for a in legal if a.startswith("temple ")]
     if not options:
         return "end"
@@ -581,7 +356,7 @@ def _pick_temple(ctx: _Context, legal: list[str]) -> str:
     return f"temple {max(options, key=key)}"
 
 
-def _pick_knowhow(ctx: _Context, legal: list[str]) -> str:
+def _pick_knowhow(ctx: Context, legal: list[str]) -> str:
     options = {a.split()[1] for a in legal if a.startswith("learn ")}
     for k in WISHLIST:
         if k in options and k not in ctx.view["first_knowhow"]:
@@ -592,7 +367,7 @@ def _pick_knowhow(ctx: _Context, legal: list[str]) -> str:
     return "end"
 
 
-def _pick_arming(ctx: _Context, legal: list[str]) -> str:
+def _pick_arming(ctx: Context, legal: list[str]) -> str:
     reserve = C.FOUND_COST["iron"] if ctx.empty_sites() else 0
     iron = ctx.stock["iron"] - reserve
     if _units_wanted(ctx) <= 0:
@@ -632,7 +407,7 @@ def _pick_arming(ctx: _Context, legal: list[str]) -> str:
     if iron >= C.LEGION_COST and legions:
         sites = ctx.empty_sites()
         if sites:
-            dist = _distances(sites, LAND, ctx.provinces)
+            dist = distances(sites, LAND, ctx.provinces)
             pid = min(legions, key=lambda q: (dist.get(q, FAR), ctx.legions_at(q),
                                               ctx.order_of(q)))
             if dist.get(pid, FAR) < FAR:
@@ -645,7 +420,7 @@ def _pick_arming(ctx: _Context, legal: list[str]) -> str:
     return "end"
 
 
-def _pick_maneuver(ctx: _Context, legal: list[str]) -> str:
+def _pick_maneuver(ctx: Context, legal: list[str]) -> str:
     conquers = [a for a in legal if a.startswith("conquer ")]
     if conquers:
         def ckey(a: str) -> tuple[int, int, int]:
@@ -672,7 +447,7 @@ def _pick_maneuver(ctx: _Context, legal: list[str]) -> str:
     return _pick_move(ctx, legal) or "end"
 
 
-def _pick_move(ctx: _Context, legal: list[str]) -> str | None:
+def _pick_move(ctx: Context, legal: list[str]) -> str | None:
     moves: dict[tuple[str, str], list[int]] = {}
     for a in legal:
         if a.startswith("move "):
@@ -690,9 +465,9 @@ def _pick_move(ctx: _Context, legal: list[str]) -> str | None:
         if need > 0:
             targets[war] = need
     goals = sites + list(targets)
-    land_goal = _distances(goals, LAND, ctx.provinces)
+    land_goal = distances(goals, LAND, ctx.provinces)
     goal_seas = {s for pid in goals for s in ctx.coasts(pid)}
-    sea_goal = _distances(goal_seas, SEA_NEIGHBOURS, ctx.seas, ctx.sea_ok(ctx.nation))
+    sea_goal = distances(goal_seas, SEA_NEIGHBOURS, ctx.seas, ctx.sea_ok(ctx.nation))
     navigating = _navigator_gap(ctx) > 0
     best: tuple[float, int, str] | None = None
     for (src, dst), counts in moves.items():

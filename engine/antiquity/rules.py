@@ -4,6 +4,8 @@ Nations found cities around the Mediterranean: each turn a nation moves its mark
 action wheel and takes that field's action (produce, build temples, arm, buy know-how or
 maneuver). Conquest follows the seed page exactly. Personalities are the victory points.
 Nothing is hidden and nothing is left to chance but the deal of nations at set-up.
+The Maneuver fields' rules (reach, move, fight, found, conquer, abandon) are in
+:mod:`engine.antiquity.maneuver`.
 """
 
 from __future__ import annotations

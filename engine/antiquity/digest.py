@@ -1,0 +1,243 @@
+"""What Antiquity's automatic player sees: the public view digested once per decision.
+
+:class:`Context` wraps a nation's view (engine/antiquity/ai.py reads nothing else) and
+answers the questions the player's scoring asks again and again: where its units can get
+in one move, which enemy cities can be conquered, how many units an enemy could bring to a
+city next turn. The map's distance tables behind it are computed once per set of regions
+in play and cached.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping
+from functools import cache
+from typing import Any
+
+from engine.antiquity import constants as C
+from engine.antiquity.board import LAND, SEA_NEIGHBOURS, SEAS, SHORE
+
+View = Mapping[str, Any]
+RESOURCES = ("marble", "iron", "gold")
+#: Steps to a region out of reach.
+FAR = 99
+
+
+def distances(sources: Iterable[str], graph: Mapping[str, Iterable[str]],
+              allowed: Mapping[str, Any], ok: Callable[[str], bool] | None = None,
+              limit: int = FAR) -> dict[str, int]:
+    """Steps from every region of ``allowed`` to the nearest source (breadth first)."""
+    dist: dict[str, int] = {}
+    queue: deque[str] = deque()
+    for s in sources:
+        if s in allowed and s not in dist:
+            dist[s] = 0
+            queue.append(s)
+    while queue:
+        r = queue.popleft()
+        if dist[r] >= limit:
+            continue
+        for n in graph.get(r, ()):
+            if n in allowed and n not in dist and (ok is None or ok(n)):
+                dist[n] = dist[r] + 1
+                queue.append(n)
+    return dist
+
+
+Table = dict[str, dict[str, int]]
+
+
+@cache
+def _land_table(provinces: tuple[str, ...]) -> Table:
+    """Land steps between every two provinces in play."""
+    allowed = dict.fromkeys(provinces)
+    return {p: distances([p], LAND, allowed) for p in provinces}
+
+
+@cache
+def _sea_table(seas: tuple[str, ...], navigation: bool) -> Table:
+    """Sea steps between every two seas in play (deep seas only with Navigation)."""
+    allowed = dict.fromkeys(seas)
+
+    def ok(sea: str) -> bool:
+        return navigation or not SEAS[sea].deep
+    return {s: distances([s], SEA_NEIGHBOURS, allowed, ok) for s in seas}
+
+
+@cache
+def _shores(provinces: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    """The provinces in play on each sea's shore."""
+    inside = set(provinces)
+    return {s: tuple(p for p in SHORE[s] if p in inside) for s in SHORE}
+
+
+class Context:
+    """The view digested once per call."""
+
+    def __init__(self, view: View, me: Mapping[str, Any]) -> None:
+        self.view = view
+        self.me = me
+        self.nation: str = me["id"]
+        self.provinces: dict[str, Mapping[str, Any]] = {p["id"]: p for p in view["provinces"]}
+        self.seas: dict[str, Mapping[str, Any]] = {s["id"]: s for s in view["seas"]}
+        self.order = {r: i for i, r in enumerate([*self.provinces, *self.seas])}
+        self.knowhow: set[str] = set(me["knowhow"])
+        self.stock = {r: int(me[r]) for r in RESOURCES}
+        self.mine = [p for p in view["provinces"] if p["owner"] == self.nation]
+        self.cities_of: dict[str, int] = {}
+        for p in view["provinces"]:
+            if p["owner"]:
+                self.cities_of[p["owner"]] = self.cities_of.get(p["owner"], 0) + 1
+        self.knowhow_of = {n["id"]: set(n["knowhow"]) for n in view["nations"]}
+        self.active = [n["id"] for n in view["nations"] if not n["out"]]
+        self.target: int = int(view["target"])
+        self._power: dict[str, int] | None = None
+        self._sites: list[str] | None = None
+        self._goals: dict[str, int] | None = None
+        self._moves: dict[str, dict[str, int]] = {}
+        self.cache: dict[str, Any] = {}
+        key = tuple(self.provinces)
+        self.land = _land_table(key)
+        self.shore = _shores(key)
+        seas = tuple(self.seas)
+        self.sea_tables = {True: _sea_table(seas, True), False: _sea_table(seas, False)}
+
+    def sea_table(self, nation: str) -> Table:
+        return self.sea_tables["navigation" in self.knowhow_of[nation]]
+
+    def land_near(self, pid: str, limit: int) -> list[str]:
+        return [q for q, d in self.land[pid].items() if d <= limit]
+
+    def sea_near(self, nation: str, sea: str, limit: int) -> list[str]:
+        return [q for q, d in self.sea_table(nation)[sea].items() if d <= limit]
+
+    def range_of(self, nation: str, legion: bool) -> int:
+        k = self.knowhow_of[nation]
+        if legion:
+            return 1 + ("wheel" in k) + ("roads" in k)
+        return 1 + ("sailing" in k) + ("navigation" in k)
+
+    def production(self, resource: str) -> int:
+        amount = sum(C.TEMPLE_YIELD if p["temple"] else C.CITY_YIELD
+                     for p in self.mine if p["resource"] == resource)
+        if resource == "marble" and "democracy" in self.knowhow:
+            amount += C.DEMOCRACY_BONUS
+        if resource == "gold" and "currency" in self.knowhow:
+            amount += C.CURRENCY_BONUS
+        return amount
+
+    def legions_at(self, province: str, nation: str | None = None) -> int:
+        return int(self.provinces[province]["legions"].get(nation or self.nation, 0))
+
+    def galleys_at(self, sea: str, nation: str | None = None) -> int:
+        return int(self.seas[sea]["galleys"].get(nation or self.nation, 0))
+
+    def coasts(self, province: str) -> list[str]:
+        return [s for s in self.provinces[province]["coasts"] if s in self.seas]
+
+    def foreign_legions(self, province: str) -> int:
+        return sum(int(n) for k, n in self.provinces[province]["legions"].items()
+                   if k != self.nation)
+
+    def units_at(self, province: str, nation: str | None = None) -> int:
+        """Legions in the province and galleys on its coast."""
+        who = nation or self.nation
+        return self.legions_at(province, who) + sum(
+            self.galleys_at(s, who) for s in self.coasts(province))
+
+    def empty_sites(self) -> list[str]:
+        """City sites nobody holds and no other nation's legion blocks."""
+        if self._sites is None:
+            self._sites = [pid for pid, p in self.provinces.items()
+                           if p["owner"] is None and not self.foreign_legions(pid)]
+        return self._sites
+
+    def targets(self) -> dict[str, int]:
+        """Enemy cities that may be conquered, with their defence."""
+        out = {}
+        for pid, p in self.provinces.items():
+            owner = p["owner"]
+            if owner in (None, self.nation) or self.cities_of.get(owner, 0) <= 1:
+                continue
+            if p.get("defence") is not None:
+                out[pid] = int(p["defence"])
+        return out
+
+    def sea_ok(self, nation: str) -> Callable[[str], bool]:
+        navigation = "navigation" in self.knowhow_of[nation]
+        return lambda sea: navigation or not self.seas[sea]["deep"]
+
+    def power(self) -> dict[str, int]:
+        """For every province, the most units one enemy could bring there next turn."""
+        if self._power is None:
+            best: dict[str, int] = {}
+            for enemy in self.active:
+                if enemy == self.nation:
+                    continue
+                for pid, n in self._reach_counts(enemy).items():
+                    if n > best.get(pid, 0):
+                        best[pid] = n
+            self._power = best
+        return self._power
+
+    def _reach_counts(self, nation: str) -> dict[str, int]:
+        out: dict[str, int] = {}
+        legion_range = self.range_of(nation, True)
+        for pid, p in self.provinces.items():
+            n = int(p["legions"].get(nation, 0))
+            if n:
+                for q in self.land_near(pid, legion_range):
+                    out[q] = out.get(q, 0) + n
+        galley_range = self.range_of(nation, False)
+        for sid, s in self.seas.items():
+            n = int(s["galleys"].get(nation, 0))
+            if n:
+                touched: set[str] = set()
+                for t in self.sea_near(nation, sid, galley_range):
+                    touched.update(self.shore[t])
+                for q in touched:
+                    out[q] = out.get(q, 0) + n
+        return out
+
+    def exposed(self, pid: str) -> int:
+        """Units one of the own cities lacks to be safe next turn (0: safe)."""
+        p = self.provinces[pid]
+        if len(self.mine) <= 1 or p.get("defence") is None:
+            return 0
+        return max(0, self.power().get(pid, 0) - int(p["defence"]) + 1)
+
+    def free(self, region: str) -> bool:
+        """May own units pass through ``region`` (no other nation's units, nor a legion
+        through another nation's city)?"""
+        if region in self.provinces:
+            p = self.provinces[region]
+            return (p["owner"] in (None, self.nation)
+                    and all(k == self.nation for k, n in p["legions"].items() if n))
+        return all(k == self.nation for k, n in self.seas[region]["galleys"].items() if n)
+
+    def moves_from(self, region: str) -> dict[str, int]:
+        """Where own units in ``region`` can get in one move, with the steps (stops
+        included; a rough copy of the rules' movement)."""
+        if region in self._moves:
+            return self._moves[region]
+        legion = region in self.provinces
+        graph = LAND if legion else SEA_NEIGHBOURS
+        allowed: Mapping[str, Any] = self.provinces if legion else self.seas
+        limit = self.range_of(self.nation, legion)
+        navigation = "navigation" in self.knowhow
+        dist = {region: 0}
+        queue: deque[str] = deque([region])
+        while queue:
+            r = queue.popleft()
+            if dist[r] >= limit or (r != region and not self.free(r)):
+                continue
+            for n in graph.get(r, ()):
+                if n in allowed and n not in dist and (
+                        legion or navigation or not self.seas[n]["deep"]):
+                    dist[n] = dist[r] + 1
+                    queue.append(n)
+        self._moves[region] = dist
+        return dist
+
+    def order_of(self, region: str) -> int:
+        return self.order.get(region, FAR)
