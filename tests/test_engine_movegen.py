@@ -27,8 +27,8 @@ from engine.conqueror.board import NEIGHBOURS, SQUARES
 from engine.conqueror.state import MAX_STACK
 from engine.liege import fights
 from engine.liege.board import Board
-from engine.liege.pieces import LIMITS, TURNING, WEAPONS, prices
-from engine.liege.rules import BUY_ORDER, FIRERS, _quarter
+from engine.liege.pieces import BUY_ORDER, FIRERS, LIMITS, TURNING, WEAPONS, prices
+from engine.liege.rules import _quarter
 from engine.liege.state import LiegeState
 from tests.antiquity_positions import antiquity_reference
 from tests.napoleon_positions import napoleon_reference

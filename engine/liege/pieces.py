@@ -1,4 +1,4 @@
-"""Liège's War Stats Table: prices, strengths and per-player limits."""
+"""Liège's War Stats Table: prices, strengths and per-player limits, and the pieces' names."""
 
 from __future__ import annotations
 
@@ -6,6 +6,10 @@ from __future__ import annotations
 PIECES = ("rifle", "mg", "mortar", "av", "trench")
 #: Weapons bought and used at once.
 WEAPONS = ("grenade", "missile", "gas")
+#: The shop's order of the pieces (the order buys are listed in).
+BUY_ORDER = ("rifle", "mg", "mortar", "av", "trench")
+#: The piece each weapon is used from.
+FIRERS = {"grenade": "rifle", "missile": "mortar", "gas": "mortar"}
 
 NAMES = {"rifle": "Rifle", "mg": "Machine Gun", "mortar": "Mortar", "av": "Armored Vehicle",
          "trench": "Trench", "grenade": "Grenade", "missile": "Missile", "gas": "Mustard Gas",
@@ -39,3 +43,11 @@ def prices(mortar_losses: int) -> dict[str, int]:
     out["missile"] += MORTAR_PENALTY * mortar_losses
     out["gas"] += MORTAR_PENALTY * mortar_losses
     return out
+
+
+def with_article(kind: str) -> str:
+    """'A Mortar', 'An Armored Vehicle', 'Mustard Gas'."""
+    name = NAMES[kind]
+    if kind == "gas":
+        return name
+    return ("An " if name[0] in "AEIOU" else "A ") + name

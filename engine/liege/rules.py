@@ -1,38 +1,27 @@
-"""Liège's rules (docs/games/liege.md explains them and the product's rulings)."""
+"""Liège's rules (docs/games/liege.md explains them and the product's rulings).
+
+The turn's phases are run here; buying pieces and weapons is in
+:mod:`engine.liege.deploy`, and fights and blasts are resolved in
+:mod:`engine.liege.fights`.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from engine.core import JSON, Dice, Event, Game, IllegalAction, Option, Outcome, seated_player
-from engine.liege import fights, narration
+from engine.liege import deploy, fights, narration
 from engine.liege import state as st
-from engine.liege.board import FACINGS, FORWARD_FACING, SIDES
+from engine.liege.board import FACINGS, SIDES
 from engine.liege.fights import Unit, fight_range, unit_at
 from engine.liege.notation import VERBS, Action, parse
-from engine.liege.pieces import LIMITS, MOVABLE, NAMES, PLURALS, TURNING, WEAPONS, prices
-from engine.liege.state import LiegeState, Pending, Piece, Seat
+from engine.liege.pieces import LIMITS, MOVABLE, NAMES, TURNING, prices, with_article
+from engine.liege.state import LiegeState, Pending, Seat
 
-BUY_ORDER = ("rifle", "mg", "mortar", "av", "trench")
-FIRERS = {"grenade": "rifle", "missile": "mortar", "gas": "mortar"}
 #: Events that mean a fight or a blast was resolved (or a player went out): an action
 #: that produced one is never taken back.
 _FINAL_EVENTS = frozenset({"fight", "casualty", "casualty_needed", "grenade", "missile", "gas",
                            "life_lost", "eliminated"})
-
-
-def _a(kind: str) -> str:
-    """'A Mortar', 'An Armored Vehicle', 'Mustard Gas'."""
-    name = NAMES[kind]
-    if kind == "gas":
-        return name
-    return ("An " if name[0] in "AEIOU" else "A ") + name
-
-
-def _limit_text(kind: str, limit: int) -> str:
-    verb = "placed" if kind == "trench" else "used"
-    amount = "both" if limit == 2 else f"all {limit}"
-    return f"You have {verb} {amount} of your {PLURALS[kind]}."
 
 
 class Liege(Game[LiegeState]):
@@ -120,7 +109,7 @@ class Liege(Game[LiegeState]):
         if phase == "general":
             out += [f"general {s}" for s in self._general_moves(state, seat)]
         if phase in ("general", "deploy"):
-            out += self._buy_actions(state, seat)
+            out += deploy.buy_actions(state, seat)
         if phase in ("general", "deploy", "move"):
             out += self._move_actions(state, seat)
         if phase == "move":
@@ -153,64 +142,10 @@ class Liege(Game[LiegeState]):
                 moves.append(s)
         return geo.sort(moves)
 
-    def _zone(self, state: LiegeState, seat: Seat) -> tuple[str, ...]:
-        """Squares (in board order) where this player may place a piece other than a
-        Trench, if they are empty."""
-        assert seat.general is not None
-        geo = state.geo
-        return geo.zone(seat.side, geo.progress(seat.side, seat.general) + 1)
-
-    def _enemy_squares(self, state: LiegeState, seat: Seat) -> list[str]:
-        """Squares holding an opponent's piece or General."""
-        me = seat.id
-        enemy = [sq for sq, p in state.pieces.items() if p.owner is not None and p.owner != me]
-        enemy += [s.general for s in state.seats if not s.out and s.id != me and s.general]
-        return enemy
-
-    def _near_enemy(self, state: LiegeState, seat: Seat) -> set[str]:
-        geo = state.geo
-        near: set[str] = set()
-        for sq in self._enemy_squares(state, seat):
-            near.update(geo.block[sq])  # the square and its neighbours
-        return near
-
     # The list builders below generate their actions already in the canonical order
     # (verb, then the first square's board index, then the second square's), which is
     # what the old build-then-sort gave; tests/test_engine_movegen.py checks them against
     # that reference.
-
-    def _buy_actions(self, state: LiegeState, seat: Seat) -> list[str]:
-        """Buys (by BUY_ORDER, then square), then weapons (by WEAPONS, firer, target)."""
-        price = prices(seat.mortar_losses)
-        excluded = state.occupied() | self._near_enemy(state, seat)
-        geo = state.geo
-        in_zone = [s for s in self._zone(state, seat) if s not in excluded]
-        out = []
-        for kind in BUY_ORDER:
-            if price[kind] > seat.credits:
-                continue
-            if kind == "trench":
-                if seat.used["trench"] < LIMITS["trench"]:
-                    out += [f"buy trench {s}" for s in geo.squares if s not in excluded]
-                continue
-            out += [f"buy {kind} {s}" for s in in_zone]
-        for kind in WEAPONS:
-            if price[kind] > seat.credits or seat.used[kind] >= LIMITS[kind]:
-                continue
-            firers = [src for src, piece in state.pieces.items()
-                      if piece.owner == seat.id and piece.type == FIRERS[kind]]
-            for src in geo.sort(firers):
-                # weapon zones are tuples in board order
-                zone_of = self._weapon_zone(state, src, state.pieces[src], kind)
-                out += [f"{kind} {src} {t}" for t in zone_of]
-        return out
-
-    def _weapon_zone(self, state: LiegeState, src: str, piece: Piece,
-                     kind: str) -> tuple[str, ...]:
-        if kind == "grenade":
-            return state.geo.throw_zone(src)
-        assert piece.facing is not None
-        return state.geo.fire_zone(src, piece.facing)
 
     def _move_actions(self, state: LiegeState, seat: Seat) -> list[str]:
         """Every shift (by piece, then neighbour), then every turn (by piece, then n/e/s/w)."""
@@ -232,7 +167,7 @@ class Liege(Game[LiegeState]):
     def _attacks(self, state: LiegeState, seat: Seat) -> list[tuple[Unit, str]]:
         # Only an opponent's square can be a target; whether it is one does not depend on
         # the attacker, so _target_problem is asked once per square, not once per pair.
-        enemy = set(self._enemy_squares(state, seat))
+        enemy = set(state.enemy_squares(seat.id))
         verdicts: dict[str, bool] = {}
         out = []
         for unit in fights.units_of(state, seat.id):
@@ -402,86 +337,21 @@ class Liege(Game[LiegeState]):
         state.phase = "fight"
         return "done"
 
-    def _buy_problem(self, state: LiegeState, seat: Seat, kind: str) -> str | None:
-        if kind in LIMITS and seat.used[kind] >= LIMITS[kind]:
-            return _limit_text(kind, LIMITS[kind])
-        price = prices(seat.mortar_losses)[kind]
-        if price > seat.credits:
-            return f"{_a(kind)} costs {price} credits and you have {seat.credits}."
-        return None
-
     def _do_buy(self, state: LiegeState, seat: Seat, action: Action,
                 events: list[Event]) -> str:
-        kind, dst = action.what, action.squares[0]
         self._enter(state, ("general", "deploy"), "deploy", "Buying")
-        problem = self._buy_problem(state, seat, kind)
-        if problem:
-            raise IllegalAction(problem)
-        if dst in state.occupied():
-            raise IllegalAction(f"{dst} is taken: place pieces on an empty square.")
-        if dst in self._near_enemy(state, seat):
-            raise IllegalAction(f"{dst} is next to an opponent's piece: nothing may be placed "
-                                "there.")
-        if kind != "trench" and dst not in self._zone(state, seat):
-            raise IllegalAction(f"{dst} is too far forward: place pieces no further than one "
-                                "rank in front of your General (Trenches go anywhere).")
-        price = prices(seat.mortar_losses)[kind]
-        seat.credits -= price
-        if kind == "trench":
-            seat.used["trench"] += 1
-        facing = FORWARD_FACING[seat.side] if kind in TURNING else None
-        state.pieces[dst] = Piece(kind, None if kind == "trench" else seat.id, facing,
-                                  new=True)
-        state.phase = "fight"
-        events.append({"type": "buy", "player": seat.id, "piece": kind, "square": dst,
-                       "price": price, "credits": seat.credits, "facing": facing})
-        return f"buy {kind} {dst}"
+        return deploy.buy(state, seat, action, events)
 
     def _do_weapon(self, state: LiegeState, seat: Seat, action: Action,
                    events: list[Event]) -> str:
-        kind = action.verb
-        src, target = action.squares
-        self._enter(state, ("general", "deploy"), "deploy", f"Using {_a(kind)}")
-        problem = self._buy_problem(state, seat, kind)
-        if problem:
-            raise IllegalAction(problem)
-        firer = state.pieces.get(src)
-        need = FIRERS[kind]
-        if firer is None or firer.owner != seat.id or firer.type != need:
-            raise IllegalAction(f"{_a(kind)} is used from one of your {NAMES[need]}s, and you "
-                                f"have no {NAMES[need]} on {src}.")
-        if target not in self._weapon_zone(state, src, firer, kind):
-            if kind == "grenade":
-                raise IllegalAction(f"A Rifle throws a Grenade at most 2 squares; {target} is "
-                                    f"out of reach from {src}.")
-            raise IllegalAction(f"The Mortar on {src} faces {firer.facing}: it fires 2-4 "
-                                "squares ahead, or one file or rank to either side of that "
-                                f"line; {target} is outside.")
-        price = prices(seat.mortar_losses)[kind]
-        seat.credits -= price
-        seat.used[kind] += 1
-        state.blasted = True
-        state.phase = "fight"
-        geo = state.geo
-        squares = geo.sort(list(geo.plus[target] if kind == "grenade" else geo.block[target]))
-        state.blast = {"kind": kind, "target": target, "squares": squares}
-        event: Event = {"type": kind, "player": seat.id, "from": src, "target": target,
-                        "price": price, "credits": seat.credits, "squares": squares}
-        if kind == "grenade":
-            events.append(event)
-            fights.grenade(state, target, events, event)
-        elif kind == "missile":
-            fights.missile(state, target, events, event)
-        else:
-            events.append(event)
-            fights.gas(state, target, events, event)
-        return f"{kind} {src} {target}"
+        self._enter(state, ("general", "deploy"), "deploy", f"Using {with_article(action.verb)}")
+        return deploy.weapon(state, seat, action, events)
 
     def _shift_problem(self, state: LiegeState, seat: Seat, src: str,
                        dst: str | None) -> str | None:
         piece = state.pieces.get(src)
         if piece is not None and piece.type not in MOVABLE:
-            return f"{_a(piece.type)} does not move once placed."
+            return f"{with_article(piece.type)} does not move once placed."
         if piece is None or piece.owner != seat.id:
             return f"You have no piece on {src} to move."
         if piece.type == "av" and state.general_at(src) is not None:
@@ -554,7 +424,7 @@ class Liege(Game[LiegeState]):
         if attacker is None or attacker.owner != seat.id:
             raise IllegalAction(f"You have no piece on {src}.")
         if attacker.offense <= 0:
-            raise IllegalAction(f"{_a(attacker.kind)} never attacks.")
+            raise IllegalAction(f"{with_article(attacker.kind)} never attacks.")
         if attacker.new:
             raise IllegalAction(f"The {attacker.name} on {src} was placed this turn and "
                                 "cannot fight yet.")

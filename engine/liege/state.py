@@ -116,6 +116,21 @@ class LiegeState:
                 return seat
         return None
 
+    def enemy_squares(self, player: str) -> list[str]:
+        """Squares holding an opponent's piece or General."""
+        enemy = [sq for sq, p in self.pieces.items()
+                 if p.owner is not None and p.owner != player]
+        enemy += [s.general for s in self.seats if not s.out and s.id != player and s.general]
+        return enemy
+
+    def near_enemy(self, player: str) -> set[str]:
+        """Squares holding an opponent's piece or General, and their neighbours."""
+        geo = self.geo
+        near: set[str] = set()
+        for sq in self.enemy_squares(player):
+            near.update(geo.block[sq])  # the square and its neighbours
+        return near
+
     def occupied(self) -> set[str]:
         """Squares holding a piece or a General."""
         taken = set(self.pieces)
