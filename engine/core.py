@@ -377,6 +377,20 @@ def find_seat(seats: Iterable[SeatT], player: object) -> SeatT | None:
     return None
 
 
+class Seated(Generic[SeatT]):
+    """What a state that keeps its players in ``seats`` gets for free: finding a player's
+    seat, and the seats still in the game."""
+
+    seats: list[SeatT]
+
+    def seat_of(self, player: object) -> SeatT | None:
+        return find_seat(self.seats, player)
+
+    @property
+    def alive(self) -> list[SeatT]:
+        return [s for s in self.seats if not s.out]
+
+
 def seated_player(seats: Iterable[SeatT], player: object, over: bool) -> SeatT:
     """The acting player's seat; refuses strangers, finished games and players who are out."""
     seat = find_seat(seats, player)
@@ -389,6 +403,15 @@ def seated_player(seats: Iterable[SeatT], player: object, over: bool) -> SeatT:
     return seat
 
 
+def move_record(player: str, action: str, squares: tuple[str, ...] = ()) -> JSON:
+    """A state's ``last_move`` on a board of squares, for the renderer to highlight: who
+    did what (the canonical action), the square it left (an action naming two squares)
+    and the square it reached (the last one named; None for an action naming none)."""
+    return {"player": player, "action": action,
+            "from": squares[0] if len(squares) == 2 else None,
+            "to": squares[-1] if squares else None}
+
+
 def parse_position(text: str, game_name: str, parse: Callable[[str], S]) -> S:
     """Run a game's position parser; any malformation becomes :class:`IllegalAction`."""
     try:
@@ -398,6 +421,12 @@ def parse_position(text: str, game_name: str, parse: Callable[[str], S]) -> S:
     except (ValueError, TypeError, KeyError, AttributeError, IndexError,
             RecursionError) as exc:
         raise IllegalAction(f"Not a valid {game_name} position: {exc}") from None
+
+
+def position_text(data: dict[str, Any]) -> str:
+    """A position's JSON text, compact and with its keys sorted, so one state always dumps
+    to the same text."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def json_object(value: Any, where: str) -> dict[str, Any]:
@@ -431,6 +460,18 @@ def whole(value: Any, low: int, high: int, what: str) -> int:
     """``value`` if it is an int (not a bool) in ``[low, high]``; else ValueError."""
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise ValueError(f"{what} must be a whole number from {low} to {high}")
+    return value
+
+
+def bounded(value: Any, low: int, high: int, where: str) -> int:
+    """``value`` if it is an int (not a bool) in ``[low, high]``; else ValueError naming
+    ``where`` and the bound it breaks."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"{where}: {value!r} is not a whole number")
+    if value < low:
+        raise ValueError(f"{where}: {value} is below {low}")
+    if value > high:
+        raise ValueError(f"{where}: {value} is above {high}")
     return value
 
 

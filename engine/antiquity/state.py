@@ -68,7 +68,7 @@ from engine.antiquity.board import (
     region_players,
     seas_in_play,
 )
-from engine.core import Dice, json_object, parse_position, position_fields
+from engine.core import Dice, bounded, json_object, parse_position, position_fields
 
 FORMAT = "warhost.antiquity/1"
 PHASES = ("wheel", "action", "over")
@@ -318,16 +318,6 @@ FIELDS = ("format", "players", "nations", "rounds", "round", "turn", "phase", "f
           "personalities", "moved", "out", "winners", "result")
 
 
-def _int(value: Any, low: int, high: int, where: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"{where}: {value!r} is not a whole number")
-    if value < low:
-        raise ValueError(f"{where}: {value} is below {low}")
-    if value > high:
-        raise ValueError(f"{where}: {value} is above {high}")
-    return value
-
-
 def _list(value: Any, where: str) -> list[Any]:
     if not isinstance(value, list):
         raise ValueError(f"{where} must be a list")
@@ -364,6 +354,20 @@ def _field(value: Any, where: str) -> str:
     return str(value)
 
 
+def _counts(data: dict[str, Any], key: str, nations: list[str], known: tuple[str, ...],
+            what: str, high: int, into: dict[str, dict[str, int]]) -> None:
+    """Read ``key``, nation -> name -> count (each name one of ``known``, each count from 0
+    to ``high``), into ``into``."""
+    raw = json_object(data.get(key, {}), key)
+    for nat, counts in raw.items():
+        _nation(nat, nations, key)
+        for name, k in json_object(counts, f"{key}.{nat}").items():
+            if name not in known:
+                raise ValueError(f"{key}.{nat}: unknown {what} {name!r} "
+                                 f"({', '.join(known)})")
+            into[nat][name] = bounded(k, 0, high, f"{key}.{nat}.{name}")
+
+
 def _load(text: str) -> AntiquityState:
     data = position_fields(text, FORMAT, FIELDS)
 
@@ -391,8 +395,8 @@ def _load(text: str) -> AntiquityState:
         raise ValueError("players: a player cannot take two seats")
 
     state = fresh(list(players), list(nations), C.ROUNDS)
-    state.rounds = _int(data.get("rounds", C.ROUNDS), 1, MAX_ROUNDS, "rounds")
-    state.round = _int(data.get("round", 1), 1, state.rounds, "round")
+    state.rounds = bounded(data.get("rounds", C.ROUNDS), 1, MAX_ROUNDS, "rounds")
+    state.round = bounded(data.get("round", 1), 1, state.rounds, "round")
 
     # cities and temples
     if "cities" in data:
@@ -427,7 +431,7 @@ def _load(text: str) -> AntiquityState:
             _region(r, n, key, kind)
             for nat, k in json_object(here, f"{key}.{r}").items():
                 _nation(nat, nations, f"{key}.{r}")
-                if _int(k, 0, limit, f"{key}.{r}.{nat}"):
+                if bounded(k, 0, limit, f"{key}.{r}.{nat}"):
                     units.setdefault(r, {})[nat] = k
     state.units = units
     for nat in nations:
@@ -438,14 +442,8 @@ def _load(text: str) -> AntiquityState:
                                  f"more than their {limit}")
 
     # per nation
-    raw = json_object(data.get("resources", {}), "resources")
-    for nat, res in raw.items():
-        _nation(nat, nations, "resources")
-        for r, k in json_object(res, f"resources.{nat}").items():
-            if r not in RESOURCES:
-                raise ValueError(f"resources.{nat}: unknown resource {r!r} (marble, iron, "
-                                 "gold)")
-            state.resources[nat][r] = _int(k, 0, MAX_RESOURCE, f"resources.{nat}.{r}")
+    _counts(data, "resources", nations, RESOURCES, "resource", MAX_RESOURCE,
+            state.resources)
     raw = json_object(data.get("knowhow", {}), "knowhow")
     for nat, held in raw.items():
         _nation(nat, nations, "knowhow")
@@ -477,15 +475,8 @@ def _load(text: str) -> AntiquityState:
     for nat, f in raw.items():
         _nation(nat, nations, "wheel")
         state.wheel[nat] = None if f is None else _field(f, f"wheel.{nat}")
-    raw = json_object(data.get("personalities", {}), "personalities")
-    for nat, kinds in raw.items():
-        _nation(nat, nations, "personalities")
-        for kind, k in json_object(kinds, f"personalities.{nat}").items():
-            if kind not in PERSONALITIES:
-                raise ValueError(f"personalities.{nat}: unknown personality {kind!r} "
-                                 f"({', '.join(PERSONALITIES)})")
-            state.personalities[nat][kind] = _int(k, 0, MAX_POINTS,
-                                                  f"personalities.{nat}.{kind}")
+    _counts(data, "personalities", nations, PERSONALITIES, "personality", MAX_POINTS,
+            state.personalities)
     out = _list(data.get("out", []), "out")
     for i, nat in enumerate(out):
         _nation(nat, nations, f"out[{i}]")
@@ -524,7 +515,7 @@ def _load(text: str) -> AntiquityState:
     moved: dict[str, int] = {}
     for r, k in json_object(data.get("moved", {}), "moved").items():
         _region(r, n, "moved")
-        if _int(k, 0, state.count(r, state.turn), f"moved.{r} (units of the "
+        if bounded(k, 0, state.count(r, state.turn), f"moved.{r} (units of the "
                 f"{NATIONS[state.turn].name} there)"):
             moved[r] = k
     if moved and fld not in MANEUVERS:

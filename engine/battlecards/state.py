@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.battlecards.cards import ARSENAL, CONFLICT, CONFLICTS, FORCES, SIDES, UNITS
-from engine.core import Dice, flag, parse_position, whole
+from engine.core import Dice, Seated, flag, parse_position, position_text, whole
 
 FORMAT = "warhost.battlecards/1"
 PHASES = ("setup", "draw", "resolve", "decide", "battle", "over")
@@ -119,7 +119,7 @@ class Pending:
 
 
 @dataclass
-class BattlecardsState:
+class BattlecardsState(Seated[Seat]):
     seats: list[Seat]
     conflict_deck: list[str]  # top first
     conflict_discard: list[str]  # top last
@@ -149,12 +149,6 @@ class BattlecardsState:
     def over(self) -> bool:
         return self.phase == "over"
 
-    def seat_of(self, player: str) -> Seat | None:
-        for s in self.seats:
-            if s.id == player:
-                return s
-        return None
-
     def seat(self, player: str) -> Seat:
         s = self.seat_of(player)
         assert s is not None
@@ -172,23 +166,25 @@ class BattlecardsState:
 
 # -- decks ----------------------------------------------------------------------------
 
+def _refilled(deck: list[str], discard: list[str], dice: Dice) -> tuple[list[str], list[str]]:
+    """The deck and discard pile to draw from: an empty deck takes the pile, shuffled."""
+    if not deck and discard:
+        return dice.shuffle(discard), []
+    return deck, discard
+
+
 def draw_conflict(state: BattlecardsState) -> str | None:
     """The top conflict card (reshuffling the discard pile into an empty deck)."""
-    if not state.conflict_deck and state.conflict_discard:
-        state.conflict_deck = state.dice.shuffle(state.conflict_discard)
-        state.conflict_discard = []
-    if not state.conflict_deck:
-        return None
-    return state.conflict_deck.pop(0)
+    state.conflict_deck, state.conflict_discard = _refilled(
+        state.conflict_deck, state.conflict_discard, state.dice)
+    return state.conflict_deck.pop(0) if state.conflict_deck else None
 
 
 def draw_arsenal(state: BattlecardsState, seat: Seat) -> str | None:
-    if not seat.deck and seat.discard:
-        seat.deck = state.dice.shuffle(seat.discard)
-        seat.discard = []
-    if not seat.deck:
-        return None
-    return seat.deck.pop(0)
+    """The top card of ``seat``'s arsenal (reshuffling their discard pile into an empty
+    deck)."""
+    seat.deck, seat.discard = _refilled(seat.deck, seat.discard, state.dice)
+    return seat.deck.pop(0) if seat.deck else None
 
 
 # -- the position format ---------------------------------------------------------------
@@ -222,7 +218,7 @@ def dump(state: BattlecardsState) -> str:
         "last_shots": state.last_shots,
         "last_move": state.last_move,
     }
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return position_text(data)
 
 
 def load(text: str) -> BattlecardsState:

@@ -18,7 +18,7 @@ from engine.conqueror.state import (
     Seat,
     Square,
 )
-from engine.core import JSON, Dice, Event, Game, IllegalAction, Outcome, seated_player
+from engine.core import JSON, Dice, Event, Game, IllegalAction, Outcome, move_record, seated_player
 
 FORT_COST = {"lumber": 2, "gold": 2, "ap": 2}
 MAX_BLANKS_PER_QUADRANT = 2
@@ -175,7 +175,7 @@ class Conqueror(Game[ConquerorState]):
             if not new.over and new.seats[new.turn].id == player:
                 self._next_turn(new, events)
             self._finish_if_over(new, events)
-            new.last_move = {"player": player, "action": "resign", "from": None, "to": None}
+            new.last_move = move_record(player, "resign")
             return new, events
         if player != new.seats[new.turn].id:
             raise IllegalAction(f"It is not your turn: waiting for {new.seats[new.turn].id}.")
@@ -185,12 +185,7 @@ class Conqueror(Game[ConquerorState]):
             "raze": self._do_raze, "convert": self._do_convert, "end": self._do_end,
         }[parsed.verb]
         canonical = handler(new, seat, parsed, events)
-        squares = parsed.squares
-        new.last_move = {
-            "player": player, "action": canonical,
-            "from": squares[0] if len(squares) == 2 else None,
-            "to": squares[-1] if squares else None,
-        }
+        new.last_move = move_record(player, canonical, parsed.squares)
         self._finish_if_over(new, events)
         return new, events
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.conqueror.board import SQUARES, is_square
-from engine.core import Dice, find_seat, parse_position, whole
+from engine.core import Dice, Seated, parse_position, position_text, whole
 
 FORMAT = "warhost.conqueror/1"
 MAX_STOCK = 5  # the cap on AP, gold and lumber
@@ -54,7 +54,7 @@ class Seat:
 
 
 @dataclass
-class ConquerorState:
+class ConquerorState(Seated[Seat]):
     seats: list[Seat]
     board: dict[str, Square]
     turn: int  # index into seats of whose turn it is
@@ -73,13 +73,6 @@ class ConquerorState:
             out_order=list(self.out_order),
             last_move=dict(self.last_move) if self.last_move else None,
         )
-
-    def seat_of(self, player: str) -> Seat | None:
-        return find_seat(self.seats, player)
-
-    @property
-    def alive(self) -> list[Seat]:
-        return [s for s in self.seats if not s.out]
 
     @property
     def over(self) -> bool:
@@ -114,7 +107,7 @@ def dump(state: ConquerorState) -> str:
         "out_order": state.out_order,
         "last_move": state.last_move,
     }
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return position_text(data)
 
 
 

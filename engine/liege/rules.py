@@ -9,7 +9,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import JSON, Dice, Event, Game, IllegalAction, Option, Outcome, seated_player
+from engine.core import (
+    JSON,
+    Dice,
+    Event,
+    Game,
+    IllegalAction,
+    Option,
+    Outcome,
+    move_record,
+    seated_player,
+)
 from engine.liege import deploy, fights, narration
 from engine.liege import state as st
 from engine.liege.board import FACINGS, SIDES
@@ -194,7 +204,7 @@ class Liege(Game[LiegeState]):
         events: list[Event] = []
         if parsed.verb == "resign":
             self._resign(new, player, events)
-            new.last_move = {"player": player, "action": "resign", "from": None, "to": None}
+            new.last_move = move_record(player, "resign")
             self._finish_if_over(new, events)
             return new, events
         pending = new.pending
@@ -224,12 +234,7 @@ class Liege(Game[LiegeState]):
             "attack": self._do_attack, "casualty": self._do_casualty, "end": self._do_end,
         }[parsed.verb]
         canonical = handler(new, seat, parsed, events)
-        squares = parsed.squares
-        new.last_move = {
-            "player": player, "action": canonical,
-            "from": squares[0] if len(squares) == 2 else None,
-            "to": squares[-1] if squares else None,
-        }
+        new.last_move = move_record(player, canonical, parsed.squares)
         self._after(new, events)
         return new, events
 

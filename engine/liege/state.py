@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core import Dice, find_seat, flag, parse_position, whole
+from engine.core import Dice, Seated, flag, parse_position, position_text, whole
 from engine.liege.board import FACINGS, SIDES, SIZES, Board, board
 from engine.liege.pieces import DAMAGE_TOKENS, LIMITS, PIECES, START_CREDITS, START_LIVES
 
@@ -63,7 +63,7 @@ class Pending:
 
 
 @dataclass
-class LiegeState:
+class LiegeState(Seated[Seat]):
     size: int
     forward_bonus: int
     seats: list[Seat]
@@ -98,13 +98,6 @@ class LiegeState:
             blast=json.loads(json.dumps(self.blast)) if self.blast else None,
             last_move=dict(self.last_move) if self.last_move else None,
         )
-
-    def seat_of(self, player: str) -> Seat | None:
-        return find_seat(self.seats, player)
-
-    @property
-    def alive(self) -> list[Seat]:
-        return [s for s in self.seats if not s.out]
 
     @property
     def over(self) -> bool:
@@ -180,7 +173,7 @@ def dump(state: LiegeState) -> str:
         "blast": state.blast,
         "last_move": state.last_move,
     }
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return position_text(data)
 
 
 

@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core import Dice, json_object, parse_position, position_fields
+from engine.core import Dice, bounded, json_object, parse_position, position_fields
 from engine.napoleon.board import COUNTRIES, NEIGHBOURS, ORDER, SEA_POWER, SIDES
 from engine.napoleon.cards import BY_ID, COPIES, DECK
 
@@ -190,16 +190,6 @@ FIELDS = ("format", "players", "rounds", "round", "turn", "phase", "armies", "mo
           "deck", "discard", "battle", "winner", "result", "dice", "forced", "seed")
 
 
-def _int(value: Any, low: int, high: int, where: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"{where}: {value!r} is not a whole number")
-    if value < low:
-        raise ValueError(f"{where}: {value} is below {low}")
-    if value > high:
-        raise ValueError(f"{where}: {value} is above {high}")
-    return value
-
-
 def _side(value: Any, where: str) -> str:
     if value not in SIDES:
         raise ValueError(f"{where}: {value!r} is not a side (french or allies)")
@@ -229,9 +219,9 @@ def _load(text: str) -> NapoleonState:
         raise ValueError("players must be a list of two player ids (French first)")
     if players[0] == players[1]:
         raise ValueError("players: the two ids must differ")
-    seed = _int(data.get("seed", 0), 0, 2**64 - 1, "seed")
-    rounds = _int(data.get("rounds", 20), 1, MAX_ROUNDS, "rounds")
-    round_ = _int(data.get("round", 1), 1, rounds, "round")
+    seed = bounded(data.get("seed", 0), 0, 2**64 - 1, "seed")
+    rounds = bounded(data.get("rounds", 20), 1, MAX_ROUNDS, "rounds")
+    round_ = bounded(data.get("round", 1), 1, rounds, "round")
     turn = _side(data.get("turn", "french"), "turn")
     phase = data.get("phase", "move")
     if phase not in PHASES:
@@ -249,7 +239,7 @@ def _load(text: str) -> NapoleonState:
                 _country(c, f"armies.{s}")
                 if isinstance(n, int) and not isinstance(n, bool) and n < 0:
                     raise ValueError(f"armies.{s}.{c}: {n} is negative")
-                _int(n, 0, POOL, f"armies.{s}.{c}")
+                bounded(n, 0, POOL, f"armies.{s}.{c}")
             armies[s] = full(counts)
     else:
         armies = {s: full(SETUP[s]) for s in SIDES}
@@ -266,7 +256,7 @@ def _load(text: str) -> NapoleonState:
     moved = full()
     for c, n in raw_moved.items():
         _country(c, "moved")
-        moved[c] = _int(n, 0, armies[turn][c], f"moved.{c} (armies of the {turn} there)")
+        moved[c] = bounded(n, 0, armies[turn][c], f"moved.{c} (armies of the {turn} there)")
     if any(moved.values()) and phase != "move":
         raise ValueError("moved: armies are marked as moved only in the move phase")
 
@@ -368,7 +358,7 @@ def _dice(data: dict[str, Any], seed: int) -> Dice:
         extra = [k for k in raw if k not in ("state", "forced")]
         if extra:
             raise ValueError(f"dice: unknown field {extra[0]!r}")
-        dice = Dice(_int(raw.get("state", seed), 0, 2**64 - 1, "dice.state"))
+        dice = Dice(bounded(raw.get("state", seed), 0, 2**64 - 1, "dice.state"))
         dice.forced = _forced(raw.get("forced", []), "dice.forced")
     if "forced" in data:
         if raw is not None and raw.get("forced"):
@@ -380,7 +370,7 @@ def _dice(data: dict[str, Any], seed: int) -> Dice:
 def _forced(value: Any, where: str) -> list[int]:
     if not isinstance(value, list):
         raise ValueError(f"{where} must be a list of die results 1-6")
-    return [_int(v, 1, 6, f"{where}[{i}]") for i, v in enumerate(value)]
+    return [bounded(v, 1, 6, f"{where}[{i}]") for i, v in enumerate(value)]
 
 
 def _check_phase(phase: str, turn: str, armies: dict[str, dict[str, int]],
