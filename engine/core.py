@@ -436,6 +436,17 @@ def json_object(value: Any, where: str) -> dict[str, Any]:
     return value
 
 
+def position_object(text: Any, fmt: str) -> dict[str, Any]:
+    """A stored position's top-level object, which must carry the format tag ``fmt``; else
+    a TypeError or ValueError (:func:`parse_position` turns it into the player's message)."""
+    if not isinstance(text, str):
+        raise TypeError("a position is JSON text")
+    data = json.loads(text)
+    if not isinstance(data, dict) or data.get("format") != fmt:
+        raise ValueError(f"expected an object with \"format\": \"{fmt}\"")
+    return data
+
+
 def position_fields(text: Any, fmt: str, fields: Iterable[str]) -> dict[str, Any]:
     """A hand-writable position's top-level object: JSON text, only the known ``fields``,
     and the format tag ``fmt`` if it says one. Anything else is a ValueError that says what

@@ -6,12 +6,11 @@ cards, deck orders). Views and public events never do.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.battlecards.cards import ARSENAL, CONFLICT, CONFLICTS, FORCES, SIDES, UNITS
-from engine.core import Dice, Seated, flag, parse_position, position_text, whole
+from engine.core import Dice, Seated, flag, parse_position, position_object, position_text, whole
 
 FORMAT = "warhost.battlecards/1"
 PHASES = ("setup", "draw", "resolve", "decide", "battle", "over")
@@ -235,11 +234,7 @@ def _ids(value: Any, what: str) -> list[str]:
 
 
 def _load(text: str) -> BattlecardsState:
-    if not isinstance(text, str):
-        raise TypeError("a position is JSON text")
-    data = json.loads(text)
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ValueError(f"expected an object with \"format\": \"{FORMAT}\"")
+    data = position_object(text, FORMAT)
     raw_players = data["players"]
     if not isinstance(raw_players, list) or len(raw_players) != 2:
         raise ValueError("there must be 2 players")

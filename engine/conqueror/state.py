@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.conqueror.board import SQUARES, is_square
-from engine.core import Dice, Seated, parse_position, position_text, whole
+from engine.core import Dice, Seated, parse_position, position_object, position_text, whole
 
 FORMAT = "warhost.conqueror/1"
 MAX_STOCK = 5  # the cap on AP, gold and lumber
@@ -117,11 +116,7 @@ def load(text: str) -> ConquerorState:
 
 
 def _load(text: str) -> ConquerorState:
-    if not isinstance(text, str):
-        raise TypeError("a position is JSON text")
-    data = json.loads(text)
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ValueError(f"expected an object with \"format\": \"{FORMAT}\"")
+    data = position_object(text, FORMAT)
     seats: list[Seat] = []
     for p in data["players"]:
         pid = p["id"]

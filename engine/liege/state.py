@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core import Dice, Seated, flag, parse_position, position_text, whole
+from engine.core import Dice, Seated, flag, parse_position, position_object, position_text, whole
 from engine.liege.board import FACINGS, SIDES, SIZES, Board, board
 from engine.liege.pieces import DAMAGE_TOKENS, LIMITS, PIECES, START_CREDITS, START_LIVES
 
@@ -190,11 +190,7 @@ def load(text: str) -> LiegeState:
 
 
 def _load(text: str) -> LiegeState:
-    if not isinstance(text, str):
-        raise TypeError("a position is JSON text")
-    data = json.loads(text)
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ValueError(f"expected an object with \"format\": \"{FORMAT}\"")
+    data = position_object(text, FORMAT)
     size = data.get("size", 10)
     if size not in SIZES or isinstance(size, bool):
         raise ValueError("size must be 10 or 8")
