@@ -403,6 +403,15 @@ def seated_player(seats: Iterable[SeatT], player: object, over: bool) -> SeatT:
     return seat
 
 
+def read_out_order(data: dict[str, Any], seats: Iterable[SeatLike]) -> list[str]:
+    """A position's ``out_order``: exactly the players who are out, in the order they went
+    out; else ValueError."""
+    order = data.get("out_order", [])
+    if not isinstance(order, list) or sorted(order) != sorted(s.id for s in seats if s.out):
+        raise ValueError("out_order must list exactly the players who are out")
+    return list(order)
+
+
 def move_record(player: str, action: str, squares: tuple[str, ...] = ()) -> JSON:
     """A state's ``last_move`` on a board of squares, for the renderer to highlight: who
     did what (the canonical action), the square it left (an action naming two squares)

@@ -6,7 +6,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.conqueror.board import SQUARES, is_square
-from engine.core import Dice, Seated, parse_position, position_object, position_text, whole
+from engine.core import (
+    Dice,
+    Seated,
+    parse_position,
+    position_object,
+    position_text,
+    read_out_order,
+    whole,
+)
 
 FORMAT = "warhost.conqueror/1"
 MAX_STOCK = 5  # the cap on AP, gold and lumber
@@ -177,10 +185,7 @@ def _load(text: str) -> ConquerorState:
     turn_id = data["turn"]
     if turn_id not in ids:
         raise ValueError("turn must name a player")
-    out_order = data.get("out_order", [])
-    if not isinstance(out_order, list) or sorted(out_order) != sorted(
-            s.id for s in seats if s.out):
-        raise ValueError("out_order must list exactly the players who are out")
+    out_order = read_out_order(data, seats)
     last_move = data.get("last_move")
     if last_move is not None and not isinstance(last_move, dict):
         raise ValueError("last_move must be an object or null")
@@ -190,5 +195,5 @@ def _load(text: str) -> ConquerorState:
     return ConquerorState(
         seats=seats, board=board, turn=ids.index(turn_id),
         round=whole(data.get("round", 1), 1, 10**9, "round"),
-        dice=dice, out_order=list(out_order), last_move=last_move,
+        dice=dice, out_order=out_order, last_move=last_move,
     )

@@ -6,7 +6,16 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core import Dice, Seated, flag, parse_position, position_object, position_text, whole
+from engine.core import (
+    Dice,
+    Seated,
+    flag,
+    parse_position,
+    position_object,
+    position_text,
+    read_out_order,
+    whole,
+)
 from engine.liege.board import FACINGS, SIDES, SIZES, Board, board
 from engine.liege.pieces import DAMAGE_TOKENS, LIMITS, PIECES, START_CREDITS, START_LIVES
 
@@ -284,10 +293,7 @@ def _load(text: str) -> LiegeState:
         raise ValueError(f"phase must be one of {', '.join(PHASES)}")
     if phase != "setup" and any(not s.out and s.general is None for s in seats):
         raise ValueError("every player still in has a General on the board after setup")
-    out_order = data.get("out_order", [])
-    if not isinstance(out_order, list) or sorted(out_order) != sorted(
-            s.id for s in seats if s.out):
-        raise ValueError("out_order must list exactly the players who are out")
+    out_order = read_out_order(data, seats)
     winner = data.get("winner")
     if winner is not None and winner not in ids:
         raise ValueError("winner must be a player or null")
@@ -316,7 +322,7 @@ def _load(text: str) -> LiegeState:
         damage_tokens=whole(data.get("damage_tokens", DAMAGE_TOKENS), 0, DAMAGE_TOKENS,
                            "damage_tokens"),
         blasted=flag(data.get("blasted", False), "blasted"), pending=pending, winner=winner,
-        out_order=list(out_order),
+        out_order=out_order,
         last_fight=_obj(data.get("last_fight"), "last_fight"),
         blast=_obj(data.get("blast"), "blast"),
         last_move=_obj(data.get("last_move"), "last_move"),
