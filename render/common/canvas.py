@@ -1,0 +1,507 @@
+"""The canvas every board is drawn on, and the fast drawing pipeline behind it.
+
+Renderers draw on a :class:`Canvas` in final-image pixels. A board's canvas draws each
+shape through small anti-aliased coverage masks, cached by geometry, and pastes composite
+pieces (:meth:`Canvas.stamp`) as sprites drawn once at high quality; inside
+:func:`reference_quality` it instead draws ``scale`` times larger with blending and
+averages down (the yardstick the tests compare with). A canvas made with ``scale`` (a
+sprite, a static layer) always draws that slow way.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render.common.palette import BACKGROUND, TEXT, Colour, with_alpha
+from render.common.png import encode_png
+from render.common.text import DrawnText, Font, TextLog, fit_text, font, wrap_text
+
+Point = tuple[float, float]
+Box = tuple[float, float, float, float]
+
+# --- the drawing pipeline ----------------------------------------------------------------
+#
+# A board is drawn at its final size on an RGB image (the *fast* canvas):
+# - opaque axis-aligned rectangles are plain fills (no blending);
+# - every other shape is filled through a coverage mask drawn :data:`AA` times larger and
+#   averaged down, cached by its geometry relative to the pixel grid, so a repeated shape
+#   (a counter, a pip, a card frame) costs one paste;
+# - text is rasterised once per (text, font, size, anchor, stroke) and pasted as a mask;
+# - composite pieces drawn with :meth:`Canvas.stamp` (counters, icons) are drawn once at
+#   high quality on a transparent sprite and pasted; static layers (a board's frame and
+#   grid) are built once by the renderer and become the canvas's ``base``;
+# - the PNG is a palette image in the game's fixed palette (no dithering), compressed fast.
+# Sprites and static layers use an explicit ``scale`` (the old way: drawn larger with
+# blending, then reduced). ``reference_quality()`` draws a whole board that way at
+# :data:`REFERENCE_SCALE`, losslessly: the yardstick the fast pipeline is tested against.
+
+#: Shape masks are drawn this many times larger and averaged down (small shapes) ...
+AA = 4
+#: ... or twice as large when bigger than this many final pixels (big panels, long arrows).
+AA_BIG_AREA = 12_000
+#: The supersampling of a reference-quality render.
+REFERENCE_SCALE = 4
+#: The most cached masks, texts and stamps kept (least recently used go first).
+MASK_CACHE = 4096
+TEXT_CACHE = 8192
+STAMP_CACHE = 2048
+
+
+class _Quality:
+    reference = 0  # the supersampling of boards drawn the slow way; 0: the fast way
+    captured: list[Image.Image] | None = None
+
+
+@contextmanager
+def reference_quality(scale: int = REFERENCE_SCALE) -> Iterator[None]:
+    """Boards drawn inside are drawn the slow way: every primitive blended straight onto
+    an RGB image ``scale`` times larger, then reduced, and saved losslessly. At
+    :data:`REFERENCE_SCALE` that is the high-quality yardstick the tests compare with; at 1
+    it is the naive baseline the benchmarks compare with."""
+    before = _Quality.reference
+    _Quality.reference = max(1, scale)
+    try:
+        yield
+    finally:
+        _Quality.reference = before
+
+
+@contextmanager
+def capture_images() -> Iterator[list[Image.Image]]:
+    """Collects each board's final RGB image (before palette conversion) drawn inside."""
+    before = _Quality.captured
+    _Quality.captured = []
+    try:
+        yield _Quality.captured
+    finally:
+        _Quality.captured = before
+
+
+def _alpha(colour: Colour) -> int:
+    return colour[3] if len(colour) > 3 else 255
+
+
+def _qsize(size: float) -> float:
+    """Font sizes in half pixels (a bounded set of cached fonts and texts)."""
+    return max(1.0, round(size * 2) / 2)
+
+
+@lru_cache(maxsize=MASK_CACHE)
+def _shape_mask(kind: str, part: str, local: tuple[int, ...], size: tuple[int, int], ss: int,
+                width: int, radius: int, alpha: int) -> Image.Image:
+    """The coverage (0..``alpha``) of one shape's fill or outline, drawn ``ss`` times larger
+    in ``local`` coordinates (already scaled) and averaged down to ``size``."""
+    mask = Image.new("L", (size[0] * ss, size[1] * ss), 0)
+    draw = ImageDraw.Draw(mask)
+    fill = alpha if part == "fill" else None
+    outline = alpha if part == "outline" else None
+    pts = list(zip(local[::2], local[1::2], strict=True))
+    if kind == "ellipse":
+        draw.ellipse(local, fill=fill, outline=outline, width=width)
+    elif kind == "rrect":
+        draw.rounded_rectangle(local, radius=radius, fill=fill, outline=outline, width=width)
+    elif kind == "polygon":
+        draw.polygon(pts, fill=fill, outline=outline, width=width)
+    else:  # a line; radius > 0 asks for round caps
+        draw.line(pts, fill=alpha, width=width, joint="curve")
+        if radius:
+            r = width / 2
+            for x, y in (pts[0], pts[-1]):
+                draw.ellipse((x - r, y - r, x + r, y + r), fill=alpha)
+    return mask.reduce(ss) if ss > 1 else mask
+
+
+@lru_cache(maxsize=MASK_CACHE)
+def _corner_masks(radius: int, size: int, part: str, width: int,
+                  alpha: int) -> tuple[Image.Image, Image.Image, Image.Image, Image.Image]:
+    """The four ``size``-pixel corners (top-left, top-right, bottom-left, bottom-right) of a
+    rounded rectangle's fill or outline; ``radius`` and ``width`` are in 1/AA pixels."""
+    full = 2 * size * AA
+    mask = Image.new("L", (full, full), 0)
+    fill = alpha if part == "fill" else None
+    outline = alpha if part == "outline" else None
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, full - 1, full - 1), radius=radius,
+                                           fill=fill, outline=outline, width=width)
+    small = mask.reduce(AA)
+    return (small.crop((0, 0, size, size)), small.crop((size, 0, 2 * size, size)),
+            small.crop((0, size, size, 2 * size)), small.crop((size, size, 2 * size, 2 * size)))
+
+
+@lru_cache(maxsize=TEXT_CACHE)
+def _text_length(text: str, size: float, bold: bool) -> float:
+    return font(size, bold).getlength(text)
+
+
+@lru_cache(maxsize=TEXT_CACHE)
+def _fitted(text: str, size: float, max_width: float, bold: bool) -> str:
+    return fit_text(text, font(size, bold), max_width)
+
+
+@lru_cache(maxsize=TEXT_CACHE)
+def _text_masks(text: str, size: float, bold: bool, anchor: str, stroke: float, alpha: int,
+                stroke_alpha: int) -> tuple[Image.Image, Image.Image | None, int, int]:
+    """One line of text as coverage masks (fill, and stroke if any) and the offset of their
+    top-left corner from the anchor point."""
+    fnt = font(size, bold)
+    left, top, right, bottom = fnt.getbbox(text, anchor=anchor, stroke_width=stroke)
+    x0, y0 = math.floor(left), math.floor(top)
+    w, h = max(1, math.ceil(right) - x0), max(1, math.ceil(bottom) - y0)
+    fill = Image.new("L", (w, h), 0)
+    ImageDraw.Draw(fill).text((-x0, -y0), text, fill=alpha, font=fnt, anchor=anchor)
+    outline = None
+    if stroke:
+        outline = Image.new("L", (w, h), 0)
+        ImageDraw.Draw(outline).text((-x0, -y0), text, fill=stroke_alpha, font=fnt,
+                                     anchor=anchor, stroke_width=stroke,
+                                     stroke_fill=stroke_alpha)
+    return fill, outline, x0, y0
+
+class DrawingCache:
+    """Pictures drawn once and pasted many times (sprites, panels), by a key holding
+    everything their drawing depends on; the least recently used go first past ``size``.
+
+    The text a picture drew is kept with it and added to the active :class:`TextLog` every
+    time it is used, as if it had been drawn again."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[Hashable, tuple[Image.Image, tuple[DrawnText, ...]]] = \
+            OrderedDict()
+
+    def get(self, key: Hashable, draw: Callable[[], Image.Image]) -> Image.Image:
+        """The picture for ``key``: ``draw()``'s, the first time."""
+        cached = self._items.get(key)
+        if cached is None:
+            outer, log = TextLog.active, TextLog()
+            TextLog.active = log
+            try:
+                image = draw()
+            finally:
+                TextLog.active = outer
+            cached = (image, tuple(log.drawn))
+            self._items[key] = cached
+            if len(self._items) > self.size:
+                self._items.popitem(last=False)
+        else:
+            self._items.move_to_end(key)
+        image, texts = cached
+        if TextLog.active is not None:
+            TextLog.active.drawn.extend(texts)
+        return image
+
+
+_STAMPS = DrawingCache(STAMP_CACHE)
+
+
+
+class Canvas:
+    """An image with coordinates in final pixels.
+
+    Without ``scale`` it is a board: the fast pipeline above (or, inside
+    :func:`reference_quality`, the high-quality one). With ``scale`` it draws that many
+    times larger with blending and :meth:`finish` averages it down: for sprites and
+    static layers, made once and cached. ``base`` (a final-size image) is the starting
+    picture, e.g. a cached static layer.
+    """
+
+    def __init__(self, width: int, height: int, background: Sequence[int] = BACKGROUND,
+                 scale: int | None = None, mode: str = "RGB",
+                 base: Image.Image | None = None) -> None:
+        self.width = width
+        self.height = height
+        self.fast = scale is None and mode == "RGB" and not _Quality.reference
+        self.scale = 1 if self.fast else (scale or _Quality.reference or REFERENCE_SCALE)
+        if base is not None:
+            image = base.convert(mode) if base.mode != mode else base.copy()
+            if self.scale != 1:
+                image = image.resize((width * self.scale, height * self.scale),
+                                     Image.Resampling.BICUBIC)
+            self.image = image
+        else:
+            fill = tuple(background[:4]) if mode == "RGBA" else tuple(background[:3])
+            self.image = Image.new(mode, (width * self.scale, height * self.scale), fill)
+        self.draw = ImageDraw.Draw(self.image, "RGBA")
+        self.image.load()
+        self._im = self.image.im
+        if TextLog.active is not None:
+            TextLog.active.width = max(TextLog.active.width, width)
+
+    # coordinates
+
+    def _v(self, v: float) -> int:
+        return round(v * self.scale)
+
+    def _box(self, box: Box) -> tuple[int, int, int, int]:
+        x0, y0, x1, y1 = (self._v(v) for v in box)
+        return (x0, y0, max(x0, x1), max(y0, y1))
+
+    def _pts(self, points: Iterable[Point]) -> list[tuple[int, int]]:
+        return [(self._v(x), self._v(y)) for x, y in points]
+
+    def _w(self, width: float) -> int:
+        return max(1, round(width * self.scale)) if width > 0 else 0
+
+    # the fast pipeline's ways of putting colour down (straight to Pillow's core: a board
+    # makes hundreds of these calls, and Image.paste's checks cost more than the pixels)
+
+    def _put(self, source: Any, x: int, y: int, mask: Image.Image) -> None:
+        """``source`` (a colour or an image as big as ``mask``) through ``mask`` at (x, y)."""
+        core = source.im if isinstance(source, Image.Image) else source
+        self._im.paste(core, (x, y, x + mask.width, y + mask.height), mask.im)
+
+    def _solid(self, x0: float, y0: float, x1: float, y1: float, colour: Colour) -> None:
+        """An axis-aligned block (half-open, rounded to whole pixels): a plain fill."""
+        box = (round(x0), round(y0), round(x1), round(y1))
+        if box[2] <= box[0] or box[3] <= box[1]:
+            return
+        alpha = _alpha(colour)
+        if alpha >= 255:
+            self._im.paste(tuple(colour[:3]), box)
+        elif alpha > 0:
+            mask = Image.new("L", (box[2] - box[0], box[3] - box[1]), alpha)
+            self._im.paste(tuple(colour[:3]), box, mask.im)
+
+    def _shape(self, kind: str, coords: Sequence[float], fill: Colour | None,
+               outline: Colour | None, width: float = 1, radius: float = 0) -> None:
+        """An anti-aliased shape through cached coverage masks (see :func:`_shape_mask`)."""
+        xs, ys = coords[::2], coords[1::2]
+        pad = width + 2
+        ox, oy = math.floor(min(xs) - pad), math.floor(min(ys) - pad)
+        w, h = math.ceil(max(xs) + pad) - ox, math.ceil(max(ys) + pad) - oy
+        if w <= 0 or h <= 0 or w > 4 * self.width + 64 or h > 4 * self.height + 64:
+            return  # nothing to draw, or absurdly far out of the picture
+        ss = AA if w * h <= AA_BIG_AREA else 2
+        local = tuple(round((v - (ox if i % 2 == 0 else oy)) * ss) for i, v in enumerate(coords))
+        if kind in ("ellipse", "rrect"):
+            local = (local[0], local[1], max(local[0], local[2]), max(local[1], local[3]))
+        wq = max(1, round(width * ss)) if width > 0 else 0
+        rq = round(radius * ss)
+        for part, colour in (("fill", fill), ("outline", outline)):
+            if colour is None or (part == "outline" and wq == 0 and kind != "line"):
+                continue
+            alpha = _alpha(colour)
+            if alpha <= 0:
+                continue
+            mask = _shape_mask(kind, part, local, (w, h), ss, wq, rq, alpha)
+            self._put(tuple(colour[:3]), ox, oy, mask)
+
+    def _band(self, x0: float, y0: float, x1: float, y1: float, colour: Colour,
+              width: float, vertical: bool) -> None:
+        """A straight band ``width`` thick from (x0, y0): whole pixels solid, a fraction of
+        a pixel left over as a fainter line beside them (what anti-aliasing would show)."""
+        whole = math.floor(width)
+        if vertical:
+            self._solid(x0, y0, x0 + whole, y1, colour)
+            edge = (x0 + whole, y0, x0 + whole + 1, y1)
+        else:
+            self._solid(x0, y0, x1, y0 + whole, colour)
+            edge = (x0, y0 + whole, x1, y0 + whole + 1)
+        part = width - whole
+        if part >= 0.25:
+            self._solid(*edge, with_alpha(colour, round(_alpha(colour) * part)))
+
+    def _rounded(self, x0: float, y0: float, x1: float, y1: float, fill: Colour | None,
+                 outline: Colour | None, width: float, radius: float) -> None:
+        """A rounded rectangle on whole pixels: its straight parts are plain blocks and only
+        its four corners go through (cached) masks, so a big panel costs little more than a
+        small one."""
+        x0, y0, x1, y1 = round(x0), round(y0), round(x1), round(y1)
+        w, h = x1 - x0, y1 - y0
+        if w <= 0 or h <= 0:
+            return
+        r = min(radius, w / 2, h / 2)
+        c = math.ceil(r)
+        ring = max(1.0, width) if outline is not None and width > 0 else 0.0
+        for part, colour in (("fill", fill), ("outline", outline)):
+            if colour is None or (part == "outline" and not ring) or _alpha(colour) <= 0:
+                continue
+            corners = _corner_masks(round(r * AA), c, part, round(ring * AA), _alpha(colour))
+            rgb = tuple(colour[:3])
+            for mask, pos in zip(corners, ((x0, y0), (x1 - c, y0), (x0, y1 - c), (x1 - c, y1 - c)),
+                                 strict=True):
+                self._put(rgb, pos[0], pos[1], mask)
+            if part == "fill":
+                self._solid(x0 + c, y0, x1 - c, y1, colour)
+                self._solid(x0, y0 + c, x0 + c, y1 - c, colour)
+                self._solid(x1 - c, y0 + c, x1, y1 - c, colour)
+            else:
+                self._band(x0 + c, y0, x1 - c, y0, colour, ring, vertical=False)
+                self._band(x0 + c, y1 - ring, x1 - c, y1, colour, ring, vertical=False)
+                self._band(x0, y0 + c, x0, y1 - c, colour, ring, vertical=True)
+                self._band(x1 - ring, y0 + c, x1, y1 - c, colour, ring, vertical=True)
+
+    # shapes
+
+    def rect(self, box: Box, fill: Colour | None = None, outline: Colour | None = None,
+             width: float = 1, radius: float = 0) -> None:
+        if not self.fast:
+            b = self._box(box)
+            if radius > 0:
+                self.draw.rounded_rectangle(b, radius=self._v(radius), fill=fill,
+                                            outline=outline, width=self._w(width))
+            else:
+                self.draw.rectangle(b, fill=fill, outline=outline, width=self._w(width))
+            return
+        x0, y0, x1, y1 = box
+        x1, y1 = max(x0, x1), max(y0, y1)
+        if radius >= 0.5:
+            self._rounded(x0, y0, x1, y1, fill, outline, width, radius)
+            return
+        if fill is not None:
+            self._solid(x0, y0, x1, y1, fill)
+        if outline is not None and width > 0:
+            w = max(1.0, width)
+            self._solid(x0, y0, x1, y0 + w, outline)
+            self._solid(x0, y1 - w, x1, y1, outline)
+            self._solid(x0, y0 + w, x0 + w, y1 - w, outline)
+            self._solid(x1 - w, y0 + w, x1, y1 - w, outline)
+
+    def ellipse(self, box: Box, fill: Colour | None = None, outline: Colour | None = None,
+                width: float = 1) -> None:
+        if self.fast:
+            self._shape("ellipse", box, fill, outline, width)
+        else:
+            self.draw.ellipse(self._box(box), fill=fill, outline=outline,
+                              width=self._w(width))
+
+    def circle(self, centre: Point, radius: float, fill: Colour | None = None,
+               outline: Colour | None = None, width: float = 1) -> None:
+        x, y = centre
+        self.ellipse((x - radius, y - radius, x + radius, y + radius), fill, outline, width)
+
+    def polygon(self, points: Sequence[Point], fill: Colour | None = None,
+                outline: Colour | None = None, width: float = 1) -> None:
+        if self.fast:
+            if len(points) >= 2:
+                self._shape("polygon", [v for p in points for v in p], fill, outline, width)
+        else:
+            self.draw.polygon(self._pts(points), fill=fill, outline=outline,
+                              width=self._w(width))
+
+    def line(self, points: Sequence[Point], fill: Colour, width: float = 1,
+             round_caps: bool = False) -> None:
+        if self.fast:
+            if len(points) < 2:
+                return
+            (ax, ay), (bx, by) = points[0], points[-1]
+            if len(points) == 2 and not round_caps and (ax == bx or ay == by):
+                # axis-aligned: a plain block, as wide as asked, centred on the line
+                half = max(1.0, width) / 2
+                self._solid(min(ax, bx) - (half if ax == bx else 0),
+                            min(ay, by) - (half if ay == by else 0),
+                            max(ax, bx) + (half if ax == bx else 0),
+                            max(ay, by) + (half if ay == by else 0), fill)
+                return
+            self._shape("line", [v for p in points for v in p], None, fill, width,
+                        1 if round_caps and width * AA > 2 else 0)
+            return
+        pts = self._pts(points)
+        w = self._w(width)
+        self.draw.line(pts, fill=fill, width=w, joint="curve")
+        if round_caps and w > 2:
+            r = w / 2
+            for x, y in (pts[0], pts[-1]):
+                self.draw.ellipse((x - r, y - r, x + r, y + r), fill=fill)
+
+    def paste(self, image: Image.Image, xy: Point) -> None:
+        """Paste a final-size image (its alpha, if any, is the mask) with its top-left
+        corner at ``xy``."""
+        if self.scale != 1:
+            image = image.resize((image.width * self.scale, image.height * self.scale),
+                                 Image.Resampling.BICUBIC)
+        pos = (self._v(xy[0]), self._v(xy[1]))
+        if image.mode == "RGBA":
+            self.image.paste(image, pos, image)
+        else:
+            self.image.paste(image, pos)
+
+    def stamp(self, key: Hashable, centre: Point, extent: float,
+              draw: Callable[[Canvas, Point], None]) -> None:
+        """A composite piece (a counter, an icon) that ``draw(canvas, centre)`` draws within
+        ``extent`` pixels of ``centre``: drawn once at high quality on a transparent
+        sprite, cached by ``key`` (which must hold everything the drawing depends on) and
+        pasted. On a slow canvas it is simply drawn."""
+        if not self.fast:
+            draw(self, centre)
+            return
+        ix, iy = math.floor(centre[0]), math.floor(centre[1])
+        fx, fy = round((centre[0] - ix) * 2) / 2, round((centre[1] - iy) * 2) / 2
+        e = math.ceil(extent) + 1
+
+        def sprite() -> Image.Image:
+            c = Canvas(2 * e + 1, 2 * e + 1, (0, 0, 0, 0), scale=AA, mode="RGBA")
+            draw(c, (e + fx, e + fy))
+            return c.finish()
+
+        image = _STAMPS.get((key, fx, fy, e), sprite)
+        self._put(image, ix - e, iy - e, image)
+
+    # text
+
+    def font(self, size: float, bold: bool = False) -> Font:
+        """The font that draws ``size``-pixel text on this canvas."""
+        return font(_qsize(size * self.scale), bold)
+
+    def text_width(self, text: str, size: float, bold: bool = False) -> float:
+        return _text_length(text, _qsize(size * self.scale), bold) / self.scale
+
+    def fit(self, text: str, size: float, max_width: float, bold: bool = False) -> str:
+        return _fitted(text, _qsize(size * self.scale), max_width * self.scale, bold)
+
+    def wrap(self, text: str, size: float, max_width: float, max_lines: int,
+             bold: bool = False) -> list[str]:
+        return wrap_text(text, self.font(size, bold), max_width * self.scale, max_lines)
+
+    def text(self, xy: Point, text: str, size: float, fill: Colour = TEXT, bold: bool = False,
+             anchor: str = "la", stroke: float = 0, stroke_fill: Colour | None = None,
+             role: str | None = None) -> None:
+        """One line of text; ``anchor`` as in Pillow ("mm" centres it on ``xy``).
+
+        ``role`` marks what a player needs to decide (one of :data:`ESSENTIAL_ROLES`):
+        such text must be readable on a phone (see :func:`min_essential_size`).
+        """
+        if not text:
+            return
+        if TextLog.active is not None:
+            TextLog.active.drawn.append(DrawnText(role, text, size))
+        if not self.fast:
+            self.draw.text((self._v(xy[0]), self._v(xy[1])), text, fill=fill,
+                           font=self.font(size, bold), anchor=anchor,
+                           stroke_width=self._w(stroke) if stroke else 0,
+                           stroke_fill=stroke_fill)
+            return
+        stroke_q = round(stroke * 2) / 2 if stroke and stroke_fill is not None else 0.0
+        fill_mask, stroke_mask, dx, dy = _text_masks(
+            text, _qsize(size), bold, anchor, stroke_q, _alpha(fill),
+            _alpha(stroke_fill) if stroke_q and stroke_fill is not None else 0)
+        pos = (round(xy[0]) + dx, round(xy[1]) + dy)
+        if stroke_mask is not None and stroke_fill is not None:
+            self._put(tuple(stroke_fill[:3]), pos[0], pos[1], stroke_mask)
+        self._put(tuple(fill[:3]), pos[0], pos[1], fill_mask)
+
+    # output
+
+    def finish(self) -> Image.Image:
+        """The final-size image (a drawing at ``scale`` is averaged down: plain
+        supersampling, which looks the same as LANCZOS here and is far faster)."""
+        if self.scale == 1:
+            return self.image.copy()
+        return self.image.reduce(self.scale)
+
+    def png(self, palette: Image.Image | None = None) -> bytes:
+        """The board as PNG bytes: in ``palette`` (see :func:`load_palette`) on the fast
+        pipeline, lossless RGB at reference quality."""
+        image = self.image if self.scale == 1 else self.image.reduce(self.scale)
+        if _Quality.captured is not None:
+            _Quality.captured.append(image.copy())
+        if not self.fast:
+            return encode_png(image)
+        return encode_png(image, palette=palette if palette is not None else True)
+
