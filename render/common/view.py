@@ -18,6 +18,11 @@ def as_int(value: Any, default: int = 0) -> int:
 
 
 
+def as_str(value: Any) -> str | None:
+    """``value`` if it is a str (a player id, a side), else None."""
+    return value if isinstance(value, str) else None
+
+
 def bounded(value: Any, lo: int = 0, hi: int = 999, default: int = 0) -> int:
     """``value`` as an int (see :func:`as_int`) kept within ``lo``..``hi``."""
     return max(lo, min(hi, as_int(value, default)))
