@@ -33,11 +33,12 @@ from discord import app_commands
 from discord.ext import commands
 
 import cogs
-from cogs.announcements import Announcer
 from cogs.boards import Boards
-from cogs.common import MENTION_HELP, SERVER_ONLY, RecentIds, SentClock
 from cogs.computers import ComputerPlayers
+from cogs.interactions import MENTION_HELP, SERVER_ONLY, report_app_command_error
 from cogs.limits import DEFAULT_CAP, DEFAULT_LOBBY_HOURS, Limiter, admit
+from cogs.moves import RecentIds, SentClock
+from cogs.outbox import Announcer
 from cogs.scheduler import Scheduler
 from db import Store
 from db.leases import new_holder
@@ -314,8 +315,6 @@ class WarhostTree(app_commands.CommandTree):
 
     async def on_error(self, interaction: discord.Interaction,
                        error: app_commands.AppCommandError) -> None:
-        from cogs.common import report_app_command_error
-
         await report_app_command_error(interaction, error)
 
 

@@ -12,7 +12,7 @@ the kept cards are private to their owner. Here that means:
   autocomplete, computed from the caller's own view and offered only when the caller may
   act; the notation itself (``deploy 2``, ``play 1 g1``) names no card.
 - Private events (cards drawn, deployed, kept; a scouted stack) are told only to their
-  player, through :func:`cogs.common.send_private` (ephemeral to the actor, else a DM),
+  player, through the outbox (ephemeral to the actor, else a DM),
   with the words registered here (the engine narrates public events only).
 - Units fighting in a battle are public while it lasts, so their names label unit refs.
 """
@@ -26,7 +26,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from cogs import common, verbs
+from cogs import verbs
+from cogs.choices import first_args, second_args
+from cogs.wording import clip, register_decision, register_private_narration
 from engine.battlecards.notation import VERBS
 from engine.verbs import verb_named
 
@@ -48,13 +50,13 @@ DRAW, EMERGENCY, DONE, ATTACK, DECLINE, PASS, STAY = (
 
 def firsts(actions: Iterable[str], verb: str) -> list[str]:
     """The first argument of every legal ``verb`` action, in order of first appearance."""
-    return common.first_args(actions, verb)
+    return first_args(actions, verb)
 
 
 def seconds(actions: Iterable[str], verb: str, first: str | None) -> list[str]:
     """The second argument of legal ``verb`` actions whose first is ``first`` (any first
     when it is empty)."""
-    return common.second_args(actions, verb, verb_named(VERBS, verb).args[0].word(first))
+    return second_args(actions, verb, verb_named(VERBS, verb).args[0].word(first))
 
 
 # -- what a view says (pure) --------------------------------------------------------------
@@ -173,7 +175,7 @@ def _clip_lines(lines: Sequence[str], limit: int) -> str:
     room = max(10, limit - 30)  # kept for "… and N more"
     text = ""
     for i, raw in enumerate(lines):
-        line = common.clip(raw, room)
+        line = clip(raw, room)
         candidate = f"{text}\n{line}" if text else line
         if len(candidate) > room:
             return f"{text}\n… and {len(lines) - i} more".strip()
@@ -254,7 +256,7 @@ def private_narration(events: list[dict[str, Any]], names: dict[str, str]) -> li
     return lines
 
 
-common.register_private_narration(KIND, private_narration)
+register_private_narration(KIND, private_narration)
 
 
 # -- decisions outside one's turn ------------------------------------------------------------
@@ -270,7 +272,7 @@ def decision_prompt(view: Mapping[str, Any]) -> str:
 
 
 for _phase in ("setup", "resolve", "decide", "battle", "withdraw"):
-    common.register_decision(KIND, _phase, decision_prompt)
+    register_decision(KIND, _phase, decision_prompt)
 
 
 # -- registrations -----------------------------------------------------------------------------

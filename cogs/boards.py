@@ -17,7 +17,6 @@ import logging
 import multiprocessing
 import os
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -27,6 +26,7 @@ from typing import Any
 import discord
 
 import render
+from cogs.workers import exit_with
 
 log = logging.getLogger(__name__)
 
@@ -42,17 +42,6 @@ def _worker_start(bot_pid: int) -> None:
         render.renderer(kind)
     threading.Thread(target=exit_with, args=(bot_pid,), daemon=True).start()
 
-
-def exit_with(pid: int) -> None:
-    """Leave this (worker) process once process ``pid`` (the bot) is gone."""
-    while True:
-        time.sleep(1)
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            os._exit(0)
-        except PermissionError:  # alive, someone else's: not ours, but not gone
-            pass
 
 
 def board_key(game_id: int, first: int, last: int,

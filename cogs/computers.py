@@ -3,10 +3,10 @@
 A seat the computer plays (a computer's own ``cpu-N`` seat, or a human's taken over when
 their clock ran out; see :mod:`db.computers`) is due the moment it must act: the move
 that makes it due sets the game's ``wake_at`` to now, and the scheduler's look at the
-game (:meth:`db.Store.wake`) hands the seat here. :class:`ComputerPlayers` then searches
-in a worker process (:func:`engine.search.choose`, the level's iteration budget, with a
-hard time limit: a search that overstays it has its worker killed and the game's own
-heuristic move is played instead) and plays the move through the one move path,
+game (:meth:`db.hosting.Hosting.wake`) hands the seat here. :class:`ComputerPlayers`
+then searches in a worker process (:func:`engine.search.choose`, the level's iteration
+budget, with a hard time limit: a search that overstays it has its worker killed and the
+game's own heuristic move is played instead) and plays the move through the one move path,
 ``Store.apply_action(by_computer=True)``, guarded by the version it searched, so a
 human who moved meanwhile wins and the computer thinks again.
 
@@ -33,8 +33,8 @@ from typing import Any
 import discord
 
 import engine
-from cogs import common
-from cogs.boards import exit_with
+from cogs.outbox import deliver
+from cogs.workers import exit_with, stop_task
 from db import Store, StoreClosed, StoreError
 from db import computers as cpu
 from db.records import ACTIVE, GameRecord
@@ -219,7 +219,7 @@ class ComputerPlayers:
                 await asyncio.sleep(1.0)
                 return True
         self.moves += 1
-        await common.deliver(self.client, game_id)
+        await deliver(self.client, game_id)
         return True
 
     async def hint(self, record: GameRecord, player: str) -> Choice:
@@ -231,7 +231,7 @@ class ComputerPlayers:
         tasks = list(self._tasks.values())
         self._tasks.clear()
         for task in tasks:
-            await common.stop_task(task)
+            await stop_task(task)
         pool, self._pool = self._pool, None
         if pool is not None:
             await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)

@@ -1,7 +1,10 @@
-"""``/game`` (lobbies and game management), ``/play`` (any action, any game) and ``/help``.
+"""``/game`` (open, join and manage a game; look at it) and ``/play`` (any action, any
+game).
 
-Lobby buttons are :class:`discord.ui.DynamicItem` s whose custom_id carries the game id
-(``warhost:lobby:join:<id>``), so they keep working after the bot restarts.
+What the commands show is made elsewhere: the lobby and its buttons in
+:mod:`cogs.lobby`, the log's pages and the undo preview in :mod:`cogs.history`, the texts
+players read in :mod:`cogs.wording`; a move goes down :func:`cogs.moves.submit`. To add a
+``/game`` subcommand, add a method to :class:`GameCog` here.
 """
 
 from __future__ import annotations
@@ -9,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,25 +20,53 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
-from cogs import common, limits
-from cogs.announcements import away_lines, clock_lines, digest_events, turn_lines
-from cogs.boards import board_key
-from cogs.common import reply_error, send_ephemeral, send_public, store_of
+from cogs.boards import board_key, boards_of
+from cogs.choices import as_choices, filter_choices, labelled_choices
 from cogs.computers import HINT_LEVEL, ComputerPlayers, computers_of
-from db import GameRecord, LogEntry, StoreError
+from cogs.history import LogPageButton, UndoButton, log_message, undo_preview_message
+from cogs.interactions import (
+    NO_GAME,
+    channel_game,
+    reply_error,
+    require_game,
+    send_ephemeral,
+    send_public,
+    store_of,
+)
+from cogs.limits import refuse_new_game, undo_if_crowded
+from cogs.lobby import (
+    LobbyButton,
+    lobby_action,
+    lobby_embed,
+    lobby_view,
+    option_suggestions,
+    options_reference,
+    parse_options,
+    reorder_seats,
+    seat_lines,
+    show_lobby,
+)
+from cogs.moves import submit
+from cogs.names import display_names, remember
+from cogs.wording import (
+    NO_MENTIONS,
+    away_lines,
+    chunk_lines,
+    clip,
+    clock_lines,
+    digest_events,
+    mention,
+    next_up_line,
+    result_lines,
+)
 from db.clocks import DEFAULT_MAX_TIMEOUTS, ClockError, TimeControl
-from db.computers import computers, is_computer_seat, table_level, takeover
-from db.replay import Undoable, undone_by
-from db.store import MAX_UNDO
-from engine import Game, IllegalAction, Option
+from db.core import MAX_UNDO
+from engine import Game, IllegalAction
 from engine.search import LEVELS
 
 log = logging.getLogger("warhost.cogs.game")
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "games"
-LOBBY_NOTES = {
-    "conqueror": "With 3 players the third seat (base f1) is at a slight disadvantage.",
-}
 KIND_CHOICES = [app_commands.Choice(name=g.name[:100], value=k)
                 for k, g in list(engine.GAMES.items())[:25]]
 #: Time controls offered by autocomplete (any other is typed in the same form).
@@ -50,445 +80,14 @@ CLOCK_PRESETS = [
 ]
 
 
-# -- lobby buttons ---------------------------------------------------------------------
-
-LOBBY_ACTIONS = ("join", "leave", "start", "addbot", "dropbot")
-LOBBY_TEMPLATE = (r"warhost:lobby:(?P<action>join|leave|start|addbot|dropbot)"
-                  r":(?P<id>[0-9]{1,18})")
-_LOBBY_RE = re.compile(LOBBY_TEMPLATE)
-_BUTTONS = {
-    "join": ("Join", discord.ButtonStyle.success),
-    "leave": ("Leave", discord.ButtonStyle.secondary),
-    "start": ("Start", discord.ButtonStyle.primary),
-    "addbot": ("+ Computer", discord.ButtonStyle.secondary),
-    "dropbot": ("− Computer", discord.ButtonStyle.secondary),
-}
 LEVEL_CHOICES = [app_commands.Choice(name=f"{level.name} — {level.description}"[:100],
                                      value=level.name) for level in LEVELS.values()]
-
-
-def lobby_custom_id(action: str, game_id: int) -> str:
-    if action not in LOBBY_ACTIONS:
-        raise ValueError(f"unknown lobby action {action!r}")
-    return f"warhost:lobby:{action}:{int(game_id)}"
-
-
-def parse_lobby_custom_id(custom_id: str) -> tuple[str, int] | None:
-    """``("join", 12)`` for ``warhost:lobby:join:12``; None for anything else."""
-    match = _LOBBY_RE.fullmatch(custom_id)
-    if match is None:
-        return None
-    return match["action"], int(match["id"])
-
-
-class LobbyButton(limits.Limited, discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=LOBBY_TEMPLATE):
-    """Join, Leave or Start on one game's lobby message."""
-
-    def __init__(self, action: str, game_id: int) -> None:
-        label, style = _BUTTONS[action]
-        super().__init__(discord.ui.Button(label=label, style=style,
-                                           custom_id=lobby_custom_id(action, game_id)))
-        self.action = action
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> LobbyButton:
-        return cls(match["action"], int(match["id"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            await lobby_action(interaction, self.action, self.game_id, from_button=True)
-        except (IllegalAction, StoreError) as exc:
-            await reply_error(interaction, str(exc))
-        except Exception:
-            log.exception("Lobby button %s failed for game %s", self.action, self.game_id)
-            await reply_error(interaction, common.GENERIC_ERROR)
-
-
-#: The slot (first, older, newer, latest) keeps the four buttons' ids distinct when two
-#: of them lead to the same page, as Discord requires.
-LOG_TEMPLATE = r"warhost:log:(?P<id>[0-9]{1,18}):(?P<page>[0-9]{1,6}):(?P<slot>[fonl])"
-UNDO_TEMPLATE = r"warhost:undo:(?P<id>[0-9]{1,18}):(?P<version>[0-9]{1,9}):(?P<count>[0-9]{1,3})"
-#: Moves per page of /game log.
-LOG_PAGE_SIZE = 12
-
-
-class LogPageButton(limits.Limited, discord.ui.DynamicItem[discord.ui.Button[Any]],
-                    template=LOG_TEMPLATE):
-    """Turns a page of /game log (the message is edited in place)."""
-
-    def __init__(self, game_id: int, page: int, slot: str = "l", label: str = "·",
-                 disabled: bool = False) -> None:
-        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary,
-                                           custom_id=f"warhost:log:{game_id}:{page}:{slot}",
-                                           disabled=disabled))
-        self.game_id = game_id
-        self.page = page
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> LogPageButton:
-        return cls(int(match["id"]), int(match["page"]), match["slot"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            record = await store_of(interaction.client).get(self.game_id)
-            content, view = await log_message(interaction.client, record, self.page)
-            await interaction.response.edit_message(content=content, view=view)
-        except (IllegalAction, StoreError) as exc:
-            await reply_error(interaction, str(exc))
-        except Exception:
-            log.exception("Log page %s of game %s failed", self.page, self.game_id)
-            await reply_error(interaction, common.GENERIC_ERROR)
-
-
-class UndoButton(limits.Limited, discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=UNDO_TEMPLATE):
-    """Confirms an undo previewed by /game undo; refused if the game moved since."""
-
-    def __init__(self, game_id: int, version: int, count: int) -> None:
-        plural = "s" if count != 1 else ""
-        super().__init__(discord.ui.Button(
-            label=f"Undo {count} action{plural}", style=discord.ButtonStyle.danger,
-            custom_id=f"warhost:undo:{game_id}:{version}:{count}"))
-        self.game_id = game_id
-        self.version = version
-        self.count = count
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> UndoButton:
-        return cls(int(match["id"]), int(match["version"]), int(match["count"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            await common.submit(interaction, store_of(interaction.client), self.game_id,
-                                f"undo {self.count}", expect_version=self.version)
-        except Exception:
-            log.exception("Undo of game %s failed", self.game_id)
-            await reply_error(interaction, common.GENERIC_ERROR)
 
 
 DYNAMIC_ITEMS = (LobbyButton, LogPageButton, UndoButton)
 
 
-async def log_message(client: discord.Client, record: GameRecord,
-                      page: int | None) -> tuple[str, discord.ui.View | None]:
-    """A page of a game's whole log (the latest when ``page`` is None), with buttons to
-    turn the pages. Public narration only: nothing private is ever in it."""
-    store = store_of(client)
-    game = engine.get_game(record.kind)
-    entries, pages = await store.log_page(record.id, page or 10**9, LOG_PAGE_SIZE)
-    if not entries:
-        return f"{game.name} #{record.id} has no moves yet.", None
-    page = min(max(1, page or pages), pages)
-    lines = [f"**{game.name} #{record.id}** · moves {entries[0].seq}–{entries[-1].seq} · "
-             f"page {page} of {pages}"]
-    for entry in entries:
-        lines.extend(log_entry_lines(game, record, entry))
-    if pages == 1:
-        return "\n".join(common.chunk_lines(lines)[:1]), None
-    view = discord.ui.View(timeout=None)
-    view.add_item(LogPageButton(record.id, 1, "f", "⏮ First", disabled=page == 1))
-    view.add_item(LogPageButton(record.id, max(1, page - 1), "o", "◀ Older",
-                                disabled=page == 1))
-    view.add_item(LogPageButton(record.id, min(pages, page + 1), "n", "Newer ▶",
-                                disabled=page == pages))
-    view.add_item(LogPageButton(record.id, pages, "l", "Latest ⏭", disabled=page == pages))
-    return "\n".join(common.chunk_lines(lines)[:1]), view
-
-
-def log_entry_lines(game: Game[Any], record: GameRecord, entry: LogEntry) -> list[str]:
-    """One logged move for /game log: its number and its public narration (a few lines)."""
-    undone = undone_by(entry)
-    if undone:
-        body = [f"↩️ {common.mention(entry.player)} took back move"
-                f"{'s' if len(undone) > 1 else ''} "
-                + (f"{undone[0]}–{undone[-1]}" if len(undone) > 1 else str(undone[0]))]
-    else:
-        body = turn_lines(game, record.seats, [entry])
-    shown = [common.clip(line, 300) for line in body[:4]] or ["—"]
-    if len(body) > 4:
-        shown.append(f"… and {len(body) - 4} more lines")
-    return [f"`#{entry.seq}` {shown[0]}", *(f"\u2003{line}" for line in shown[1:])]
-
-
-def undo_preview_message(record: GameRecord, allowed: Undoable,
-                         count: int) -> tuple[str, discord.ui.View | None]:
-    """What /game undo would take back, and the button that does it."""
-    if not allowed.seqs:
-        why = f" ({allowed.stop})" if allowed.stop else ""
-        return f"You have nothing to undo{why}.", None
-    if count > len(allowed.seqs):
-        why = f": further back, {allowed.stop}" if allowed.stop else ""
-        return (f"You can undo at most {len(allowed.seqs)} "
-                f"action{'s' if len(allowed.seqs) != 1 else ''}{why}."), None
-    taken = list(zip(allowed.seqs[:count], allowed.actions[:count], strict=True))
-    lines = [f"Undo in game #{record.id} would take back:"]
-    for seq, action in reversed(taken):
-        shown = common.clip(" ".join(action.replace("`", "'").split()), 80)
-        lines.append(f"• `#{seq}` `{shown}`")
-    if allowed.stop and count == len(allowed.seqs):
-        lines.append(f"-# Nothing before that can be undone: {allowed.stop}.")
-    lines.append("Press the button to confirm (the log keeps both the actions and the undo).")
-    view = discord.ui.View(timeout=600)
-    view.add_item(UndoButton(record.id, record.version, count))
-    return "\n".join(lines), view
-
-
-def lobby_view(record: GameRecord) -> discord.ui.View | None:
-    if record.status != "lobby":
-        return None
-    view = discord.ui.View(timeout=None)
-    room = len(record.seats) < engine.get_game(record.kind).max_players
-    for action in LOBBY_ACTIONS:
-        if action == "addbot" and not room:
-            continue
-        if action == "dropbot" and not any(is_computer_seat(s) for s in record.seats):
-            continue
-        view.add_item(LobbyButton(action, record.id))
-    return view
-
-
-def seat_lines(record: GameRecord) -> list[str]:
-    lines = []
-    played_by = computers(record.timing)
-    for i, seat in enumerate(record.seats, 1):
-        host = " (host)" if seat == record.host_id else ""
-        level = played_by.get(seat)
-        if level and is_computer_seat(seat):
-            host += f" · {level}"
-        elif level:
-            host += f" · 🤖 played by the computer ({level}) until they are back"
-        lines.append(f"{i}. {common.mention(seat)}{host}")
-    return lines
-
-
-def computer_line(record: GameRecord) -> str | None:
-    """The lobby's word on computer players: their level and what a time-out does."""
-    if "computer_level" not in record.timing:
-        return None
-    text = f"Computer level: **{table_level(record.timing)}**."
-    if takeover(record.timing):
-        text += " A player whose clock runs out hands their seat to the computer."
-    return text
-
-
-def lobby_embed(record: GameRecord) -> discord.Embed:
-    game = engine.get_game(record.kind)
-    status = {
-        "lobby": "Press **Join** to take a seat. The host presses **Start** when everyone is in.",
-        "active": "The game has started.",
-        "finished": "This game is over.",
-        "aborted": "This game was aborted.",
-    }.get(record.status, record.status)
-    description = f"{game.summary}\n\n{status}" if game.summary else status
-    embed = discord.Embed(title=f"{game.name} — game #{record.id}", description=description,
-                          colour=discord.Colour.dark_gold())
-    embed.add_field(name=f"Seats ({len(record.seats)}/{game.max_players})",
-                    value="\n".join(seat_lines(record)) or "Nobody yet.", inline=False)
-    embed.add_field(name="Players", value=f"{game.min_players}-{game.max_players}")
-    embed.add_field(name="Host", value=common.mention(record.host_id))
-    control = TimeControl.from_json(record.timing.get("control"))
-    embed.add_field(name="Clock", value=control.describe() if control else "none")
-    line = computer_line(record)
-    if line:
-        embed.add_field(name="Computers", value=line, inline=False)
-    if game.options:
-        embed.add_field(name="Options", value=common.clip(
-            "\n".join(options_lines(game, record.options)), 1000), inline=False)
-    note = LOBBY_NOTES.get(record.kind)
-    if note:
-        embed.set_footer(text=note)
-    return embed
-
-
-async def refresh_lobby_message(interaction: discord.Interaction, record: GameRecord) -> None:
-    """Edit the game's lobby message to show ``record`` (ignored if it is gone)."""
-    if not record.lobby_message_id:
-        return
-    channel = interaction.client.get_partial_messageable(int(record.channel_id))
-    message = channel.get_partial_message(int(record.lobby_message_id))
-    try:
-        await message.edit(embed=lobby_embed(record), view=lobby_view(record),
-                           allowed_mentions=common.NO_MENTIONS)
-    except discord.HTTPException:
-        log.info("Could not edit the lobby message of game %s", record.id)
-
-
-async def lobby_action(interaction: discord.Interaction, action: str, game_id: int, *,
-                       from_button: bool) -> None:
-    """Join, leave or start, from a button or a slash command."""
-    store = store_of(interaction.client)
-    user = str(interaction.user.id)
-    common.remember(interaction.user, interaction.guild_id)
-    if action == "join":
-        record = await store.join(game_id, user)
-    elif action == "leave":
-        record = await store.leave(game_id, user)
-    elif action == "start":
-        record = await store.start(game_id, user)
-    elif action == "addbot":
-        record = await store.add_computer(game_id, user)
-    elif action == "dropbot":
-        record = await store.remove_computer(game_id, user)
-    else:
-        raise ValueError(action)
-
-    # Answer the interaction first (Discord allows 3 seconds), then tidy up.
-    if from_button:
-        await interaction.response.edit_message(embed=lobby_embed(record),
-                                                view=lobby_view(record))
-    elif action in ("addbot", "dropbot"):
-        verb = "added to" if action == "addbot" else "removed from"
-        await send_ephemeral(interaction, f"A computer player was {verb} game #{record.id}.")
-    elif action != "start":
-        verb = "joined" if action == "join" else "left"
-        await send_ephemeral(interaction, f"You {verb} game #{record.id}.")
-    if action == "start":
-        if not from_button:
-            await send_ephemeral(interaction, f"Game #{record.id} has started.")
-        # The opening digest, and the lobby message becomes the game's status message.
-        await common.deliver(interaction.client, record.id)
-        common.computers_move(interaction.client, record)
-        return
-    if not from_button:
-        await refresh_lobby_message(interaction, record)
-
-
-# -- game options (pure) ----------------------------------------------------------------------
-
-OPTIONS_HELP = "Write options as `name=value` separated by spaces, e.g. `size=8`."
-_TRUE = ("true", "yes", "on", "1")
-_FALSE = ("false", "no", "off", "0")
-
-
-def _option_key(text: str) -> str:
-    return text.strip().lower().replace("-", "_")
-
-
-def _same_value(choice: Any, text: str) -> bool:
-    if isinstance(choice, bool):
-        return text in (_TRUE if choice else _FALSE)
-    return str(choice).lower() == text
-
-
-def _convert_option(option: Option, text: str) -> Any:
-    """``text`` as a value of ``option``: one of its choices, or of its default's type."""
-    raw = text.strip()
-    wanted = raw.lower()
-    if option.choices:
-        for choice in option.choices:
-            if _same_value(choice, wanted):
-                return choice
-        allowed = ", ".join(map(str, option.choices))
-        raise IllegalAction(f"Option `{option.name}` must be one of: {allowed} (not "
-                            f"`{common.clip(raw, 30)}`).")
-    default = option.default
-    try:
-        if isinstance(default, bool):
-            if wanted in _TRUE or wanted in _FALSE:
-                return wanted in _TRUE
-            raise ValueError(raw)
-        if isinstance(default, int):
-            return int(wanted)
-        if isinstance(default, float):
-            return float(wanted)
-    except ValueError:
-        kind = "yes or no" if isinstance(default, bool) else "a number"
-        raise IllegalAction(f"Option `{option.name}` must be {kind} (not "
-                            f"`{common.clip(raw, 30)}`).") from None
-    return raw
-
-
-def parse_options(game: Game[Any], text: str | None) -> dict[str, Any]:
-    """``"size=8 forward_bonus=40"`` -> every option of ``game``, resolved and checked.
-
-    Pairs are separated by spaces or commas; ``name:value`` works too; names ignore case
-    and ``-``/``_``. Anything wrong raises :class:`IllegalAction` with a message for the
-    host. Empty text gives the defaults.
-    """
-    chosen: dict[str, Any] = {}
-    known = {_option_key(o.name): o for o in game.options}
-    squeezed = re.sub(r"\s*([=:])\s*", r"\1", (text or "").strip())
-    for token in re.split(r"[\s,;]+", squeezed):
-        if not token:
-            continue
-        name, sep, value = token.partition("=")
-        if not sep:
-            name, sep, value = token.partition(":")
-        if not sep or not name.strip() or not value.strip():
-            raise IllegalAction(f"I could not read `{common.clip(token, 40)}`. {OPTIONS_HELP}"
-                                if game.options else f"{game.name} has no options.")
-        option = known.get(_option_key(name))
-        if option is None:
-            names = ", ".join(f"`{o.name}`" for o in game.options)
-            listed = f" Its options: {names}." if names else ""
-            raise IllegalAction(f"{game.name} has no option called "
-                                f"`{common.clip(name.strip(), 40)}`.{listed}")
-        if option.name in chosen:
-            raise IllegalAction(f"Option `{option.name}` is given twice.")
-        chosen[option.name] = _convert_option(option, value)
-    return game.resolve_options(chosen)
-
-
-def option_suggestions(game: Game[Any], typed: str, limit: int = 25) -> list[tuple[str, str]]:
-    """Autocomplete for the options text: ``(label, value)`` pairs.
-
-    What is already typed is kept; the last word is completed with every ``name=value``
-    of the options not given yet (those containing that word).
-    """
-    text = typed or ""
-    words = text.split()
-    done, partial = (words, "") if not words or text[-1:].isspace() else (words[:-1], words[-1])
-    used = {_option_key(w.partition("=")[0]) for w in done}
-    prefix = " ".join(done)
-    needle = partial.lower()
-    found: list[tuple[str, str]] = []
-    for option in game.options:
-        if _option_key(option.name) in used:
-            continue
-        values = option.choices or (option.default,)
-        for value in values:
-            pair = f"{option.name}={value}"
-            if needle and needle not in pair.lower():
-                continue
-            full = f"{prefix} {pair}" if prefix else pair
-            default = " (default)" if value == option.default else ""
-            label = f"{full} — {option.description}{default}"
-            found.append((common.clip(label, 100), full))
-            if len(found) >= limit:
-                return found
-    return found
-
-
-options_lines = common.options_lines
-
-
-def options_reference(game: Game[Any]) -> list[str]:
-    """The options a host may choose, for /game rules."""
-    lines = []
-    for option in game.options:
-        values = "|".join(map(str, option.choices)) if option.choices else "…"
-        lines.append(f"`{option.name}={values}` (default {option.default}) — "
-                     f"{option.description}")
-    return lines
-
-
 # -- pure helpers for the commands --------------------------------------------------------
-
-
-def reorder_seats(seats: Sequence[str], player: str, position: int) -> list[str]:
-    """``seats`` with ``player`` moved to ``position`` (1-based); refuses what can't be done."""
-    if player not in seats:
-        raise StoreError("That player has no seat in this lobby.")
-    if not 1 <= position <= len(seats):
-        raise StoreError(f"Choose a seat from 1 to {len(seats)}.")
-    order = [p for p in seats if p != player]
-    order.insert(position - 1, player)
-    return order
 
 
 #: The section of a game's rules document that ``/game rules`` shows players.
@@ -522,8 +121,8 @@ def rules_embed(game: Game[Any], text: str) -> discord.Embed:
     the options a host may choose. Written for players: no paths, no tables."""
     players = f"{game.min_players}-{game.max_players} players"
     embed = discord.Embed(title=f"{game.name} — quick rules",
-                          description=common.clip(f"{game.summary}\n*{players}*"
-                                                  if game.summary else f"*{players}*", 1000),
+                          description=clip(f"{game.summary}\n*{players}*"
+                                           if game.summary else f"*{players}*", 1000),
                           colour=discord.Colour.dark_gold())
     sections = quick_rules(text) or [("The game", game.summary or "No rules summary yet.")]
     options = options_reference(game)
@@ -531,8 +130,8 @@ def rules_embed(game: Game[Any], text: str) -> discord.Embed:
         sections.append(("Options (chosen with `/game new`)", "\n".join(options)))
     used = len(embed.title or "") + len(embed.description or "")
     for heading, body in sections[:24]:
-        value = common.clip(body or "—", FIELD_LIMIT)
-        name = common.clip(heading, 256)
+        value = clip(body or "—", FIELD_LIMIT)
+        name = clip(heading, 256)
         if used + len(name) + len(value) > EMBED_TOTAL:
             break
         embed.add_field(name=name, value=value, inline=False)
@@ -555,58 +154,15 @@ def player_stat_lines(view: dict[str, Any]) -> list[str]:
                           if k not in ("id", "seat") and isinstance(v, int | str | bool)
                           and not isinstance(v, bool))
         out = " (out)" if entry.get("out") else ""
-        lines.append(f"{entry.get('seat', i)}. {common.mention(str(entry['id']))}{out}"
+        lines.append(f"{entry.get('seat', i)}. {mention(str(entry['id']))}{out}"
                      + (f" — {stats}" if stats else ""))
     return lines
-
-
-HELP_TEXT = """\
-**Warhost** hosts board games of war and conquest in this channel (one game per channel \
-or thread).
-
-**Start a game**
-`/game new kind:` opens a lobby with Join / Leave / Start buttons; `options:` sets the \
-game's options (e.g. `size=8`; autocomplete lists them).
-`/game join`, `/game leave`, `/game start` (host) do the same by command. \
-`clock:` gives each player a time per move (`24h`) or a bank plus an increment (`3d+1d`).
-
-**Play**
-`/play action:` any action by its notation; autocomplete lists what you may do now.
-{game_lines}
-`/hand` shows your own cards in a game with hidden hands (only you see them).
-`/game undo` takes back your last actions this turn (not past dice or cards).
-`/game resign` leaves a running game.
-
-**Weeks-long games**
-`/mygames` (anywhere) lists what is waiting for you · `/vacation start|end|status` stops \
-your clocks · `/reminders me` sets your reminders and quiet hours · `/game follow` sends a \
-game's turns to you by direct message.
-
-**Look**
-`/game status` · `/game board` · `/game log` (every move, page by page) · `/game list` · \
-`/game rules kind:`
-
-`/game abort` ends the game for everyone (host, or members with Manage Channels)."""
-
-
-def help_text(cogs: Iterable[object]) -> str:
-    """The /help text, with the lines cogs offer in their ``game_help`` (a line or a list:
-    one per game)."""
-    lines: list[str] = []
-    for cog in cogs:
-        offered = getattr(cog, "game_help", None)
-        if isinstance(offered, str):
-            lines.append(offered)
-        elif isinstance(offered, list | tuple):
-            lines.extend(str(line) for line in offered)
-    lines.sort()
-    return HELP_TEXT.format(game_lines="\n".join(lines))
 
 
 async def send_look(interaction: discord.Interaction, content: str, *, share: bool) -> None:
     """Answer a look at the game: to the caller alone, or to the channel when shared."""
     if share:
-        await common.send_public(interaction, content)
+        await send_public(interaction, content)
     else:
         await send_ephemeral(interaction, content)
 
@@ -650,8 +206,8 @@ class GameCog(commands.Cog):
                   bots: app_commands.Range[int, 0, 7] = 0,
                   level: str | None = None, takeover: bool = False) -> None:
         store = store_of(interaction.client)
-        common.remember(interaction.user, interaction.guild_id)
-        refused = await limits.refuse_new_game(interaction)  # permissions, the server's cap
+        remember(interaction.user, interaction.guild_id)
+        refused = await refuse_new_game(interaction)  # permissions, the server's cap
         if refused is not None:
             await reply_error(interaction, refused)
             return
@@ -664,19 +220,19 @@ class GameCog(commands.Cog):
         if takeover and control is None:
             raise IllegalAction("`takeover` hands a seat to the computer when its clock runs "
                                 "out, so it needs a `clock` (e.g. `clock:24h`).")
-        record = await store.create_lobby(
+        record = await store.lobby.open(
             kind, str(interaction.guild_id) if interaction.guild_id else None,
             str(interaction.channel_id), str(interaction.user.id), chosen, control,
             computers=bots, level=level, takeover=takeover)
-        refused = await limits.undo_if_crowded(interaction, record)  # lost a race for the cap
+        refused = await undo_if_crowded(interaction, record)  # lost a race for the cap
         if refused is not None:
             await reply_error(interaction, refused)
             return
         view = lobby_view(record) or discord.ui.View()
         await interaction.response.send_message(embed=lobby_embed(record), view=view,
-                                                allowed_mentions=common.NO_MENTIONS)
+                                                allowed_mentions=NO_MENTIONS)
         message = await interaction.original_response()
-        await store.set_lobby_message(record.id, str(message.id))
+        await store.lobby.set_message(record.id, str(message.id))
 
     @new.autocomplete("options")
     async def new_options_autocomplete(self, interaction: discord.Interaction,
@@ -695,24 +251,24 @@ class GameCog(commands.Cog):
     @new.autocomplete("clock")
     async def new_clock_autocomplete(self, interaction: discord.Interaction,
                                      current: str) -> list[app_commands.Choice[str]]:
-        return common.labelled_choices(CLOCK_PRESETS, current) or common.as_choices(
+        return labelled_choices(CLOCK_PRESETS, current) or as_choices(
             [current] if current else [])
 
     @game.command(name="join", description="Take a seat in this channel's lobby")
     async def join(self, interaction: discord.Interaction) -> None:
-        record = await common.require_game(interaction)
+        record = await require_game(interaction)
         if record is not None:
             await lobby_action(interaction, "join", record.id, from_button=False)
 
     @game.command(name="leave", description="Give up your seat in this channel's lobby")
     async def leave(self, interaction: discord.Interaction) -> None:
-        record = await common.require_game(interaction)
+        record = await require_game(interaction)
         if record is not None:
             await lobby_action(interaction, "leave", record.id, from_button=False)
 
     @game.command(name="start", description="Start this channel's game (host only)")
     async def start(self, interaction: discord.Interaction) -> None:
-        record = await common.require_game(interaction)
+        record = await require_game(interaction)
         if record is not None:
             await lobby_action(interaction, "start", record.id, from_button=False)
 
@@ -720,24 +276,24 @@ class GameCog(commands.Cog):
     @app_commands.describe(player="Who to move", position="The seat to give them (1 moves first)")
     async def seat(self, interaction: discord.Interaction, player: discord.User,
                    position: app_commands.Range[int, 1, 8]) -> None:
-        record = await common.require_game(interaction)
+        record = await require_game(interaction)
         if record is None:
             return
         if str(interaction.user.id) != record.host_id:
-            await common.reply_error(interaction, "Only the host can reorder the seats.")
+            await reply_error(interaction, "Only the host can reorder the seats.")
             return
         seats = reorder_seats(record.seats, str(player.id), position)
-        record = await store_of(interaction.client).set_seats(record.id, seats)
+        record = await store_of(interaction.client).lobby.set_seats(record.id, seats)
         await send_ephemeral(interaction, "Seats: " + ", ".join(
-            f"{i}. {common.mention(p)}" for i, p in enumerate(record.seats, 1)))
-        await refresh_lobby_message(interaction, record)
+            f"{i}. {mention(p)}" for i, p in enumerate(record.seats, 1)))
+        await show_lobby(interaction.client, record)
 
     # looking ----------------------------------------------------------------------------
 
     @game.command(name="hint", description="The move the computer would make in your place "
                                            "(only you see it)")
     async def hint(self, interaction: discord.Interaction) -> None:
-        record = await common.require_game(interaction)
+        record = await require_game(interaction)
         if record is None:
             return
         player = str(interaction.user.id)
@@ -769,16 +325,16 @@ class GameCog(commands.Cog):
         text = (f"🤖 In your place the computer would play **`{choice.action}`**.\n"
                 f"{choice.explain()}\n-# Searched from what you can see, at the "
                 f"{HINT_LEVEL} level; the game is unchanged until you move.")
-        await interaction.followup.send(common.clip(text, 1900), ephemeral=True)
+        await interaction.followup.send(clip(text, 1900), ephemeral=True)
 
     @game.command(name="back", description="Take your seat back from the computer that "
                                            "played it while your time was out")
     async def back(self, interaction: discord.Interaction) -> None:
-        record = await common.require_game(interaction)
+        record = await require_game(interaction)
         if record is None:
             return
-        record = await store_of(interaction.client).reclaim_seat(record.id,
-                                                                 str(interaction.user.id))
+        record = await store_of(interaction.client).hosting.reclaim_seat(record.id,
+                                                                         str(interaction.user.id))
         await send_ephemeral(interaction, f"Welcome back: your seat in game #{record.id} is "
                                           "yours again. `/game status` shows where it stands.")
 
@@ -786,7 +342,7 @@ class GameCog(commands.Cog):
                                              "(only you see it unless you share it)")
     @app_commands.describe(share="Show it to the whole channel (default: only you)")
     async def status(self, interaction: discord.Interaction, share: bool = False) -> None:
-        record = await common.require_game(interaction)
+        record = await require_game(interaction)
         if record is None:
             return
         store = store_of(interaction.client)
@@ -808,15 +364,15 @@ class GameCog(commands.Cog):
         if isinstance(public.get("round"), int):
             lines[0] += f" · round {public['round']}"
         lines.extend(player_stat_lines(public) or seat_lines(record))
-        ended = common.result_lines(game, state)
+        ended = result_lines(game, state)
         if ended:
             lines.extend(ended)
         else:
             turn = game.current_turn(state)
             to_act = game.to_act(state)
-            lines.append(f"Turn: {common.mention(turn) if turn else '—'} · must act: "
-                         + (", ".join(common.mention(p) for p in to_act) or "nobody"))
-            facts = await store.clock_facts(record)
+            lines.append(f"Turn: {mention(turn) if turn else '—'} · must act: "
+                         + (", ".join(mention(p) for p in to_act) or "nobody"))
+            facts = await store.hosting.clock_facts(record)
             lines.extend(clock_lines(record.seats, facts))
             lines.extend(away_lines(facts))
             if facts.get("clock"):
@@ -826,13 +382,13 @@ class GameCog(commands.Cog):
                 shown = ", ".join(f"`{a}`" for a in legal[:15])
                 more = f" and {len(legal) - 15} more" if len(legal) > 15 else ""
                 lines.append(f"You may: {shown}{more}" if legal else "You have no actions.")
-        await send_look(interaction, common.clip("\n".join(lines)), share=share)
+        await send_look(interaction, clip("\n".join(lines)), share=share)
 
     @game.command(name="board", description="This channel's board, marking the last turn "
                                             "(only you see it unless you share it)")
     @app_commands.describe(share="Post it for the whole channel (default: only you)")
     async def board(self, interaction: discord.Interaction, share: bool = False) -> None:
-        record = await common.require_game(interaction)
+        record = await require_game(interaction)
         if record is None:
             return
         if record.state is None:
@@ -842,15 +398,15 @@ class GameCog(commands.Cog):
         store = store_of(interaction.client)
         game = engine.get_game(record.kind)
         state = store.load_state(record)
-        first = await store.last_turn_start(record.id)
-        entries = await store.actions_between(record.id, first, record.version)
-        names = await common.display_names(interaction, game.players(state))
-        file = await common.board_file(interaction.client, game, state, names,
-                                       digest_events(entries),
-                                       key=board_key(record.id, first, record.version, names))
-        text, _ = common.next_up_line(game, state)
-        await interaction.followup.send(common.clip(text), file=file, ephemeral=not share,
-                                        allowed_mentions=common.NO_MENTIONS)
+        first = await store.outbox.last_turn_start(record.id)
+        entries = await store.history.actions_between(record.id, first, record.version)
+        names = await display_names(interaction, game.players(state))
+        file = await boards_of(interaction.client).file(
+            game.kind, game.view(state, None), digest_events(entries), names,
+            f"{game.kind}-board.png", key=board_key(record.id, first, record.version, names))
+        text, _ = next_up_line(game, state)
+        await interaction.followup.send(clip(text), file=file, ephemeral=not share,
+                                        allowed_mentions=NO_MENTIONS)
 
     @game.command(name="log", description="Every move of this channel's game, page by "
                                           "page (only you see it)")
@@ -869,7 +425,7 @@ class GameCog(commands.Cog):
         else:
             found = await store.latest_in_channel(str(interaction.channel_id))
             if found is None:
-                await reply_error(interaction, common.NO_GAME)
+                await reply_error(interaction, NO_GAME)
                 return
             record = found
         content, view = await log_message(interaction.client, record, page)
@@ -880,21 +436,21 @@ class GameCog(commands.Cog):
     @app_commands.describe(count="How many of your last actions (default 1)")
     async def undo(self, interaction: discord.Interaction,
                    count: app_commands.Range[int, 1, MAX_UNDO] = 1) -> None:
-        record = await common.require_game(interaction)
+        record = await require_game(interaction)
         if record is None:
             return
         me = str(interaction.user.id)
-        allowed = await store_of(interaction.client).undo_preview(record.id, me)
+        allowed = await store_of(interaction.client).history.undo_preview(record.id, me)
         content, view = undo_preview_message(record, allowed, count)
         await send_ephemeral(interaction, content, **({"view": view} if view else {}))
 
     @game.command(name="follow", description="Get this channel's game turn by turn by direct "
                                              "message (for spectators too)")
     async def follow(self, interaction: discord.Interaction) -> None:
-        record = await common.require_game(interaction)
+        record = await require_game(interaction)
         if record is None:
             return
-        await store_of(interaction.client).follow(record.id, str(interaction.user.id))
+        await store_of(interaction.client).hosting.follow(record.id, str(interaction.user.id))
         await send_ephemeral(interaction, f"👀 You will get game #{record.id}'s turns by direct "
                                           "message (the public board and summary only). "
                                           "`/game unfollow` stops them.")
@@ -902,10 +458,11 @@ class GameCog(commands.Cog):
     @game.command(name="unfollow", description="Stop getting this channel's game by direct "
                                                "message")
     async def unfollow(self, interaction: discord.Interaction) -> None:
-        record = await common.require_game(interaction)
+        record = await require_game(interaction)
         if record is None:
             return
-        await store_of(interaction.client).follow(record.id, str(interaction.user.id), on=False)
+        await store_of(interaction.client).hosting.follow(record.id, str(interaction.user.id),
+                                                          on=False)
         await send_ephemeral(interaction, f"You will no longer get game #{record.id}'s turns by "
                                           "direct message.")
 
@@ -923,7 +480,7 @@ class GameCog(commands.Cog):
             name = engine.GAMES[r.kind].name if r.kind in engine.GAMES else r.kind
             lines.append(f"#{r.id} **{name}** in <#{r.channel_id}> · {r.status} · "
                          f"{len(r.seats)} players")
-        await send_ephemeral(interaction, "\n".join(common.chunk_lines(lines)[:1]))
+        await send_ephemeral(interaction, "\n".join(chunk_lines(lines)[:1]))
 
     @game.command(name="rules", description="A summary of a game's rules")
     @app_commands.describe(kind="Which game")
@@ -941,14 +498,14 @@ class GameCog(commands.Cog):
 
     @game.command(name="resign", description="Resign from this channel's game")
     async def resign(self, interaction: discord.Interaction) -> None:
-        record = await common.require_game(interaction)
+        record = await require_game(interaction)
         if record is not None:
-            await common.submit(interaction, store_of(interaction.client), record, engine.RESIGN)
+            await submit(interaction, store_of(interaction.client), record, engine.RESIGN)
 
     @game.command(name="abort", description="End this channel's game for everyone "
                                             "(host or Manage Channels)")
     async def abort(self, interaction: discord.Interaction) -> None:
-        record = await common.require_game(interaction)
+        record = await require_game(interaction)
         if record is None:
             return
         allowed = (record.host_id == str(interaction.user.id)
@@ -957,10 +514,10 @@ class GameCog(commands.Cog):
             await reply_error(interaction, "Only the host or someone with Manage Channels can "
                                            "abort this game.")
             return
-        record = await store_of(interaction.client).abort(record.id)
-        await refresh_lobby_message(interaction, record)
+        record = await store_of(interaction.client).lobby.abort(record.id)
+        await show_lobby(interaction.client, record)
         await send_public(interaction, f"Game #{record.id} was aborted by "
-                                       f"{common.mention(str(interaction.user.id))}.")
+                                       f"{mention(str(interaction.user.id))}.")
 
     # any action -------------------------------------------------------------------------
 
@@ -969,19 +526,15 @@ class GameCog(commands.Cog):
     @app_commands.guild_only()
     async def play(self, interaction: discord.Interaction,
                    action: app_commands.Range[str, 1, 200]) -> None:
-        record = await common.require_game(interaction)
+        record = await require_game(interaction)
         if record is not None:
-            await common.submit(interaction, store_of(interaction.client), record, action)
+            await submit(interaction, store_of(interaction.client), record, action)
 
     @play.autocomplete("action")
     async def play_autocomplete(self, interaction: discord.Interaction,
                                 current: str) -> list[app_commands.Choice[str]]:
         legal = await legal_for(interaction)
-        return common.as_choices(common.filter_choices(legal, current))
-
-    @app_commands.command(name="help", description="How to play with Warhost")
-    async def help_(self, interaction: discord.Interaction) -> None:
-        await send_ephemeral(interaction, help_text(self.bot.cogs.values()))
+        return as_choices(filter_choices(legal, current))
 
 
 async def legal_for(interaction: discord.Interaction, kind: str | None = None) -> list[str]:
@@ -990,7 +543,7 @@ async def legal_for(interaction: discord.Interaction, kind: str | None = None) -
     Used by autocomplete, so it never raises.
     """
     try:
-        record = await common.channel_game(interaction)
+        record = await channel_game(interaction)
         if record is None or record.status != "active" or record.state is None:
             return []
         if kind is not None and record.kind != kind:

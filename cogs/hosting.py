@@ -15,10 +15,10 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
-from cogs import common
-from cogs.announcements import channel_link, when
-from cogs.common import reply_error, send_ephemeral, store_of
+from cogs.interactions import SERVER_ONLY, reply_error, send_ephemeral, store_of
+from cogs.outbox import deliver_all
 from cogs.scheduler import scheduler_of
+from cogs.wording import channel_link, chunk_lines, when
 from db import GameRecord
 from db.clocks import (
     DEFAULT_REMINDER_EVERY,
@@ -78,7 +78,7 @@ class HostingCog(commands.Cog):
             lines.append(f"**Your other games ({len(others)})**")
             for record in others[:max(0, MYGAMES_SHOWN - len(waiting))]:
                 lines.append(await self._game_line(record, me, waiting=False))
-        await send_ephemeral(interaction, "\n".join(common.chunk_lines(lines)[:1]))
+        await send_ephemeral(interaction, "\n".join(chunk_lines(lines)[:1]))
 
     def _shared(self, record: GameRecord) -> bool:
         """Whether the bot is still on the game's server (else it cannot be played)."""
@@ -93,7 +93,7 @@ class HostingCog(commands.Cog):
         where = f" on {guild.name}" if guild is not None else ""
         line = f"• [{name} #{record.id}]({channel_link(record)}){where}"
         if waiting:
-            facts = await store_of(self.bot).clock_facts(record)
+            facts = await store_of(self.bot).hosting.clock_facts(record)
             if me in (facts.get("vacations") or {}):
                 line += " · you are on vacation (clock stopped)"
             elif me in (facts.get("deadlines") or {}):
@@ -114,32 +114,32 @@ class HostingCog(commands.Cog):
                              ) -> None:
         assert interaction.guild_id is not None
         store = store_of(interaction.client)
-        held = await store.start_vacation(str(interaction.guild_id), str(interaction.user.id),
-                                          days)
-        _, _, left = await store.vacation(str(interaction.guild_id), str(interaction.user.id))
+        guild, user = str(interaction.guild_id), str(interaction.user.id)
+        held = await store.hosting.start_vacation(guild, user, days)
+        _, _, left = await store.hosting.vacation(guild, user)
         await send_ephemeral(interaction, f"🏖️ You are on vacation until {when(held.ends_at)}: "
                                           "your clocks and reminders in this server's games "
                                           "are stopped, and the other players see it. "
                                           f"`/vacation end` comes back early. Days left this "
                                           f"year: {left:.1f}.")
         _poke(interaction.client)
-        await common.deliver_all(interaction.client)   # the status messages show it
+        await deliver_all(interaction.client)   # the status messages show it
 
     @vacation.command(name="end", description="Come back from vacation now")
     async def vacation_end(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
         store = store_of(interaction.client)
-        await store.end_vacation(str(interaction.guild_id), str(interaction.user.id))
+        await store.hosting.end_vacation(str(interaction.guild_id), str(interaction.user.id))
         await send_ephemeral(interaction, "Welcome back: your clocks run again. `/mygames` "
                                           "shows what is waiting for you.")
         _poke(interaction.client)
-        await common.deliver_all(interaction.client)
+        await deliver_all(interaction.client)
 
     @vacation.command(name="status", description="Whether you are on vacation, and the days "
                                                  "you have left")
     async def vacation_status(self, interaction: discord.Interaction) -> None:
         assert interaction.guild_id is not None
-        current, used, left = await store_of(interaction.client).vacation(
+        current, used, left = await store_of(interaction.client).hosting.vacation(
             str(interaction.guild_id), str(interaction.user.id))
         head = (f"🏖️ On vacation until {when(current.ends_at)}." if current is not None
                 else "You are not on vacation here.")
@@ -162,7 +162,7 @@ class HostingCog(commands.Cog):
                            timezone: app_commands.Range[str, 1, 60] | None = None) -> None:
         store = store_of(interaction.client)
         me = str(interaction.user.id)
-        old = await store.player_settings(me)
+        old = await store.hosting.player_settings(me)
         changes: dict[str, Any] = {}
         try:
             if every is not None:
@@ -184,7 +184,7 @@ class HostingCog(commands.Cog):
         except ClockError as exc:
             await reply_error(interaction, str(exc))
             return
-        settings = await store.set_player_settings(me, **changes) if changes else old
+        settings = await store.hosting.set_player_settings(me, **changes) if changes else old
         _poke(interaction.client)
         quiet_now = quiet_hours(settings)
         lines = ["Your reminders:",
@@ -203,7 +203,7 @@ class HostingCog(commands.Cog):
                                 every: app_commands.Range[str, 1, 30] | None = None,
                                 limit: app_commands.Range[int, 0, 10] | None = None) -> None:
         if interaction.guild_id is None:
-            await reply_error(interaction, common.SERVER_ONLY)
+            await reply_error(interaction, SERVER_ONLY)
             return
         if not interaction.permissions.manage_channels:
             await reply_error(interaction, "Only members with Manage Channels can set this "
@@ -220,9 +220,9 @@ class HostingCog(commands.Cog):
         if limit is not None:
             changes["reminder_limit"] = limit
         channel = str(interaction.channel_id)
-        settings = (await store.set_channel_settings(channel, str(interaction.guild_id),
-                                                     **changes)
-                    if changes else await store.channel_settings(channel))
+        settings = (await store.hosting.set_channel_settings(channel, str(interaction.guild_id),
+                                                             **changes)
+                    if changes else await store.hosting.channel_settings(channel))
         _poke(interaction.client)
         every_text = describe_duration(settings.reminder_every or DEFAULT_REMINDER_EVERY)
         limit_n = (settings.reminder_limit if settings.reminder_limit is not None

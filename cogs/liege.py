@@ -17,11 +17,20 @@ import discord
 from discord import app_commands
 
 import engine
-from cogs import common, verbs
+from cogs import verbs
 from cogs.boards import boards_of
-from cogs.common import reply_error, send_ephemeral, store_of
+from cogs.choices import first_args, labelled_choices, normal_word, second_args
+from cogs.interactions import (
+    reply_error,
+    require_game,
+    running_game,
+    send_ephemeral,
+    store_of,
+)
+from cogs.names import display_names
 from cogs.verbs import legal_and_view
-from engine import IllegalAction
+from cogs.wording import chunk_lines, clip, mention, register_decision
+from engine import Game, IllegalAction
 from engine.liege.notation import VERBS
 from engine.liege.pieces import BASE_PRICES  # before any Mortar penalty: explains a rise
 from engine.verbs import verb_named
@@ -37,12 +46,12 @@ PIECES: dict[str, str] = {"rifle": "Rifle", "mg": "Machine Gun", "mortar": "Mort
 #: Weapons bought and used at once, and the piece of yours that uses each.
 WEAPONS: dict[str, str] = {"grenade": "Grenade", "missile": "Missile", "gas": "Mustard Gas"}
 WEAPON_USER = {"grenade": "Rifle", "missile": "Mortar", "gas": "Mortar"}
-#: What the loser of a fight is told (``cogs.common`` shows it after their mention).
+#: What the loser of a fight is told (:mod:`cogs.wording` shows it after their mention).
 CASUALTY_PROMPT = ("you lost the fight: choose a casualty with `/play` or "
                    "`/liege casualty`")
-common.register_decision(KIND, "casualty", CASUALTY_PROMPT)
-common.register_decision(KIND, "setup", "place your General on one of your highlighted "
-                                        "squares with `/liege general` or `/play`")
+register_decision(KIND, "casualty", CASUALTY_PROMPT)
+register_decision(KIND, "setup", "place your General on one of your highlighted "
+                  "squares with `/liege general` or `/play`")
 
 
 # -- notation (pure) --------------------------------------------------------------------
@@ -59,14 +68,14 @@ def canonical(text: str) -> str:
 
 def firsts(actions: Iterable[str], verb: str) -> list[str]:
     """The first argument of every legal ``verb`` action (``attack c3 d5`` -> ``c3``)."""
-    return common.first_args(actions, verb)
+    return first_args(actions, verb)
 
 
 def seconds(actions: Iterable[str], verb: str, first: str | None) -> list[str]:
     """The second argument of legal ``verb`` actions whose first is ``first`` (any first
     when it is empty): the targets of an attack from a square, the squares a piece can
     be bought on, a Mortar's facings."""
-    return common.second_args(actions, verb, canonical(first or ""))
+    return second_args(actions, verb, canonical(first or ""))
 
 
 def weapon_sources(actions: Iterable[str], weapon: str) -> list[str]:
@@ -135,7 +144,7 @@ def piece_choices(entry: Mapping[str, Any] | None, actions: Sequence[str],
     if not buyable:
         return []
     credits = entry.get("credits") if entry else None
-    needle = common.normal_word(typed)
+    needle = normal_word(typed)
     found = []
     for piece, name in PIECES.items():
         if needle and needle not in piece and needle not in name.lower():
@@ -165,7 +174,7 @@ def shop_lines(view: Mapping[str, Any], player: str | None) -> list[str]:
         for other in view.get("players") or ():
             if isinstance(other, dict):
                 out = " (out)" if other.get("out") else ""
-                lines.append(f"{common.mention(str(other.get('id')))}{out}: "
+                lines.append(f"{mention(str(other.get('id')))}{out}: "
                              f"{other.get('credits', '?')} credits")
         lines.append("Players see their own prices and limits here.")
         return lines
@@ -198,7 +207,7 @@ def shop_lines(view: Mapping[str, Any], player: str | None) -> list[str]:
 
 
 async def _public_view(interaction: discord.Interaction) -> dict[str, Any] | None:
-    found = await common.running_game(interaction, KIND)
+    found = await running_game(interaction, KIND)
     if found is None:
         return None
     try:
@@ -216,7 +225,19 @@ async def _piece_autocomplete(interaction: discord.Interaction,
     if not legal:
         return []
     entry = player_entry(view, str(interaction.user.id)) if view else None
-    return common.labelled_choices(piece_choices(entry, legal), current)
+    return labelled_choices(piece_choices(entry, legal), current)
+
+
+async def _liege_here(interaction: discord.Interaction) -> tuple[Game[Any], Any] | None:
+    """This channel's Battle of Liège and its position; None (the caller told why) when
+    there is none under way."""
+    record = await require_game(interaction)
+    if record is None:
+        return None
+    if record.kind != KIND or record.state is None:
+        await reply_error(interaction, "There is no Battle of Liège under way in this channel.")
+        return None
+    return engine.get_game(KIND), store_of(interaction.client).load_state(record)
 
 
 def _commands() -> list[app_commands.Command[Any, ..., Any]]:
@@ -225,37 +246,27 @@ def _commands() -> list[app_commands.Command[Any, ..., Any]]:
     @app_commands.command(name="shop", description="Your prices, credits and limits left "
                                                    "(only you see it)")
     async def shop(interaction: discord.Interaction) -> None:
-        record = await common.require_game(interaction)
-        if record is None:
+        found = await _liege_here(interaction)
+        if found is None:
             return
-        if record.kind != KIND or record.state is None:
-            await reply_error(interaction, "There is no Battle of Liège under way in this "
-                                           "channel.")
-            return
-        game = engine.get_game(KIND)
-        state = store_of(interaction.client).load_state(record)
+        game, state = found
         me = str(interaction.user.id)
         view = game.view(state, me if me in game.players(state) else None)
         await send_ephemeral(interaction, "\n".join(
-            common.chunk_lines(shop_lines(view, me))[:1]))
+            chunk_lines(shop_lines(view, me))[:1]))
 
     @app_commands.command(name="range", description="Show where a piece can fight (a "
                                                     "Mortar: its fire zone); only you see it")
     @app_commands.describe(square="The piece's square")
     async def range_(interaction: discord.Interaction, square: Square) -> None:
-        record = await common.require_game(interaction)
-        if record is None:
+        found = await _liege_here(interaction)
+        if found is None:
             return
-        if record.kind != KIND or record.state is None:
-            await reply_error(interaction, "There is no Battle of Liège under way in this "
-                                           "channel.")
-            return
-        game = engine.get_game(KIND)
-        state = store_of(interaction.client).load_state(record)
-        sq = common.normal_word(square)
+        game, state = found
+        sq = normal_word(square)
         view = game.view(state, None)
         if sq not in occupants(view):
-            await reply_error(interaction, f"There is no piece on `{common.clip(sq, 20)}`.")
+            await reply_error(interaction, f"There is no piece on `{clip(sq, 20)}`.")
             return
         piece_range = getattr(game, "piece_range", None)
         if piece_range is None:
@@ -268,12 +279,12 @@ def _commands() -> list[app_commands.Command[Any, ..., Any]]:
             return
         view["selected"] = {"square": sq, "range": reach}
         await interaction.response.defer(ephemeral=True, thinking=True)
-        names = await common.display_names(interaction, game.players(state))
+        names = await display_names(interaction, game.players(state))
         png = await boards_of(interaction.client).png(KIND, view, None, names)
         what = occupants(view)[sq]
         text = (f"{what} on {sq} reaches: {', '.join(reach)}." if reach
                 else f"{what} on {sq} reaches no square.")
-        await send_ephemeral(interaction, common.clip(text),
+        await send_ephemeral(interaction, clip(text),
                              file=discord.File(io.BytesIO(png), filename=f"{KIND}-range.png"))
 
     @range_.autocomplete("square")
@@ -283,7 +294,7 @@ def _commands() -> list[app_commands.Command[Any, ..., Any]]:
         if view is None:
             return []
         squares = sorted(occupants(view), key=_square_order)
-        return common.labelled_choices(square_labels(squares, view), current)
+        return labelled_choices(square_labels(squares, view), current)
 
     return [shop, range_]
 

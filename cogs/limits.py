@@ -1,5 +1,5 @@
-"""Keeping abuse in bounds: per-user rate limits, the bot's permissions and the cap on
-open games checked at ``/game new``, and lobbies that expire.
+"""Keeping abuse in bounds: per-user rate limits, and the bot's permissions and the cap
+on open games checked at ``/game new`` (lobbies that expire: :mod:`cogs.lobbies`).
 
 Rate limits are token buckets per user, one set each for commands, autocomplete (which
 Discord sends per keystroke, so it gets more) and buttons. Every app command and every
@@ -8,17 +8,12 @@ autocomplete passes :func:`admit` in the command tree's ``interaction_check``
 :class:`Limited`). A user over the limit is told once, privately, how long to wait, and
 nothing else happens; an autocomplete over the limit gets an empty list.
 
-Lobbies nobody touches for ``LOBBY_EXPIRY_HOURS`` are closed by :class:`LimitsCog`'s
-loop, with a notice in their channel (saved with the change, see :mod:`db.limits`).
-
-This module is not an extension (``cogs/lobbies.py`` loads :class:`LimitsCog`):
-``load_extension`` executes an extension afresh, and ``bot.py`` and the game cogs must
-share the one :class:`Limiter` class this module defines.
+This module is not an extension: ``load_extension`` executes an extension afresh, and
+``bot.py`` and the game cogs must share the one :class:`Limiter` class it defines.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import math
@@ -28,10 +23,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import discord
-from discord.ext import commands
 
-from cogs import common
-from cogs.common import store_of
+from cogs.interactions import store_of
+from cogs.wording import NO_MENTIONS
 from db import GameRecord, StoreError
 
 log = logging.getLogger("warhost.cogs.limits")
@@ -180,7 +174,7 @@ async def admit(interaction: discord.Interaction) -> bool:
             log.info("User %s is over the %s rate limit", user_id, kind)
             await interaction.response.send_message(
                 TOO_FAST.format(wait=max(1, math.ceil(wait))), ephemeral=True,
-                allowed_mentions=common.NO_MENTIONS)
+                allowed_mentions=NO_MENTIONS)
     except discord.HTTPException as exc:
         log.info("Could not tell user %s to slow down (%s)", user_id, exc)
     return False
@@ -264,7 +258,7 @@ async def refuse_new_game(interaction: discord.Interaction) -> str | None:
         return permissions_message(missing, thread)
     cap = max_open_games(interaction.client)
     if cap > 0 and interaction.guild_id is not None:
-        count = await store_of(interaction.client).open_games(str(interaction.guild_id))
+        count = await store_of(interaction.client).limits.open_games(str(interaction.guild_id))
         if count >= cap:
             return cap_message(cap)
     return None
@@ -278,83 +272,8 @@ async def undo_if_crowded(interaction: discord.Interaction,
     if cap <= 0 or record.guild_id is None:
         return None
     store = store_of(interaction.client)
-    if await store.open_games(record.guild_id, up_to=record.id) <= cap:
+    if await store.limits.open_games(record.guild_id, up_to=record.id) <= cap:
         return None
     with contextlib.suppress(StoreError):
-        await store.abort(record.id)
+        await store.lobby.abort(record.id)
     return cap_message(cap)
-
-
-# -- lobbies that expire ------------------------------------------------------------------
-
-#: Seconds between looks for lobbies to close (and old vacations to delete).
-EXPIRY_EVERY = 600.0
-
-
-#: The lease whose holder closes idle lobbies when several processes share the database.
-LOBBY_LEASE = "lobbies"
-
-
-class LimitsCog(commands.Cog):
-    """Closes lobbies nobody touches (no commands of its own)."""
-
-    def __init__(self, bot: commands.Bot, *, every: float = EXPIRY_EVERY) -> None:
-        self.bot = bot
-        self.every = every
-        self._task: asyncio.Task[None] | None = None
-
-    @property
-    def lobby_hours(self) -> float:
-        return float(getattr(getattr(self.bot, "config", None), "lobby_expiry_hours",
-                             DEFAULT_LOBBY_HOURS))
-
-    async def cog_load(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._run(),
-                                                           name="warhost-lobby-expiry")
-
-    async def cog_unload(self) -> None:
-        task, self._task = self._task, None
-        await common.stop_task(task)
-
-    async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(self.every)
-            try:
-                await self.run_once()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("Closing idle lobbies failed; will try again")
-
-    async def run_once(self) -> list[GameRecord]:
-        """Close the lobbies idle too long (telling their channels), delete vacations too
-        old to count; the lobbies closed."""
-        store = store_of(self.bot)
-        holder = getattr(self.bot, "holder", None)
-        # with other bot processes on the database, one of them does this (its lease)
-        if holder is not None and not await store.take_lease(LOBBY_LEASE, str(holder),
-                                                             self.every * 3):
-            return []
-        closed = await store.expire_lobbies(self.lobby_hours * 3600)
-        for record in closed:
-            await common.deliver(self.bot, record.id)
-            await show_lobby(self.bot, record)      # its buttons go
-        await store.forget_old_vacations()
-        return closed
-
-
-
-async def show_lobby(client: discord.Client, record: GameRecord) -> None:
-    """Edit a game's lobby message to show ``record`` (no buttons once it is closed);
-    ignored if the message is gone or cannot be edited."""
-    from cogs.game import lobby_embed, lobby_view
-
-    if not record.lobby_message_id:
-        return
-    channel = client.get_partial_messageable(int(record.channel_id))
-    try:
-        await channel.get_partial_message(int(record.lobby_message_id)).edit(
-            embed=lobby_embed(record), view=lobby_view(record),
-            allowed_mentions=common.NO_MENTIONS)
-    except discord.HTTPException as exc:
-        log.info("Could not edit the lobby message of game %s (%s)", record.id, exc)

@@ -35,7 +35,7 @@ from typing import Any
 
 from discord.ext import commands
 
-from cogs import common
+from cogs.workers import stop_task
 from db import StoreError
 from db.backup import (
     Backup,
@@ -164,16 +164,16 @@ class Maintenance(commands.Cog):
                           exc)
                 return
         self._task = asyncio.get_running_loop().create_task(self._run(),
-                                                           name="warhost-maintenance")
+                                                            name="warhost-maintenance")
 
     async def cog_unload(self) -> None:
         task, self._task = self._task, None
         if task is not None:
-            await common.stop_task(task)
+            await stop_task(task)
             store = self._store()
             if store is not None:       # another process may take over at once
                 with contextlib.suppress(Exception):
-                    await store.release_lease(LEASE, self.holder)
+                    await store.leases.release(LEASE, self.holder)
 
     # ------------------------------------------------------------------ the loop
 
@@ -201,7 +201,7 @@ class Maintenance(commands.Cog):
         """Whether this process does the housekeeping (of several processes sharing the
         database, the one holding the lease does)."""
         try:
-            return bool(await store.take_lease(LEASE, self.holder, self.tick * 3))
+            return bool(await store.leases.take(LEASE, self.holder, self.tick * 3))
         except StoreError as exc:
             log.warning("Housekeeping skipped this time: %s", exc)
             return False
@@ -297,7 +297,7 @@ class Maintenance(commands.Cog):
         done: list[int] = []
         try:
             while len(done) < ARCHIVE_PER_PASS:
-                batch = await store.archive_finished(
+                batch = await store.archive.sweep(
                     cutoff, min(ARCHIVE_BATCH, ARCHIVE_PER_PASS - len(done)))
                 done.extend(batch)
                 if len(batch) < ARCHIVE_BATCH:

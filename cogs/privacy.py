@@ -3,7 +3,7 @@
 Deleting follows Red-DiscordBot's model: the cog's
 :meth:`PrivacyCog.red_delete_data_for_user` does it (whoever asks: the user, the bot's
 owner, Discord for a deleted account), and ``__red_end_user_data_statement__`` says what
-is stored. The store does the work (:meth:`db.Store.forget_user`, see
+is stored. The store does the work (:meth:`db.privacy.Privacy.forget_user`, see
 ``docs/privacy.md``); this module asks for a confirmation, then delivers what the
 deletion made due (a resignation's turn digest, refreshed lobby and status messages) and
 forgets what the bot holds in memory.
@@ -20,8 +20,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import common, limits
-from cogs.common import reply_error, send_ephemeral, store_of
+from cogs.interactions import reply_error, send_ephemeral, store_of
+from cogs.limits import Limited, limiter_of
+from cogs.lobby import show_lobby
+from cogs.names import forget_names
+from cogs.outbox import deliver
 from db import StoreError
 from db.privacy import Forgotten, Held
 
@@ -116,7 +119,7 @@ _LABELS = {"ask": ("Delete my data…", discord.ButtonStyle.secondary),
            "no": ("Cancel", discord.ButtonStyle.secondary)}
 
 
-class PrivacyButton(limits.Limited, discord.ui.DynamicItem[discord.ui.Button[Any]],
+class PrivacyButton(Limited, discord.ui.DynamicItem[discord.ui.Button[Any]],
                     template=PRIVACY_TEMPLATE):
     """A step of deleting one's data. It acts for whoever clicks it (only on their own
     data), so a forged click can only delete the forger's own."""
@@ -139,7 +142,8 @@ class PrivacyButton(limits.Limited, discord.ui.DynamicItem[discord.ui.Button[Any
                 await interaction.response.edit_message(content="Nothing was deleted.",
                                                         view=None)
             elif self.step == "ask":
-                held = await store_of(interaction.client).held_about(str(interaction.user.id))
+                store = store_of(interaction.client)
+                held = await store.privacy.held_about(str(interaction.user.id))
                 await interaction.response.edit_message(content=confirm_text(held),
                                                         view=privacy_view("confirm"))
             elif not 0 <= time.time() - self.at <= CONFIRM_WINDOW:
@@ -164,17 +168,17 @@ DYNAMIC_ITEMS = (PrivacyButton,)
 
 
 async def delete_user_data(client: discord.Client, user_id: int) -> Forgotten:
-    """Delete what names ``user_id`` (:meth:`db.Store.forget_user`), then tell the
+    """Delete what names ``user_id`` (:meth:`db.privacy.Privacy.forget_user`), then tell the
     channels what that changed, and forget what the bot holds in memory."""
-    forgotten = await store_of(client).forget_user(str(user_id))
+    forgotten = await store_of(client).privacy.forget_user(str(user_id))
     for game_id in dict.fromkeys((*forgotten.resigned, *forgotten.anonymised)):
-        await common.deliver(client, game_id)    # a resignation's digest, status messages
+        await deliver(client, game_id)    # a resignation's digest, status messages
     for record in forgotten.left:
-        await limits.show_lobby(client, record)
-    limiter = limits.limiter_of(client)
+        await show_lobby(client, record)
+    limiter = limiter_of(client)
     if limiter is not None:
         limiter.forget(int(user_id))
-    common.forget_names(str(user_id))
+    forget_names(str(user_id))
     return forgotten
 
 
@@ -187,7 +191,7 @@ class PrivacyCog(commands.Cog):
     @app_commands.command(name="privacy", description="What Warhost stores about you, for "
                                                       "how long, and deleting it")
     async def privacy(self, interaction: discord.Interaction) -> None:
-        held = await store_of(interaction.client).held_about(str(interaction.user.id))
+        held = await store_of(interaction.client).privacy.held_about(str(interaction.user.id))
         await send_ephemeral(interaction, privacy_text(held), view=privacy_view("ask"))
 
     async def red_delete_data_for_user(self, *, requester: Requester,

@@ -3,8 +3,8 @@
 Every running game carries ``wake_at`` in the database: the next instant something is
 due in it (a clock running out, a reminder, a vacation ending). :class:`Scheduler`
 asks the store for the games whose instant has come and has it do what is due
-(:meth:`db.Store.wake`: the game's safe default for whoever is out of time, through
-the same commit as a move; or the reminders), then delivers what that made due
+(:meth:`db.hosting.Hosting.wake`: the game's safe default for whoever is out of time,
+through the same commit as a move; or the reminders), then delivers what that made due
 through the announcer. All of its state is in the database, so after downtime the
 first pass catches up, once: each reminder counts from the last one sent.
 
@@ -20,8 +20,9 @@ import logging
 
 import discord
 
-from cogs import common
 from cogs.computers import computers_of
+from cogs.outbox import deliver
+from cogs.workers import stop_task
 from db import Store, StoreClosed, StoreError
 
 log = logging.getLogger("warhost.scheduler")
@@ -52,11 +53,11 @@ class Scheduler:
     def start(self) -> None:
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._run(),
-                                                               name="warhost-scheduler")
+                                                                name="warhost-scheduler")
 
     async def close(self) -> None:
         task, self._task = self._task, None
-        await common.stop_task(task)
+        await stop_task(task)
 
     def poke(self) -> None:
         """Look at the due games now (something changed that may make one due)."""
@@ -67,15 +68,15 @@ class Scheduler:
         woken = 0
         if self.lease is not None:
             holder, ttl = self.lease
-            if not await self.store.take_lease(SCHEDULER_LEASE, holder, ttl):
+            if not await self.store.leases.take(SCHEDULER_LEASE, holder, ttl):
                 return 0            # another process runs the passes while it lives
         for _ in range(MAX_ROUNDS):
-            due = await self.store.due_games()
+            due = await self.store.hosting.due_games()
             if not due:
                 break
             for game_id in due:
                 try:
-                    result = await self.store.wake(game_id)
+                    result = await self.store.hosting.wake(game_id)
                 except StoreClosed:
                     return woken        # shutting down
                 except StoreError:
@@ -92,14 +93,14 @@ class Scheduler:
                 if result.timed_out:
                     log.info("Game %s: out of time: %s", game_id, ", ".join(result.timed_out))
                 if result.made:
-                    await common.deliver(self.client, game_id)
+                    await deliver(self.client, game_id)
         return woken
 
     async def _run(self) -> None:
         while True:
             try:
                 await self.run_due()
-                upcoming = await self.store.next_wake()
+                upcoming = await self.store.hosting.next_wake()
             except asyncio.CancelledError:
                 raise
             except StoreClosed:

@@ -4,7 +4,7 @@ A game lists its friendly commands next to its notation (``Game.verbs``); this m
 turns each declaration into an ``app_commands`` command of the group ``/<kind>``: the
 arguments become options (numbers with their range, fixed choices as Discord choices,
 everything else autocompleted from the caller's legal actions), and running the command
-builds the notation and sends it down the one move path, :func:`cogs.common.submit`,
+builds the notation and sends it down the one move path, :func:`cogs.submit`,
 exactly like ``/play``. A new game therefore writes no command code at all.
 
 What a game's cog module (``cogs/<kind>.py``, optional) may add, because it is truly that
@@ -40,8 +40,16 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
-from cogs import common
-from cogs.common import reply_error, send_ephemeral, store_of
+from cogs.choices import labelled_choices, normal_word
+from cogs.interactions import (
+    reply_error,
+    require_game,
+    running_game,
+    send_ephemeral,
+    store_of,
+)
+from cogs.moves import submit
+from cogs.wording import clip
 from engine import Game
 from engine.verbs import NUMBER, Arg, Verb
 
@@ -100,14 +108,14 @@ def load_game_modules() -> None:
 
 async def submit_verb(interaction: discord.Interaction, game: Game[Any], action: str) -> None:
     """Send ``action`` down the one move path, if this channel's game is ``game``'s kind."""
-    record = await common.require_game(interaction)
+    record = await require_game(interaction)
     if record is None:
         return
     if record.kind != game.kind:
         await reply_error(interaction, f"The game in this channel is not {game.name}; use "
                                        f"`/play` for its actions (e.g. `/play {action}`).")
         return
-    await common.submit(interaction, store_of(interaction.client), record, action)
+    await submit(interaction, store_of(interaction.client), record, action)
 
 
 def _seen_by(game: Game[Any], state: Any, me: str) -> dict[str, Any] | None:
@@ -122,7 +130,7 @@ async def legal_and_view(interaction: discord.Interaction, kind: str
                          ) -> tuple[list[str], dict[str, Any] | None]:
     """The caller's legal actions in this channel's ``kind`` game ([] for anyone who may
     not act now) and their own view, from one read of the game. Never raises."""
-    found = await common.running_game(interaction, kind)
+    found = await running_game(interaction, kind)
     if found is None:
         return [], None
     game, state, _ = found
@@ -153,7 +161,7 @@ def number_choices(pairs: Sequence[tuple[str, str]],
                    typed: str) -> list[app_commands.Choice[int]]:
     """Integer choices whose label contains ``typed``; past 25, the largest is kept last
     (moving everything is the commonest wish)."""
-    needle = common.normal_word(typed)
+    needle = normal_word(typed)
     found = [(label, int(value)) for label, value in pairs
              if value.isdigit() and needle in label.lower()]
     if len(found) > MAX_CHOICES:
@@ -183,7 +191,7 @@ def make_completer(game: Game[Any], verb: Verb, arg: Arg) -> Completer:
             pairs = labelled(game, arg, values, view, str(interaction.user.id))
             if arg.kind == NUMBER:
                 return number_choices(pairs, str(current or ""))
-            return common.labelled_choices(pairs, str(current or ""))
+            return labelled_choices(pairs, str(current or ""))
         except Exception:
             log.exception("Autocomplete of /%s %s %s failed", game.kind, verb.name, arg.name)
             return []
@@ -312,7 +320,7 @@ def hand_embed(view: Mapping[str, Any], player: str) -> discord.Embed | None:
             lines.append(str(card))
     side = entry.get("side") if entry else None
     title = "Your cards" + (f" ({str(side).title()})" if side else "") + " — only you see this"
-    embed = discord.Embed(title=title, description=common.clip(
+    embed = discord.Embed(title=title, description=clip(
         "\n".join(lines) or "Your hand is empty.", 4000), colour=discord.Colour.dark_gold())
     embed.set_footer(text=f"{len(hand)} card(s)")
     return embed
@@ -320,7 +328,7 @@ def hand_embed(view: Mapping[str, Any], player: str) -> discord.Embed | None:
 
 async def show_hand(interaction: discord.Interaction) -> None:
     """``/hand``: the caller's own cards in this channel's game, to the caller alone."""
-    record = await common.require_game(interaction)
+    record = await require_game(interaction)
     if record is None:
         return
     if record.state is None or record.status != "active":

@@ -98,7 +98,7 @@ def cmd_check(args: argparse.Namespace, values: Mapping[str, str]) -> int:
 
 
 async def _check(database: Path) -> list[str]:
-    """SQLite's quick_check, the schema, then every game's replay (Store.problems)."""
+    """SQLite's quick_check, the schema, then every game's replay (Store.history.problems)."""
 
     try:
         checked = await asyncio.to_thread(check_file, database, "database")
@@ -111,7 +111,7 @@ async def _check(database: Path) -> list[str]:
 
 
 async def _check_games(target: str) -> list[str]:
-    """Every game of the database at ``target`` replayed (Store.problems)."""
+    """Every game of the database at ``target`` replayed (Store.history.problems)."""
     from db import Store, StoreError
 
     try:
@@ -121,12 +121,12 @@ async def _check_games(target: str) -> list[str]:
         return [str(exc)]
     found: list[str] = []
     try:
-        async with store._reading() as conn:
+        async with store.reading() as conn:
             ids = [int(r[0]) for r in await conn.execute_fetchall(
                 "SELECT id FROM games ORDER BY id")]
         for game_id in ids:
             try:
-                problems = await store.problems(game_id)
+                problems = await store.history.problems(game_id)
             except StoreError as exc:
                 problems = [str(exc)]
             for problem in problems:

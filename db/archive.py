@@ -1,6 +1,3 @@
-# The methods take ``self: Store`` (the class this is mixed into); mypy calls that a
-# "misc" error for a mixin, wrongly here.
-# mypy: disable-error-code="misc"
 """Archiving finished games: each one's log compacted into one replayable record.
 
 A game over for longer than the admin's retention period (``ARCHIVE_AFTER_DAYS``) keeps
@@ -27,12 +24,15 @@ The table and the change to the append-only trigger are migration 5 (db/schema.p
 db/schema_pg.py): the log may lose rows only of a game whose archive covers them.
 
 Where the store reads a log, an archived game (no rows in ``actions``) is read here:
-``Store.log`` and ``Store.actions_between`` call :func:`archived_entries`;
-``Store.problems`` calls :func:`read_archive` then :func:`archive_problems`;
-``Hosting.log_page`` reads and rebuilds itself; anonymising a user (db/privacy.py)
-reads it with :func:`archived_entries` and rewrites it with :func:`replace_archived_log`.
-``Store._log_of`` (undo, ``replay_steps``: the recap) does not: an archived game's recap
-is gone with its digests.
+``store.history.log`` and ``store.history.actions_between`` call
+:func:`archived_entries`; ``store.history.problems`` calls :func:`read_archive` then
+:func:`archive_problems`; ``store.history.log_page`` reads and rebuilds itself;
+anonymising a user (db/privacy.py) reads it with :func:`archived_entries` and rewrites
+it with :func:`replace_archived_log`. The core's ``log_of`` (undo, ``replay_steps``: the
+recap) does not: an archived game's recap is gone with its digests.
+
+The format and its readers take a connection and know no store; :class:`Archiving`,
+the service that archives games (``store.archive``), builds on the store's core.
 """
 
 from __future__ import annotations
@@ -43,15 +43,26 @@ import logging
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+import engine
 from db.backend import Connection
-from db.records import ABORTED, BY_UNDO, FINISHED, GameRecord, LogEntry, StoreError
+from db.core import StoreCore
+from db.records import (
+    ABORTED,
+    BY_UNDO,
+    FINISHED,
+    GAME_COLUMNS,
+    LOG_COLUMNS,
+    GameRecord,
+    LogEntry,
+    StoreError,
+    canonical_json,
+    entries_from_rows,
+    game_from_row,
+)
 from db.replay import replay
 from engine.core import Game, IllegalAction
-
-if TYPE_CHECKING:
-    from db.store import Store
 
 log = logging.getLogger("warhost.db")
 
@@ -75,15 +86,9 @@ class Archive:
     size: int
 
 
-def _canonical(value: Any) -> str:
-    from db.store import canonical_json
-
-    return canonical_json(value)
-
-
 def events_digest(events: Sequence[list[dict[str, Any]]]) -> str:
     """SHA-256 of a log's events (one list per entry, in order), canonical JSON."""
-    return hashlib.sha256(_canonical(list(events)).encode()).hexdigest()
+    return hashlib.sha256(canonical_json(list(events)).encode()).hexdigest()
 
 
 def pack(entries: Sequence[LogEntry]) -> bytes:
@@ -97,7 +102,7 @@ def pack(entries: Sequence[LogEntry]) -> bytes:
         rows.append(row)
     body = {"format": ARCHIVE_FORMAT, "entries": rows,
             "events_sha256": events_digest([e.events for e in entries])}
-    return zlib.compress(_canonical(body).encode(), COMPRESSION)
+    return zlib.compress(canonical_json(body).encode(), COMPRESSION)
 
 
 def unpack(game_id: int, blob: bytes) -> tuple[tuple[LogEntry, ...], str]:
@@ -164,7 +169,7 @@ def rebuild(game: Game[Any], record: GameRecord, archive: Archive) -> list[LogEn
 
 def archive_problems(game: Game[Any], record: GameRecord, archive: Archive) -> list[str]:
     """What is wrong with an archived game (empty when nothing is): what
-    :meth:`db.Store.problems` checks, for a log that lives in ``archives``."""
+    :meth:`db.history.History.problems` checks, for a log that lives in ``archives``."""
     found: list[str] = []
     if record.status not in (FINISHED, ABORTED):
         found.append(f"archived, yet status {record.status}")
@@ -205,16 +210,14 @@ async def archived_entries(conn: Connection, game_id: int) -> list[LogEntry] | N
 
     Raises :class:`StoreError` if the record cannot be read or no longer replays.
     """
-    from db.store import _COLUMNS, _record
-
     archive = await read_archive(conn, game_id)
     if archive is None:
         return None
-    rows = await conn.execute_fetchall(f"SELECT {_COLUMNS} FROM games WHERE id = ?",
+    rows = await conn.execute_fetchall(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?",
                                        (int(game_id),))
     if not rows:
         return None
-    record = _record(rows[0])
+    record = game_from_row(rows[0])
     return rebuild(_game_of(record), record, archive)
 
 
@@ -236,8 +239,6 @@ async def replace_archived_log(conn: Connection, game_id: int,
 
 
 def _game_of(record: GameRecord) -> Game[Any]:
-    import engine
-
     try:
         return engine.get_game(record.kind)
     except Exception as exc:
@@ -260,7 +261,7 @@ def _unarchivable(game: Game[Any], record: GameRecord, entries: Sequence[LogEntr
     except (IllegalAction, ValueError) as exc:
         return f"its log no longer replays ({exc})"
     for old, new in zip(entries, replayed, strict=True):
-        if _canonical(old.events) != _canonical(new.events):
+        if canonical_json(old.events) != canonical_json(new.events):
             return f"action {old.seq} ({old.action!r}) now gives different events"
     if game.dump(state) != game.dump(game.load(record.state)):
         return "the saved position differs from the replayed one"
@@ -268,16 +269,21 @@ def _unarchivable(game: Game[Any], record: GameRecord, entries: Sequence[LogEntr
 
 
 class Archiving:
-    """Archiving finished games (part of :class:`db.Store`)."""
+    """Archiving finished games (``store.archive``)."""
 
-    async def archive_finished(self: Store, older_than: float, limit: int) -> list[int]:
+    def __init__(self, core: StoreCore) -> None:
+        self.core = core
+        #: Games found not to replay exactly: left whole, and said once (not each pass).
+        self.refused: set[int] = set()
+
+    async def sweep(self, older_than: float, limit: int) -> list[int]:
         """Archive up to ``limit`` games finished (or aborted) and untouched since before
         ``older_than`` (epoch seconds), oldest first, each in its own transaction; the
         ids of those archived. Lobbies and running games are never touched; a game
         whose announcements are not all delivered waits for a later pass; a game whose
         log no longer replays exactly is left whole (logged once)."""
-        refused: set[int] = self.__dict__.setdefault("_archive_refused", set())
-        async with self._reading() as conn:
+        refused = self.refused
+        async with self.core.reading() as conn:
             rows = await conn.execute_fetchall(
                 "SELECT id FROM games WHERE status IN ('finished', 'aborted') "
                 "AND version > 0 AND updated_at < ? "
@@ -292,38 +298,34 @@ class Archiving:
                 break
             if int(game_id) in refused:
                 continue
-            # (called through the class: the Store this is mixed into has it once wired)
-            if await Archiving.archive_game(self, int(game_id)):
+            if await self.archive(int(game_id)):
                 done.append(int(game_id))
         return done
 
-    async def archive_game(self: Store, game_id: int) -> bool:
+    async def archive(self, game_id: int) -> bool:
         """Archive one finished or aborted game now, whatever its age; False (nothing
         changed) if it is not over, is archived already, still has announcements to
         deliver, or its log no longer replays exactly."""
-        from db.store import _LOG_COLUMNS, _entries
-
         game_id = int(game_id)
-        async with self._reading(snapshot=True) as conn:
-            record = await self._fetch(conn, game_id)
+        async with self.core.reading(snapshot=True) as conn:
+            record = await self.core.fetch(conn, game_id)
             rows = await conn.execute_fetchall(
-                f"SELECT {_LOG_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq",
+                f"SELECT {LOG_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq",
                 (game_id,))
         if record.status not in (FINISHED, ABORTED) or not rows:
             return False
-        entries = _entries(rows)
+        entries = entries_from_rows(rows)
         game = _game_of(record)
         why = _unarchivable(game, record, entries)
         if why is not None:
-            refused: set[int] = self.__dict__.setdefault("_archive_refused", set())
-            if game_id not in refused:
-                refused.add(game_id)
+            if game_id not in self.refused:
+                self.refused.add(game_id)
                 log.warning("Game #%s is not archived: %s. Its whole log stays; "
                             "`python -m db check` lists what is wrong.", game_id, why)
             return False
         blob = pack(entries)
-        async with self._game_lock(game_id), self._transaction() as conn:
-            current = await self._fetch(conn, game_id)
+        async with self.core.game_lock(game_id), self.core.transaction() as conn:
+            current = await self.core.fetch(conn, game_id)
             if (current.status not in (FINISHED, ABORTED) or current.version != record.version
                     or current.state != record.state):
                 return False
@@ -340,7 +342,7 @@ class Archiving:
                 return False
             await conn.execute(
                 "INSERT INTO archives (game_id, log, actions, archived_at) VALUES (?, ?, ?, ?)",
-                (game_id, blob, len(entries), self.now()))
+                (game_id, blob, len(entries), self.core.now()))
             await conn.execute("DELETE FROM actions WHERE game_id = ?", (game_id,))
             await conn.execute(
                 "DELETE FROM announcements WHERE game_id = ? AND delivered_at IS NOT NULL",
@@ -348,9 +350,9 @@ class Archiving:
         log.info("Game #%s archived: %d actions in %d bytes", game_id, len(entries), len(blob))
         return True
 
-    async def archive_of(self: Store, game_id: int) -> Archive | None:
+    async def read(self, game_id: int) -> Archive | None:
         """A game's archive record (None if it is not archived); nothing is replayed."""
-        async with self._reading() as conn:
+        async with self.core.reading() as conn:
             found: Archive | None = await read_archive(conn, int(game_id))
         return found
 

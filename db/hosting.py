@@ -1,13 +1,10 @@
-# The methods take ``self: Store`` (the class this is mixed into); mypy calls that a
-# "misc" error for a mixin, wrongly here.
-# mypy: disable-error-code="misc"
 """The store's side of hosting games for weeks: what the scheduler does to a game when
-its time comes (time-outs, reminders), vacations, players' and channels' settings,
-followers, and the queries behind ``/mygames`` and the paged ``/game log``.
+its time comes (time-outs, reminders, a computer taking a seat over), vacations,
+players' and channels' settings, and followers.
 
-:class:`Hosting` is a part of :class:`db.Store` (a mixin), kept here so the move path
-in ``store.py`` stays short. Every change to a game goes through the same locks,
-transactions and :meth:`db.Store._commit` as a player's move.
+:class:`Hosting` is a service of the store (``store.hosting``). Every change to a game
+goes through the core's locks, transactions and :meth:`db.core.StoreCore.commit`, as a
+player's move does.
 """
 
 from __future__ import annotations
@@ -15,8 +12,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+import engine
 from db import computers as cpu
 from db.backend import Connection, json_array_has
 from db.clocks import (
@@ -33,6 +31,7 @@ from db.clocks import (
     paused_at,
     paused_between,
 )
+from db.core import StoreCore, check_running
 from db.records import (
     ACTIVE,
     BY_TIMEOUT,
@@ -40,19 +39,16 @@ from db.records import (
     NOTICE,
     STATUS,
     TAKEOVER,
-    Announcement,
     ChannelSettings,
     GameRecord,
-    LogEntry,
-    NotFound,
     PlayerSettings,
     StoreError,
     Vacation,
+    as_discord_id,
+    as_game_id,
 )
+from db.turns import Turn, clock_payload
 from engine.core import RESIGN, Game, IllegalAction
-
-if TYPE_CHECKING:
-    from db.store import Store
 
 log = logging.getLogger("warhost.db")
 
@@ -94,43 +90,46 @@ def quiet_hours(settings: PlayerSettings | None) -> QuietHours | None:
 
 
 class Hosting:
-    """Scheduling, vacations, settings and followers (part of :class:`db.Store`)."""
+    """Scheduling, vacations, settings and followers (``store.hosting``)."""
+
+    def __init__(self, core: StoreCore) -> None:
+        self.core = core
 
     # -- the scheduler's look at a game -----------------------------------------------
 
-    async def due_games(self: Store, limit: int = 200) -> list[int]:
+    async def due_games(self, limit: int = 200) -> list[int]:
         """Running games whose time has come (a deadline, a reminder, a vacation's end)."""
-        async with self._reading() as conn:
+        async with self.core.reading() as conn:
             rows = await conn.execute_fetchall(
                 "SELECT id FROM games WHERE status = 'active' AND wake_at <= ? "
-                "ORDER BY wake_at, id LIMIT ?", (self.now(), max(1, limit)))
+                "ORDER BY wake_at, id LIMIT ?", (self.core.now(), max(1, limit)))
         return [int(r[0]) for r in rows]
 
-    async def next_wake(self: Store) -> float | None:
+    async def next_wake(self) -> float | None:
         """The earliest time a running game must be looked at, if any."""
-        async with self._reading() as conn:
+        async with self.core.reading() as conn:
             rows = list(await conn.execute_fetchall(
                 "SELECT min(wake_at) FROM games WHERE status = 'active'"))
         return None if not rows or rows[0][0] is None else float(rows[0][0])
 
-    async def wake(self: Store, game_id: int) -> Woken:
+    async def wake(self, game_id: int) -> Woken:
         """Do what is due in one game, in one transaction: play the safe default for
         everyone out of time (removing them after too many time-outs), else send the
         reminders that are due; then note when to look again."""
-        async with self._game_lock(game_id), self._transaction() as conn:
-            record = await self._fetch(conn, game_id)
+        async with self.core.game_lock(game_id), self.core.transaction() as conn:
+            record = await self.core.fetch(conn, game_id)
             if record.status != ACTIVE or record.state is None:
                 if record.wake_at is not None:
-                    await self._write(conn, record, wake_at=None)
+                    await self.core.write(conn, record, wake_at=None)
                 return Woken()
-            game = self._game(record.kind)
-            state = self.load_state(record)
-            now = self.now()
+            game = engine.get_game(record.kind)
+            state = self.core.load_state(record)
+            now = self.core.now()
             played_by = cpu.computers(record.timing)
             everyone = list(game.to_act(state))
             waiting = tuple(p for p in everyone if p in played_by)
             to_act = [p for p in everyone if p not in played_by]   # computers keep no clock
-            pauses = await self._pauses(conn, record.guild_id, to_act, now)
+            pauses = await self.core.pauses(conn, record.guild_id, to_act, now)
             control = TimeControl.from_json(record.timing.get("control"))
             banks = record.timing.get("banks") or {}
             late = []
@@ -149,11 +148,11 @@ class Hosting:
                     if record.decisions.get(p) != began_then.get(p):
                         continue        # someone else's default already moved them on
                     record, state, more = await self._time_out(conn, game, record, state, p,
-                                                              control)
+                                                               control)
                     made.extend(more)
                     skipped.append(p)
                 if record.status == ACTIVE:     # look again at once: others may be due
-                    record = await self._write(conn, record, wake_at=now)
+                    record = await self.core.write(conn, record, wake_at=now)
                 final = (record.id, record.version, record.state, state)
             else:
                 # A computer's decision is looked at again after a while: if the process
@@ -162,10 +161,10 @@ class Hosting:
                 made, reminded, record = await self._remind(conn, game, record, to_act,
                                                             pauses, control, now, also)
                 return Woken(tuple(made), (), tuple(reminded), waiting)
-        self._remember(final[0], final[1], final[2] or "", final[3])
+        self.core.remember(final[0], final[1], final[2] or "", final[3])
         return Woken(tuple(made), tuple(skipped), ())
 
-    async def _time_out(self: Store, conn: Connection, game: Game[Any],
+    async def _time_out(self, conn: Connection, game: Game[Any],
                         record: GameRecord, state: Any, player: str,
                         control: TimeControl | None
                         ) -> tuple[GameRecord, Any, list[int]]:
@@ -183,12 +182,12 @@ class Hosting:
             # The table chose it: the computer plays the seat until its player is back.
             level = cpu.table_level(timing)
             timing["computers"] = {**cpu.computers(timing), player: level}
-            record = await self._write(conn, record, timing=timing)
-            made.append(await self._announce(
+            record = await self.core.write(conn, record, timing=timing)
+            made.append(await self.core.announce(
                 conn, record.id, record.version, NOTICE, None,
-                {"type": TAKEOVER, "player": player, "level": level}, now=self.now()))
+                {"type": TAKEOVER, "player": player, "level": level}, now=self.core.now()))
             return record, state, made
-        record = await self._write(conn, record, timing=timing)
+        record = await self.core.write(conn, record, timing=timing)
         for _ in range(MAX_DEFAULT_STEPS):
             if player not in game.to_act(state):
                 break
@@ -196,8 +195,8 @@ class Hosting:
             if action is None:
                 break
             new_state, events = game.apply(state, player, action)
-            move = await self._commit(conn, game, record, state, new_state, player, action,
-                                      events, origin=BY_TIMEOUT)
+            move = await self.core.commit(conn, game, record, state, new_state, player, action,
+                                          events, origin=BY_TIMEOUT)
             record, state = move.record, new_state
             made.extend(move.announcements)
         else:
@@ -210,13 +209,13 @@ class Hosting:
             except IllegalAction:
                 pass              # already out of the game
             else:
-                move = await self._commit(conn, game, record, state, new_state, player,
-                                          RESIGN, events, origin=BY_TIMEOUT)
+                move = await self.core.commit(conn, game, record, state, new_state, player,
+                                              RESIGN, events, origin=BY_TIMEOUT)
                 record, state = move.record, new_state
                 made.extend(move.announcements)
         return record, state, made
 
-    async def _remind(self: Store, conn: Connection, game: Game[Any],
+    async def _remind(self, conn: Connection, game: Game[Any],
                       record: GameRecord, to_act: list[str],
                       pauses: dict[str, list[Interval]], control: TimeControl | None,
                       now: float, also: list[float] | None = None
@@ -256,13 +255,13 @@ class Hosting:
                 payload = {"player": p, "count": state.sent + 1, "limit": limit,
                            "since": began, "deadline": due_by}
                 if state.sent >= limit:
-                    made.append(await self._announce(
+                    made.append(await self.core.announce(
                         conn, record.id, record.version, NOTICE, None,
                         {**payload, "type": "reminders_stopped"}, now=now))
                 else:
                     kind = DIRECT if state.sent >= 1 and settings and settings.dm_reminders \
                         else NOTICE
-                    made.append(await self._announce(
+                    made.append(await self.core.announce(
                         conn, record.id, record.version, kind, p if kind == DIRECT else None,
                         {**payload, "type": "reminder"}, now=now))
                     reminded.append(p)
@@ -271,13 +270,13 @@ class Hosting:
             nudges[p] = state.to_json()
             if due is not None:
                 wakes.append(due)
-        record = await self._write(conn, record, nudges=nudges,
-                                   wake_at=min(wakes) if wakes else None)
+        record = await self.core.write(conn, record, nudges=nudges,
+                                       wake_at=min(wakes) if wakes else None)
         return made, reminded, record
 
     # -- settings ---------------------------------------------------------------------
 
-    async def _players(self: Store, conn: Connection,
+    async def _players(self, conn: Connection,
                        users: Iterable[str]) -> dict[str, PlayerSettings]:
         wanted = list(dict.fromkeys(users))
         if not wanted:
@@ -288,7 +287,7 @@ class Hosting:
             f"FROM players WHERE user_id IN ({marks})", wanted)
         return {row[0]: _player_settings(row) for row in rows}
 
-    async def _channel_settings(self: Store, conn: Connection,
+    async def _channel_settings(self, conn: Connection,
                                 channel_id: str) -> ChannelSettings:
         rows = list(await conn.execute_fetchall(
             "SELECT reminder_every, reminder_limit FROM channels WHERE channel_id = ?",
@@ -299,18 +298,18 @@ class Hosting:
         return ChannelSettings(channel_id, None if every is None else float(every),
                                None if limit is None else int(limit))
 
-    async def player_settings(self: Store, user_id: str) -> PlayerSettings:
+    async def player_settings(self, user_id: str) -> PlayerSettings:
         user = str(user_id)
-        async with self._reading() as conn:
+        async with self.core.reading() as conn:
             found: dict[str, PlayerSettings] = await self._players(conn, [user])
         return found.get(user, PlayerSettings(user))
 
-    async def set_player_settings(self: Store, user_id: str, *, timezone: Any = _UNSET,
+    async def set_player_settings(self, user_id: str, *, timezone: Any = _UNSET,
                                   quiet: Any = _UNSET, dm_reminders: Any = _UNSET,
                                   reminder_every: Any = _UNSET) -> PlayerSettings:
         """Change some of a player's settings (``quiet``: QuietHours or None)."""
         user = str(user_id)
-        async with self._transaction() as conn:
+        async with self.core.transaction() as conn:
             await conn.lock(f"player:{user}")
             old = (await self._players(conn, [user])).get(user, PlayerSettings(user))
             zone = old.timezone if timezone is _UNSET else timezone
@@ -328,20 +327,20 @@ class Hosting:
                 "quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end, "
                 "dm_reminders = excluded.dm_reminders, "
                 "reminder_every = excluded.reminder_every, updated_at = excluded.updated_at",
-                (user, zone, start, end, int(dm), every, self.now()))
+                (user, zone, start, end, int(dm), every, self.core.now()))
             await self._wake_games_of(conn, user, None)
         return PlayerSettings(user, zone, start, end, dm, every)
 
-    async def channel_settings(self: Store, channel_id: str) -> ChannelSettings:
-        async with self._reading() as conn:
+    async def channel_settings(self, channel_id: str) -> ChannelSettings:
+        async with self.core.reading() as conn:
             found: ChannelSettings = await self._channel_settings(conn, str(channel_id))
         return found
 
-    async def set_channel_settings(self: Store, channel_id: str, guild_id: str | None, *,
+    async def set_channel_settings(self, channel_id: str, guild_id: str | None, *,
                                    reminder_every: Any = _UNSET,
                                    reminder_limit: Any = _UNSET) -> ChannelSettings:
         channel = str(channel_id)
-        async with self._transaction() as conn:
+        async with self.core.transaction() as conn:
             await conn.lock(f"channel:{channel}")
             old = await self._channel_settings(conn, channel)
             every = old.reminder_every if reminder_every is _UNSET else reminder_every
@@ -352,15 +351,15 @@ class Hosting:
                 "ON CONFLICT (channel_id) DO UPDATE SET guild_id = excluded.guild_id, "
                 "reminder_every = excluded.reminder_every, "
                 "reminder_limit = excluded.reminder_limit, updated_at = excluded.updated_at",
-                (channel, guild_id, every, limit, self.now()))
+                (channel, guild_id, every, limit, self.core.now()))
             await conn.execute(
                 "UPDATE games SET wake_at = ? WHERE channel_id = ? AND status = 'active'",
-                (self.now(), channel))
+                (self.core.now(), channel))
         return ChannelSettings(channel, every, limit)
 
     # -- vacations --------------------------------------------------------------------
 
-    async def _vacations(self: Store, conn: Connection, guild_id: str,
+    async def _vacations(self, conn: Connection, guild_id: str,
                          user_id: str, since: float) -> list[Vacation]:
         rows = await conn.execute_fetchall(
             "SELECT id, guild_id, user_id, starts_at, ends_at FROM vacations WHERE "
@@ -368,24 +367,24 @@ class Hosting:
             (guild_id, user_id, since))
         return [Vacation(int(r[0]), r[1], r[2], float(r[3]), float(r[4])) for r in rows]
 
-    async def vacation(self: Store, guild_id: str, user_id: str
+    async def vacation(self, guild_id: str, user_id: str
                        ) -> tuple[Vacation | None, float, float]:
         """The vacation under way (if any), the days used in the last 365 days (counting
         the one under way to its planned end) and the days left."""
-        now = self.now()
-        async with self._reading() as conn:
+        now = self.core.now()
+        async with self.core.reading() as conn:
             held = await self._vacations(conn, str(guild_id), str(user_id), now - YEAR)
         current = next((v for v in held if v.starts_at <= now < v.ends_at), None)
         used = paused_between([(v.starts_at, v.ends_at) for v in held], now - YEAR,
                               max([now, *(v.ends_at for v in held)])) / DAY
         return current, used, max(0.0, VACATION_DAYS_PER_YEAR - used)
 
-    async def start_vacation(self: Store, guild_id: str, user_id: str,
+    async def start_vacation(self, guild_id: str, user_id: str,
                              days: float) -> Vacation:
         """Start a vacation now, for ``days`` (cut to what is left of the year's allowance)."""
         guild, user = str(guild_id), str(user_id)
-        now = self.now()
-        async with self._transaction() as conn:
+        now = self.core.now()
+        async with self.core.transaction() as conn:
             await conn.lock(f"vacation:{guild}:{user}")
             held = await self._vacations(conn, guild, user, now - YEAR)
             if any(v.starts_at <= now < v.ends_at for v in held):
@@ -404,11 +403,11 @@ class Hosting:
             assert cursor.lastrowid is not None
             return Vacation(int(cursor.lastrowid), guild, user, now, now + length)
 
-    async def end_vacation(self: Store, guild_id: str, user_id: str) -> Vacation:
+    async def end_vacation(self, guild_id: str, user_id: str) -> Vacation:
         """End the vacation under way now (refused if there is none)."""
         guild, user = str(guild_id), str(user_id)
-        now = self.now()
-        async with self._transaction() as conn:
+        now = self.core.now()
+        async with self.core.transaction() as conn:
             await conn.lock(f"vacation:{guild}:{user}")
             held = await self._vacations(conn, guild, user, now)
             current = next((v for v in held if v.starts_at <= now < v.ends_at), None)
@@ -419,11 +418,11 @@ class Hosting:
             await self._wake_games_of(conn, user, guild)
             return Vacation(current.id, guild, user, current.starts_at, now)
 
-    async def _wake_games_of(self: Store, conn: Connection, user: str,
+    async def _wake_games_of(self, conn: Connection, user: str,
                              guild: str | None) -> None:
         """Have the scheduler look again at ``user``'s running games (on ``guild``; all if
         None), and refresh their status messages (they show who is away)."""
-        now = self.now()
+        now = self.core.now()
         rows = await conn.execute_fetchall(
             "SELECT id, version FROM games WHERE status = 'active' AND (CAST(? AS TEXT) IS "
             f"NULL OR guild_id = ?) AND {json_array_has(conn.dialect, 'games.seats')}",
@@ -431,15 +430,15 @@ class Hosting:
         for game_id, version in rows:
             await conn.execute("UPDATE games SET wake_at = ? WHERE id = ?", (now, game_id))
             if guild is not None:
-                await self._announce(conn, int(game_id), int(version), STATUS, None, {},
-                                     now=now)
+                await self.core.announce(conn, int(game_id), int(version), STATUS, None, {},
+                                         now=now)
 
     # -- followers --------------------------------------------------------------------
 
-    async def follow(self: Store, game_id: int, user_id: str, on: bool = True) -> GameRecord:
+    async def follow(self, game_id: int, user_id: str, on: bool = True) -> GameRecord:
         """Send (or stop sending) ``user_id`` the game's turn digests by direct message."""
-        async with self._transaction() as conn:
-            record = await self._fetch(conn, int(game_id))
+        async with self.core.transaction() as conn:
+            record = await self.core.fetch(conn, int(game_id))
             if on:
                 if not record.is_open:
                     raise StoreError(f"Game #{record.id} is over; there is nothing to follow.")
@@ -450,103 +449,44 @@ class Hosting:
                                    (record.id, str(user_id)))
             return record
 
-    async def following(self: Store, game_id: int, user_id: str) -> bool:
-        async with self._reading() as conn:
+    async def following(self, game_id: int, user_id: str) -> bool:
+        async with self.core.reading() as conn:
             rows = list(await conn.execute_fetchall(
                 "SELECT 1 FROM followers WHERE game_id = ? AND user_id = ?",
                 (int(game_id), str(user_id))))
         return bool(rows)
 
-    # -- looking up games -------------------------------------------------------------
 
-    async def games_of(self: Store, user_id: str) -> list[GameRecord]:
-        """Every running game ``user_id`` has a seat in, on any server, oldest first."""
-        from db.store import _COLUMNS, _record
+    # -- a seat the computer took over ------------------------------------------
 
-        async with self._reading() as conn:
-            rows = await conn.execute_fetchall(
-                f"SELECT {_COLUMNS} FROM games WHERE status = 'active' AND "
-                f"{json_array_has(conn.dialect, 'games.seats')} ORDER BY id",
-                (str(user_id),))
-        return [_record(row) for row in rows]
+    async def reclaim_seat(self, game_id: int, user_id: str) -> GameRecord:
+        """``user_id`` is back: the computer that took their seat over gives it up (their
+        next decision is theirs again; any move of theirs does the same)."""
+        game_id = as_game_id(game_id)
+        user = as_discord_id(user_id, "user_id")
+        async with self.core.game_lock(game_id), self.core.transaction() as conn:
+            record = await self.core.fetch(conn, game_id)
+            check_running(record)
+            played_by = cpu.computers(record.timing)
+            if user not in played_by or cpu.is_computer_seat(user):
+                raise StoreError(f"The computer is not playing your seat in game "
+                                 f"#{record.id}.")
+            del played_by[user]
+            return await self.core.write(conn, record, timing={**record.timing,
+                                                               "computers": played_by})
 
-    async def latest_in_channel(self: Store, channel_id: str) -> GameRecord | None:
-        """The channel's newest game, running or not."""
-        from db.store import _COLUMNS, _record
 
-        async with self._reading() as conn:
-            rows = list(await conn.execute_fetchall(
-                f"SELECT {_COLUMNS} FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
-                (str(channel_id),)))
-        return _record(rows[0]) if rows else None
-
-    async def log_page(self: Store, game_id: int, page: int,
-                       per_page: int = 15) -> tuple[list[LogEntry], int]:
-        """Page ``page`` (1-based; the last page when past the end) of the whole log,
-        oldest first, and the number of pages. An archived game's log is replayed from
-        its archive (see :mod:`db.archive`)."""
-        from db.archive import Archive, read_archive, rebuild
-        from db.store import _COLUMNS, _LOG_COLUMNS, _entries, _record
-
-        archive: Archive | None = None
-        async with self._reading() as conn:
-            rows = list(await conn.execute_fetchall(
-                "SELECT count(*) FROM actions WHERE game_id = ?", (int(game_id),)))
-            total = int(rows[0][0])
-            if total == 0:
-                found_game = list(await conn.execute_fetchall(
-                    f"SELECT {_COLUMNS} FROM games WHERE id = ?", (int(game_id),)))
-                if not found_game:
-                    raise NotFound(f"There is no game #{game_id}.")
-                record = _record(found_game[0])
-                if record.version > 0:      # moves made, yet no rows: archived
-                    archive = await read_archive(conn, record.id)
-            if archive is None:
-                pages = max(1, -(-total // per_page))
-                page = min(max(1, page), pages)
-                found = await conn.execute_fetchall(
-                    f"SELECT {_LOG_COLUMNS} FROM actions WHERE game_id = ? ORDER BY seq "
-                    "LIMIT ? OFFSET ?", (int(game_id), per_page, (page - 1) * per_page))
-                return _entries(found), pages
-        # Replayed off the connection: the archive holds the actions, not their events.
-        entries = rebuild(self._game(record.kind), record, archive)
-        pages = max(1, -(-len(entries) // per_page))
-        page = min(max(1, page), pages)
-        return entries[(page - 1) * per_page:page * per_page], pages
-
-    async def digests(self: Store, game_id: int) -> list[Announcement]:
-        """Every turn digest of a game, oldest first (delivered or not)."""
-        from db.store import _ANNOUNCEMENT_COLUMNS, _announcement
-
-        async with self._reading() as conn:
-            rows = await conn.execute_fetchall(
-                f"SELECT {_ANNOUNCEMENT_COLUMNS} FROM announcements WHERE game_id = ? AND "
-                "kind = 'digest' ORDER BY id", (int(game_id),))
-        return [_announcement(row) for row in rows]
-
-    async def latest_digest(self: Store, game_id: int) -> Announcement | None:
-        """A game's newest turn digest, if any."""
-        from db.store import _ANNOUNCEMENT_COLUMNS, _announcement
-
-        async with self._reading() as conn:
-            rows = list(await conn.execute_fetchall(
-                f"SELECT {_ANNOUNCEMENT_COLUMNS} FROM announcements WHERE game_id = ? AND "
-                "kind = 'digest' ORDER BY id DESC LIMIT 1", (int(game_id),)))
-        return _announcement(rows[0]) if rows else None
-
-    async def clock_facts(self: Store, record: GameRecord) -> dict[str, Any]:
+    async def clock_facts(self, record: GameRecord) -> dict[str, Any]:
         """The public time facts of a running game now: deadlines, who is on vacation,
         the time control and everyone's time-outs (for a status)."""
-        from db.store import Turn
-
         if record.state is None or record.status != ACTIVE:
             return {"deadlines": {}, "vacations": {}, "clock": None}
-        game = self._game(record.kind)
-        turn = Turn.of(game, self.load_state(record))
-        now = self.now()
-        async with self._reading() as conn:
-            pauses = await self._pauses(conn, record.guild_id, record.seats, now)
-        facts = self._clock_payload(record, turn, pauses, now)
+        game = engine.get_game(record.kind)
+        turn = Turn.of(game, self.core.load_state(record))
+        now = self.core.now()
+        async with self.core.reading() as conn:
+            pauses = await self.core.pauses(conn, record.guild_id, record.seats, now)
+        facts = clock_payload(record, turn.to_act, pauses, now)
         facts["away"] = {p: on[1] for p in record.seats
                          if (on := paused_at(pauses.get(p, []), now)) is not None}
         return facts

@@ -1,10 +1,9 @@
-# The methods take ``self: Store`` (the class this is mixed into); mypy calls that a
-# "misc" error for a mixin, wrongly here.
-# mypy: disable-error-code="misc"
 """Leases: when several bot processes share one database (sharding, PostgreSQL), a job
 that must run once -- the scheduler's passes, a game's deliveries, backups -- runs in
 whichever process holds its lease. A lease lasts ``ttl`` seconds unless renewed; a
 process that dies simply stops renewing, and another takes over when it expires.
+
+:class:`Leases` is a service of the store (``store.leases``).
 """
 
 from __future__ import annotations
@@ -12,10 +11,8 @@ from __future__ import annotations
 import os
 import secrets
 import socket
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from db.store import Store
+from db.core import StoreCore
 
 
 def new_holder() -> str:
@@ -24,11 +21,16 @@ def new_holder() -> str:
 
 
 class Leases:
-    async def take_lease(self: Store, name: str, holder: str, ttl: float) -> bool:
+    """Named leases that one process at a time holds (``store.leases``)."""
+
+    def __init__(self, core: StoreCore) -> None:
+        self.core = core
+
+    async def take(self, name: str, holder: str, ttl: float) -> bool:
         """Take (or renew) the lease ``name`` for ``ttl`` seconds; False while another
         holder's lease on it has not expired."""
-        now = self.now()
-        async with self._transaction() as conn:
+        now = self.core.now()
+        async with self.core.transaction() as conn:
             cursor = await conn.execute(
                 "INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?) "
                 "ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, "
@@ -37,16 +39,16 @@ class Leases:
                 (str(name), str(holder), now + float(ttl), now))
         return cursor.rowcount == 1
 
-    async def release_lease(self: Store, name: str, holder: str) -> None:
+    async def release(self, name: str, holder: str) -> None:
         """Give up ``name`` now (if ``holder`` has it), so another may take it at once."""
-        async with self._transaction() as conn:
+        async with self.core.transaction() as conn:
             await conn.execute("DELETE FROM leases WHERE name = ? AND holder = ?",
                                (str(name), str(holder)))
 
-    async def lease_holder(self: Store, name: str) -> str | None:
+    async def holder(self, name: str) -> str | None:
         """Who holds ``name`` now (None: nobody, or it expired)."""
-        async with self._reading() as conn:
+        async with self.core.reading() as conn:
             rows = await conn.execute_fetchall(
                 "SELECT holder FROM leases WHERE name = ? AND expires_at > ?",
-                (str(name), self.now()))
+                (str(name), self.core.now()))
         return str(rows[0][0]) if rows else None

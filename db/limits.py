@@ -1,24 +1,18 @@
-# The methods take ``self: Store`` (the class this is mixed into); mypy calls that a
-# "misc" error for a mixin, wrongly here.
-# mypy: disable-error-code="misc"
 """The store's side of keeping a server's games in bounds: how many games a server has
 open (for the cap at ``/game new``), and lobbies nobody touches, which are closed.
 
-:class:`Limits` is a part of :class:`db.Store` (a mixin, like :class:`db.hosting.Hosting`).
-Closing a lobby goes through the same game lock, transaction and guarded write as any
-other change, and saves the channel's notice in the same transaction (the outbox), so a
-crash can neither lose the notice nor send it for a lobby that stayed open.
+:class:`Limits` is a service of the store (``store.limits``). Closing a lobby goes
+through the same game lock, transaction and guarded write as any other change, and
+saves the channel's notice in the same transaction (the outbox), so a crash can
+neither lose the notice nor send it for a lobby that stayed open.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
+from db.core import StoreCore
 from db.records import ABORTED, LOBBY, NOTICE, GameRecord
-
-if TYPE_CHECKING:
-    from db.store import Store
 
 log = logging.getLogger("warhost.db")
 
@@ -27,22 +21,25 @@ LOBBY_EXPIRED = "lobby_expired"
 
 
 class Limits:
-    """Open games per server, and lobbies that expire (part of :class:`db.Store`)."""
+    """Open games per server, and lobbies that expire (``store.limits``)."""
 
-    async def open_games(self: Store, guild_id: str | None, *,
+    def __init__(self, core: StoreCore) -> None:
+        self.core = core
+
+    async def open_games(self, guild_id: str | None, *,
                          up_to: int | None = None) -> int:
         """How many games are in a lobby or under way in the guild (None: direct
         messages); with ``up_to``, only those with an id up to that one (the games
         opened before it, for a cap that two racing ``/game new`` cannot both pass)."""
         guild = None if guild_id is None else str(guild_id)
         last = 2**63 - 1 if up_to is None else int(up_to)
-        async with self._reading() as conn:
+        async with self.core.reading() as conn:
             rows = list(await conn.execute_fetchall(
                 "SELECT count(*) FROM games WHERE guild_id IS NOT DISTINCT FROM ? AND "
                 "status IN ('lobby', 'active') AND id <= ?", (guild, last)))
         return int(rows[0][0])
 
-    async def expire_lobbies(self: Store, idle: float, limit: int = 100) -> list[GameRecord]:
+    async def expire_lobbies(self, idle: float, limit: int = 100) -> list[GameRecord]:
         """Abort every lobby untouched (nobody joined, left, reseated or started it) for
         ``idle`` seconds, saving a notice for its channel; the closed games, oldest first.
 
@@ -51,22 +48,22 @@ class Limits:
         """
         if idle <= 0:
             return []
-        cutoff = self.now() - idle
-        async with self._reading() as conn:
+        cutoff = self.core.now() - idle
+        async with self.core.reading() as conn:
             rows = await conn.execute_fetchall(
                 "SELECT id FROM games WHERE status = 'lobby' AND updated_at < ? "
                 "ORDER BY updated_at, id LIMIT ?", (cutoff, max(1, limit)))
         closed: list[GameRecord] = []
         for (game_id,) in rows:
-            async with self._game_lock(int(game_id)), self._transaction() as conn:
-                record = await self._fetch(conn, int(game_id))
+            async with self.core.game_lock(int(game_id)), self.core.transaction() as conn:
+                record = await self.core.fetch(conn, int(game_id))
                 if record.status != LOBBY or record.updated_at >= cutoff:
                     continue
-                now = self.now()
-                aborted = await self._write(conn, record, status=ABORTED)
-                await self._announce(conn, record.id, record.version, NOTICE, None,
-                                     {"type": LOBBY_EXPIRED, "idle": idle,
-                                      "since": record.updated_at}, now=now)
+                now = self.core.now()
+                aborted = await self.core.write(conn, record, status=ABORTED)
+                await self.core.announce(conn, record.id, record.version, NOTICE, None,
+                                         {"type": LOBBY_EXPIRED, "idle": idle,
+                                          "since": record.updated_at}, now=now)
             closed.append(aborted)
             log.info("Game %s: its lobby expired after %.0f hours untouched", record.id,
                      idle / 3600)

@@ -1,6 +1,3 @@
-# The methods take ``self: Store`` (the class this is mixed into); mypy calls that a
-# "misc" error for a mixin, wrongly here.
-# mypy: disable-error-code="misc"
 """The store's side of a user's data: what it holds about someone, and deleting it.
 
 What names a user: their seat in games (``seats``, ``host_id``, and inside the engine's
@@ -9,7 +6,7 @@ its events), announcements addressed to them or naming them, their settings, vac
 and follows. See ``docs/privacy.md``.
 
 Deleting (:meth:`Privacy.forget_user`): they leave their lobbies; they resign their
-running games (through :meth:`db.Store.apply_action`, the one move path, so the other
+running games (through :meth:`db.core.StoreCore.apply_action`, the one move path, so the other
 players are told and play on); then, in every game that names them, their id is
 replaced by a placeholder (``deleted-`` and 8 random hex digits, one per game), the
 same everywhere in that game, so the game still replays move for move: moves are
@@ -38,16 +35,26 @@ import secrets
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+import engine
 from db.archive import archived_entries, replace_archived_log
 from db.backend import Connection
-from db.records import ACTIVE, LOBBY, STATUS, GameRecord, LogEntry, StoreError
+from db.core import StoreCore
+from db.lobby import Lobby
+from db.records import (
+    ACTIVE,
+    GAME_COLUMNS,
+    LOBBY,
+    STATUS,
+    GameRecord,
+    LogEntry,
+    StoreError,
+    canonical_json,
+    game_from_row,
+)
 from db.replay import replay
 from engine.core import RESIGN, IllegalAction
-
-if TYPE_CHECKING:
-    from db.store import Store
 
 log = logging.getLogger("warhost.db")
 
@@ -126,8 +133,6 @@ def renamer(user_id: str, placeholder: str) -> Any:
 
 
 def _json_renamed(value: Any, rename: Any) -> Any:
-    from db.store import canonical_json
-
     return json.loads(rename(canonical_json(value)))
 
 
@@ -157,13 +162,17 @@ async def _log_unguarded(conn: Connection) -> AsyncIterator[None]:
 
 
 class Privacy:
-    """What is held about a user, and deleting it (part of :class:`db.Store`)."""
+    """What is held about a user, and deleting it (``store.privacy``)."""
 
-    async def held_about(self: Store, user_id: str) -> Held:
+    def __init__(self, core: StoreCore, lobby: Lobby) -> None:
+        self.core = core
+        self.lobby = lobby
+
+    async def held_about(self, user_id: str) -> Held:
         """Counts of what the database holds about ``user_id``."""
         user = snowflake(user_id)
         seated = f'%"{user}"%'
-        async with self._reading() as conn:
+        async with self.core.reading() as conn:
             async def count(sql: str, *args: Any) -> int:
                 rows = list(await conn.execute_fetchall(sql, args))
                 return int(rows[0][0] or 0)
@@ -183,32 +192,30 @@ class Privacy:
                                   "AND delivered_at IS NULL", user)
         return Held(games, open_games, moves, bool(settings), vacations, following, waiting)
 
-    async def forget_user(self: Store, user_id: str) -> Forgotten:
+    async def forget_user(self, user_id: str) -> Forgotten:
         """Delete what names ``user_id``: leave their lobbies, resign their running
         games, anonymise every game that names them, delete their settings, vacations,
         follows and messages. Each step commits on its own; running it again finishes
         what a failure (or a crash) left undone, and otherwise does nothing."""
         user = snowflake(user_id)
-        from db.store import _COLUMNS, _record
-
-        async with self._reading() as conn:
+        async with self.core.reading() as conn:
             rows = await conn.execute_fetchall(
-                f"SELECT {_COLUMNS} FROM games WHERE (seats LIKE ? OR host_id = ?) "
+                f"SELECT {GAME_COLUMNS} FROM games WHERE (seats LIKE ? OR host_id = ?) "
                 "ORDER BY id", (f'%"{user}"%', user))
-        named = [_record(row) for row in rows]
+        named = [game_from_row(row) for row in rows]
         left: list[GameRecord] = []
         resigned: list[int] = []
         for record in named:
             if record.status == LOBBY and user in record.seats:
                 try:
-                    left.append(await self.leave(record.id, user))
+                    left.append(await self.lobby.leave(record.id, user))
                 except StoreError as exc:      # it started or closed meanwhile
                     log.info("Game %s: leaving its lobby failed (%s)", record.id, exc)
         for record in named:
-            current = await self.get(record.id)
+            current = await self.core.get(record.id)
             if current.status == ACTIVE and user in current.seats:
                 try:
-                    await self.apply_action(current.id, user, RESIGN)
+                    await self.core.apply_action(current.id, user, RESIGN)
                 except IllegalAction:
                     pass                        # already out of the game
                 except StoreError as exc:       # anonymised all the same, below
@@ -226,7 +233,7 @@ class Privacy:
                 log.error("Game %s could not be anonymised: %s", record.id, exc)
                 failed.append(record.id)
         deleted = 0
-        async with self._transaction() as conn:
+        async with self.core.transaction() as conn:
             for sql in ("DELETE FROM players WHERE user_id = ?",
                         "DELETE FROM vacations WHERE user_id = ?",
                         "DELETE FROM followers WHERE user_id = ?",
@@ -239,22 +246,22 @@ class Privacy:
         return Forgotten(tuple(left), tuple(resigned), tuple(anonymised), tuple(failed),
                          deleted)
 
-    async def forget_old_vacations(self: Store, days: float = VACATION_KEPT_DAYS) -> int:
+    async def forget_old_vacations(self, days: float = VACATION_KEPT_DAYS) -> int:
         """Delete vacations that ended more than ``days`` ago (they count for nothing)."""
-        async with self._transaction() as conn:
+        async with self.core.transaction() as conn:
             cursor = await conn.execute("DELETE FROM vacations WHERE ends_at < ?",
-                                        (self.now() - days * 86400,))
+                                        (self.core.now() - days * 86400,))
             return max(0, cursor.rowcount)
 
-    async def _anonymise(self: Store, game_id: int, user: str) -> bool:
+    async def _anonymise(self, game_id: int, user: str) -> bool:
         """Replace ``user`` by a placeholder everywhere in one game (in one transaction,
         checked by a replay first); False if the game does not name them."""
         for _ in range(REWRITE_TRIES):
-            async with self._game_lock(game_id):
-                record, entries = await self._snapshot(game_id)
+            async with self.core.game_lock(game_id):
+                record, entries = await self.core.snapshot(game_id)
                 archived = False
                 if not entries and record.version > 0:      # compacted (db/archive.py)?
-                    async with self._reading(snapshot=True) as conn:
+                    async with self.core.reading(snapshot=True) as conn:
                         found = await archived_entries(conn, game_id)
                     if found is not None:
                         entries, archived = found, True
@@ -268,17 +275,17 @@ class Privacy:
                 new_record, new_entries = self._renamed(record, entries, rename)
                 self._check_rewrite(record, entries, new_record, new_entries)
                 try:
-                    async with self._transaction() as conn:
+                    async with self.core.transaction() as conn:
                         await self._rewrite(conn, record, new_record, entries, new_entries,
                                             archived, user, rename)
                 except _Moved:
                     continue
-            self._states.pop(game_id, None)
+            self.core.forget_state(game_id)
             return True
         raise StoreError(f"Game #{game_id} kept changing while it was being anonymised; "
                          "try again.")
 
-    def _renamed(self: Store, record: GameRecord, entries: list[LogEntry],
+    def _renamed(self, record: GameRecord, entries: list[LogEntry],
                  rename: Any) -> tuple[GameRecord, list[LogEntry]]:
         """The game and its log with the id renamed (pure)."""
         new_record = replace(
@@ -292,7 +299,7 @@ class Privacy:
                                events=_json_renamed(e.events, rename)) for e in entries]
         return new_record, new_entries
 
-    def _check_rewrite(self: Store, record: GameRecord, entries: list[LogEntry],
+    def _check_rewrite(self, record: GameRecord, entries: list[LogEntry],
                        new_record: GameRecord, new_entries: list[LogEntry]) -> None:
         """Refuse (StoreError) a rewrite whose log no longer replays to its position,
         unless the game did not replay before either (then the rename cannot be blamed)."""
@@ -307,12 +314,10 @@ class Privacy:
                              f"rewrite ({problem}); it was left as it was.")
         log.warning("Game %s did not replay before its rewrite either (%s)", record.id, before)
 
-    def _replay_problem(self: Store, record: GameRecord,
+    def _replay_problem(self, record: GameRecord,
                         entries: list[LogEntry]) -> str | None:
         """Why the log does not replay to the saved position, or None when it does."""
-        from db.store import canonical_json
-
-        game = self._game(record.kind)
+        game = engine.get_game(record.kind)
         try:
             state = game.new_game(list(record.seats), record.seed, dict(record.options))
             for step in replay(game, record.seats, record.seed, record.options, entries):
@@ -325,22 +330,20 @@ class Privacy:
             return "the replayed position differs from the saved one"
         return None
 
-    async def _rewrite(self: Store, conn: Connection, record: GameRecord,
+    async def _rewrite(self, conn: Connection, record: GameRecord,
                        new_record: GameRecord, entries: list[LogEntry],
                        new_entries: list[LogEntry], archived: bool, user: str,
                        rename: Any) -> None:
         """Save a renamed game (read as ``record`` before this transaction): the row,
         the moves (in ``actions``, or the archive's record), the announcements; refresh
         the status message if it runs."""
-        from db.store import canonical_json
-
-        current = await self._fetch(conn, record.id)
+        current = await self.core.fetch(conn, record.id)
         if (current.version, current.updated_at, current.status) != (
                 record.version, record.updated_at, record.status):
             raise _Moved
-        await self._write(conn, current, seats=new_record.seats, host_id=new_record.host_id,
-                          state=new_record.state, decisions=new_record.decisions,
-                          timing=new_record.timing, nudges=new_record.nudges)
+        await self.core.write(conn, current, seats=new_record.seats, host_id=new_record.host_id,
+                              state=new_record.state, decisions=new_record.decisions,
+                              timing=new_record.timing, nudges=new_record.nudges)
         if archived and not await replace_archived_log(conn, record.id, new_entries):
             raise _Moved
         changed = [] if archived else [
@@ -371,5 +374,5 @@ class Privacy:
             await conn.execute("UPDATE announcements SET payload = ? WHERE id = ?",
                                (renamed, announcement_id))
         if current.status == ACTIVE:
-            await self._announce(conn, record.id, record.version, STATUS, None, {},
-                                 now=self.now())
+            await self.core.announce(conn, record.id, record.version, STATUS, None, {},
+                                     now=self.core.now())

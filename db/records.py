@@ -1,11 +1,15 @@
-"""What the store hands back, and the errors it raises.
+"""What the store hands back, the errors it raises, and how its rows map to them.
 
 Every :class:`StoreError` message is shown to the Discord user as it is, so each one
-says what went wrong and what to do about it.
+says what went wrong and what to do about it. The row mapping (the column lists and
+the functions reading a row into a record) lives here, beside the records, so the
+store's core and its services read rows the one same way.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -184,3 +188,70 @@ class Vacation:
     user_id: str
     starts_at: float
     ends_at: float
+
+
+# -- rows -------------------------------------------------------------------------------
+
+#: A row as a database driver hands it back.
+Row = Sequence[Any]
+
+#: The columns of a game row, in the order :func:`game_from_row` reads them.
+GAME_COLUMNS = ("id, kind, guild_id, channel_id, host_id, status, seats, seed, options, "
+                "state, version, lobby_message_id, created_at, updated_at, digest_seq, "
+                "decisions, timing, nudges, wake_at")
+#: The columns of a log row, in the order :func:`entries_from_rows` reads them.
+LOG_COLUMNS = "seq, player, action, events, created_at, origin"
+#: The columns of an announcement row, in the order :func:`announcement_from_row` reads.
+ANNOUNCEMENT_COLUMNS = ("id, game_id, seq, kind, recipient, payload, secret, created_at, "
+                        "delivered_at, message_id")
+#: The SQL condition of a game that holds its channel (in the lobby or under way).
+OPEN_SQL = "status IN ('lobby', 'active')"
+
+
+def canonical_json(value: Any) -> str:
+    """The one JSON spelling the store writes (sorted keys, no spaces, no NaN)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      allow_nan=False)
+
+
+def game_from_row(row: Row) -> GameRecord:
+    """A game row (:data:`GAME_COLUMNS`) as a record."""
+    return GameRecord(
+        id=int(row[0]), kind=row[1], guild_id=row[2], channel_id=row[3], host_id=row[4],
+        status=row[5], seats=tuple(json.loads(row[6])), seed=int(row[7]),
+        options=json.loads(row[8]), state=row[9], version=int(row[10]),
+        lobby_message_id=row[11], created_at=float(row[12]), updated_at=float(row[13]),
+        digest_seq=int(row[14]), decisions=json.loads(row[15]), timing=json.loads(row[16]),
+        nudges=json.loads(row[17]), wake_at=None if row[18] is None else float(row[18]))
+
+
+def entries_from_rows(rows: Iterable[Row]) -> list[LogEntry]:
+    """Log rows (:data:`LOG_COLUMNS`) as entries, in the given order."""
+    return [LogEntry(int(r[0]), r[1], r[2], json.loads(r[3]), float(r[4]), r[5]) for r in rows]
+
+
+def announcement_from_row(row: Row) -> Announcement:
+    """An announcement row (:data:`ANNOUNCEMENT_COLUMNS`) as a record."""
+    return Announcement(
+        id=int(row[0]), game_id=int(row[1]), seq=int(row[2]), kind=row[3], recipient=row[4],
+        payload=json.loads(row[5]), secret=row[6], created_at=float(row[7]),
+        delivered_at=None if row[8] is None else float(row[8]), message_id=row[9])
+
+
+# -- what callers pass in ------------------------------------------------------------------
+
+
+def as_game_id(value: Any) -> int:
+    """Game ids are ints; digits in text (from a custom_id, say) are accepted too."""
+    if isinstance(value, str) and value.strip().lstrip("#").isdigit():
+        return int(value.strip().lstrip("#"))
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise NotFound(f"There is no game #{value}.")
+    return value
+
+
+def as_discord_id(value: Any, what: str) -> str:
+    """Discord snowflakes arrive as int or str; the store keeps text."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)) or str(value) == "":
+        raise StoreError(f"Internal error: {what} must be a Discord id, not {value!r}.")
+    return str(value)

@@ -3,8 +3,8 @@
 :func:`copy_database` copies every row of every Warhost table, in the order the foreign
 keys need, keeping ids, into a database that has no games yet; then it checks the copy
 (row counts per table, and every game replayed from its seed and log by
-:meth:`db.Store.problems`). The source is only read. Run it with the bot stopped (or
-on a backup taken with ``python -m db backup``) so nothing changes under it:
+``store.history.problems``). The source is only read. Run it with the bot stopped (or on
+a backup taken with ``python -m db backup``) so nothing changes under it:
 
     python -m db copy ./warhost.db postgresql://warhost:...@host/warhost
 """
@@ -62,13 +62,13 @@ async def copy_database(source: str, target: str,
 
 
 async def _copy(src: Store, dst: Store, say: Callable[[str], None]) -> Copied:
-    async with dst._reading() as conn:
+    async with dst.reading() as conn:
         rows = await conn.execute_fetchall("SELECT count(*) FROM games")
     if int(rows[0][0]):
         raise StoreError(f"The database {dst.path} already has {int(rows[0][0])} games; "
                          "copy into a new, empty database.")
     copied: dict[str, int] = {}
-    async with src._reading(snapshot=True) as reader, dst._transaction() as writer:
+    async with src.reading(snapshot=True) as reader, dst.transaction() as writer:
         for table in TABLES:
             columns = await _columns(reader, table)
             if not columns:
@@ -101,16 +101,16 @@ async def _copy(src: Store, dst: Store, say: Callable[[str], None]) -> Copied:
                     f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
                     f"(SELECT COALESCE(max(id), 0) + 1 FROM {table}), false)")
     for table, count in copied.items():
-        async with dst._reading() as conn:
+        async with dst.reading() as conn:
             found = int((await conn.execute_fetchall(f"SELECT count(*) FROM {table}"))[0][0])
         if found != count:
             raise StoreError(f"The copy of {table} has {found} rows, not {count}.")
-    async with dst._reading() as conn:
+    async with dst.reading() as conn:
         ids = [int(r[0]) for r in await conn.execute_fetchall(
             "SELECT id FROM games ORDER BY id")]
     bad: list[str] = []
     for game_id in ids:
-        for problem in await dst.problems(game_id):
+        for problem in await dst.history.problems(game_id):
             bad.append(f"game #{game_id}: {problem}")
     if bad:
         raise StoreError("The copy does not replay cleanly: " + "; ".join(bad[:5]))

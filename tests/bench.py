@@ -173,9 +173,9 @@ async def _store_moves(path: str, moves: int) -> tuple[list[float], list[tuple[s
     game = engine.GAMES["conqueror"]
     store = await Store.open(path)
     try:
-        lobby = await store.create_lobby("conqueror", "1", "2", "a")
-        await store.join(lobby.id, "b")
-        record = await store.start(lobby.id, "a", seed=5)
+        lobby = await store.lobby.open("conqueror", "1", "2", "a")
+        await store.lobby.join(lobby.id, "b")
+        record = await store.lobby.start(lobby.id, "a", seed=5)
         state = store.load_state(record)
         times, payloads = [], []
         rng = random.Random(5)
@@ -354,7 +354,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer samples (a smoke run)")
     parser.add_argument("--only", choices=("engine", "render", "store", "e2e", "shards",
-                                               "ai"),
+                                           "ai"),
                         action="append")
     parser.add_argument("--markdown", type=Path, help="also write the figures as a table")
     args = parser.parse_args(argv)

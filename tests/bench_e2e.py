@@ -84,9 +84,9 @@ class Match:
 
     async def create(self, store: Store, seed: int) -> None:
         a, b = (u.id for u in self.users)
-        lobby = await store.create_lobby(KIND, self.dd.guild.id, self.channel.id, a)
-        await store.join(lobby.id, b)
-        record = await store.start(lobby.id, a, seed=seed)
+        lobby = await store.lobby.open(KIND, self.dd.guild.id, self.channel.id, a)
+        await store.lobby.join(lobby.id, b)
+        record = await store.lobby.start(lobby.id, a, seed=seed)
         self.game_id = record.id
         self.state = store.load_state(record)
 

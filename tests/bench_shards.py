@@ -116,9 +116,9 @@ class ShardMatch(Match):
 
     async def create(self, store: Store, seed: int) -> None:
         a, b = (u.id for u in self.users)
-        lobby = await store.create_lobby(KIND, self.guild.id, self.channel.id, a)
-        await store.join(lobby.id, b)
-        record = await store.start(lobby.id, a, seed=seed)
+        lobby = await store.lobby.open(KIND, self.guild.id, self.channel.id, a)
+        await store.lobby.join(lobby.id, b)
+        record = await store.lobby.start(lobby.id, a, seed=seed)
         self.game_id = record.id
         self.state = store.load_state(record)
 
@@ -251,9 +251,9 @@ async def _worker(target: str, games: int, moves: int, seed: int, tag: str) -> N
     try:
         ids = []
         for n in range(games):
-            lobby = await store.create_lobby(KIND, "1", f"{tag}-{n}", f"{tag}-{n}-a")
-            await store.join(lobby.id, f"{tag}-{n}-b")
-            ids.append((await store.start(lobby.id, f"{tag}-{n}-a", seed=seed + n)).id)
+            lobby = await store.lobby.open(KIND, "1", f"{tag}-{n}", f"{tag}-{n}-a")
+            await store.lobby.join(lobby.id, f"{tag}-{n}-b")
+            ids.append((await store.lobby.start(lobby.id, f"{tag}-{n}-a", seed=seed + n)).id)
         print("ready", flush=True)
         await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
 

@@ -64,14 +64,14 @@ def dealt_from(seed: int | None) -> Iterator[None]:
     if seed is None:
         yield
         return
-    import db.store
+    import db.lobby
 
-    real = db.store.secrets
-    db.store.secrets = SimpleNamespace(randbits=lambda bits: seed)  # type: ignore[assignment]
+    real = db.lobby.secrets
+    db.lobby.secrets = SimpleNamespace(randbits=lambda bits: seed)  # type: ignore[assignment]
     try:
         yield
     finally:
-        db.store.secrets = real
+        db.lobby.secrets = real
 
 
 def friendly(action: str) -> tuple[str, dict[str, Any]]:

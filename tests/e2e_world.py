@@ -40,10 +40,10 @@ class World:
 def deal_seeds(monkeypatch: pytest.MonkeyPatch, seed: int) -> SimpleNamespace:
     """Make the store deal games from ``dealer.seed`` (only its own ``secrets`` is replaced);
     a test may set another seed on the returned dealer before it starts a game."""
-    import db.store
+    import db.lobby
 
     dealer = SimpleNamespace(seed=seed)
-    monkeypatch.setattr(db.store, "secrets", SimpleNamespace(randbits=lambda bits: dealer.seed))
+    monkeypatch.setattr(db.lobby, "secrets", SimpleNamespace(randbits=lambda bits: dealer.seed))
     return dealer
 
 

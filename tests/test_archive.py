@@ -48,8 +48,8 @@ def clock() -> FakeClock:
 
 
 async def deliver_all(store: Store) -> None:
-    for item in await store.pending_announcements(limit=10_000):
-        await store.mark_delivered(item.id, "m")
+    for item in await store.outbox.pending(limit=10_000):
+        await store.outbox.mark_delivered(item.id, "m")
 
 
 async def conqueror_game(store: Store, channel: str, seed: int,
@@ -58,10 +58,10 @@ async def conqueror_game(store: Store, channel: str, seed: int,
     """A whole game of Conqueror between the heuristic players (engine/conqueror/ai);
     with ``clock``, each move comes a human while (seconds to minutes) after the last."""
     pace = random.Random(seed)
-    lobby = await store.create_lobby("conqueror", "g", channel, players[0])
+    lobby = await store.lobby.open("conqueror", "g", channel, players[0])
     for p in players[1:]:
-        await store.join(lobby.id, p)
-    game_id = (await store.start(lobby.id, players[0], seed=seed)).id
+        await store.lobby.join(lobby.id, p)
+    game_id = (await store.lobby.start(lobby.id, players[0], seed=seed)).id
     if undo:        # an undo in the log: its event is the platform's, kept in the archive
         await store.apply_action(game_id, players[0], "convert ap")
         await store.apply_action(game_id, players[0], "undo")
@@ -78,9 +78,9 @@ async def conqueror_game(store: Store, channel: str, seed: int,
 
 
 async def race_game(store: Store, channel: str, seed: int, *, finish: bool = True) -> int:
-    lobby = await store.create_lobby("race", "g", channel, "a", {"target": 10})
-    await store.join(lobby.id, "b")
-    game_id = (await store.start(lobby.id, "a", seed=seed)).id
+    lobby = await store.lobby.open("race", "g", channel, "a", {"target": 10})
+    await store.lobby.join(lobby.id, "b")
+    game_id = (await store.lobby.start(lobby.id, "a", seed=seed)).id
     rng = random.Random(seed)
     while True:
         record = await store.get(game_id)
@@ -93,13 +93,13 @@ async def race_game(store: Store, channel: str, seed: int, *, finish: bool = Tru
 
 
 async def full_log(store: Store, game_id: int) -> list[LogEntry]:
-    entries, pages = await store.log_page(game_id, 1, per_page=10_000)
+    entries, pages = await store.history.log_page(game_id, 1, per_page=10_000)
     assert pages == 1
     return entries
 
 
 async def rows(store: Store, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
-    async with store._reading() as conn:
+    async with store.reading() as conn:
         return list(await conn.execute_fetchall(sql, params))
 
 
@@ -131,19 +131,19 @@ async def test_a_finished_game_compacts_and_its_log_reads_the_same(
     game_id = await conqueror_game(store, "c1", seed=1, undo=True)
     await deliver_all(store)
     before = await full_log(store, game_id)
-    page_before = await store.log_page(game_id, 2, per_page=15)
+    page_before = await store.history.log_page(game_id, 2, per_page=15)
     record = await store.get(game_id)
     assert record.status == "finished" and len(before) == record.version > 20
-    assert await store.problems(game_id) == []
+    assert await store.history.problems(game_id) == []
 
-    assert await store.archive_finished(clock() - DAY, 10) == []       # not old enough
+    assert await store.archive.sweep(clock() - DAY, 10) == []       # not old enough
     clock.advance(31 * DAY)
-    assert await store.archive_finished(clock() - 30 * DAY, 10) == [game_id]
+    assert await store.archive.sweep(clock() - 30 * DAY, 10) == [game_id]
     assert await rows(store, "SELECT count(*) FROM actions WHERE game_id = ?",
                       (game_id,)) == [(0,)]
     assert await rows(store, "SELECT count(*) FROM announcements WHERE game_id = ?",
                       (game_id,)) == [(0,)]
-    archive = await store.archive_of(game_id)
+    archive = await store.archive.read(game_id)
     assert isinstance(archive, Archive) and archive.actions == len(before)
     assert archive.archived_at == clock()
     after = await store.get(game_id)
@@ -152,20 +152,20 @@ async def test_a_finished_game_compacts_and_its_log_reads_the_same(
 
     # /game log reads exactly what it read before, events included (replayed).
     assert await full_log(store, game_id) == before
-    assert await store.log_page(game_id, 2, per_page=15) == page_before
-    assert await store.log_page(game_id, 999, per_page=15) == \
+    assert await store.history.log_page(game_id, 2, per_page=15) == page_before
+    assert await store.history.log_page(game_id, 999, per_page=15) == \
         (before[-(len(before) % 15 or 15):], -(-len(before) // 15))
-    async with store._reading() as conn:
+    async with store.reading() as conn:
         assert await archived_entries(conn, game_id) == before
         assert await archived_entries(conn, 12345) is None
     assert archive_problems(CONQUEROR, after, archive) == []
-    assert await store.archive_finished(clock(), 10) == []              # once only
+    assert await store.archive.sweep(clock(), 10) == []              # once only
 
 
 async def test_log_message_of_an_archived_game_is_unchanged(store: Any,
                                                             clock: FakeClock) -> None:
-    """What /game log shows (cogs/game.py's log_message), before and after."""
-    from cogs.game import log_message
+    """What /game log shows (cogs/history.py's log_message), before and after."""
+    from cogs.history import log_message
 
     game_id = await conqueror_game(store, "c1", seed=2)
     await deliver_all(store)
@@ -183,33 +183,33 @@ async def test_log_message_of_an_archived_game_is_unchanged(store: Any,
 
     shown = await pages()
     clock.advance(40 * DAY)
-    assert await store.archive_finished(clock() - 30 * DAY, 10) == [game_id]
+    assert await store.archive.sweep(clock() - 30 * DAY, 10) == [game_id]
     assert await pages() == shown
     assert "moves 1–" in shown[0][0] and len(shown[0][1]) == 4
 
 
 async def test_only_games_over_for_long_enough_are_archived(store: Any,
                                                             clock: FakeClock) -> None:
-    lobby = await store.create_lobby("race", "g", "lobby", "a")
+    lobby = await store.lobby.open("race", "g", "lobby", "a")
     running = await race_game(store, "running", seed=1, finish=False)
     old = await race_game(store, "old", seed=2)
     aborted = await race_game(store, "aborted", seed=3, finish=False)
-    await store.abort(aborted)
-    aborted_lobby = await store.create_lobby("race", "g", "empty", "a")
-    await store.abort(aborted_lobby.id)
+    await store.lobby.abort(aborted)
+    aborted_lobby = await store.lobby.open("race", "g", "empty", "a")
+    await store.lobby.abort(aborted_lobby.id)
     undelivered = await race_game(store, "undelivered", seed=4)
     await deliver_all(store)
     # a last announcement still waiting for Discord: that game waits too
-    pending = [a for a in await store.pending_announcements(limit=10_000)]
+    pending = [a for a in await store.outbox.pending(limit=10_000)]
     assert pending == []
-    async with store._transaction() as conn:
+    async with store.transaction() as conn:
         await conn.execute(
             "INSERT INTO announcements (game_id, seq, kind, recipient, payload, created_at) "
             "VALUES (?, 1, 'status', NULL, '{}', ?)", (undelivered, clock()))
     clock.advance(20 * DAY)
     recent = await race_game(store, "recent", seed=5)
     await deliver_all(store)
-    async with store._transaction() as conn:
+    async with store.transaction() as conn:
         await conn.execute(
             "INSERT INTO announcements (game_id, seq, kind, recipient, payload, created_at) "
             "VALUES (?, 1, 'status', NULL, '{}', ?)", (undelivered, clock()))
@@ -217,22 +217,22 @@ async def test_only_games_over_for_long_enough_are_archived(store: Any,
     await race_game(store, "later", seed=6, finish=False)
 
     cutoff = clock() - 30 * DAY
-    archived = await store.archive_finished(cutoff, 1)          # batches of one
-    archived += await store.archive_finished(cutoff, 1)
-    archived += await store.archive_finished(cutoff, 1)
+    archived = await store.archive.sweep(cutoff, 1)          # batches of one
+    archived += await store.archive.sweep(cutoff, 1)
+    archived += await store.archive.sweep(cutoff, 1)
     assert sorted(archived) == sorted([old, aborted])
     versions = {g: (await store.get(g)).version for g in (running, recent, undelivered)}
     assert all(v > 0 for v in versions.values())
     for game_id in (running, recent, undelivered, lobby.id, aborted_lobby.id):
-        assert await store.archive_of(game_id) is None
+        assert await store.archive.read(game_id) is None
     assert (await store.get(running)).status == "active"
     # the running game plays on
     record = await store.get(running)
     player = RACE.current_turn(store.load_state(record))
     await store.apply_action(running, player, "step 1")
     # an open game is refused one by one too
-    assert not await store.archive_game(running)
-    assert not await store.archive_game(lobby.id)
+    assert not await store.archive.archive(running)
+    assert not await store.archive.archive(lobby.id)
     # and the aborted one's log is still there, replayed
     assert [e.seq for e in await full_log(store, aborted)] == [1, 2, 3]
 
@@ -271,23 +271,23 @@ async def test_a_log_that_no_longer_replays_is_never_archived(
 
     monkeypatch.setattr(RACE, "apply", changed_rules)
     with caplog.at_level("WARNING", logger="warhost.db"):
-        assert await store.archive_finished(clock(), 10) == []
-        assert await store.archive_finished(clock(), 10) == []
+        assert await store.archive.sweep(clock(), 10) == []
+        assert await store.archive.sweep(clock(), 10) == []
     assert caplog.text.count(f"Game #{game_id} is not archived") == 1
     assert "now gives different events" in caplog.text and "python -m db check" in caplog.text
     assert await rows(store, "SELECT count(*) FROM actions WHERE game_id = ?",
                       (game_id,)) != [(0,)]
     monkeypatch.setattr(RACE, "apply", real)
     # Refused games do not block the others (nor, once refused, get looked at again).
-    del store.__dict__["_archive_refused"]
-    assert sorted(await store.archive_finished(clock(), 10)) == sorted([game_id, fine])
+    store.archive.refused.clear()
+    assert sorted(await store.archive.sweep(clock(), 10)) == sorted([game_id, fine])
 
     # Archived, then the rules change: reading it says so, clearly, and check finds it.
     monkeypatch.setattr(RACE, "apply", changed_rules)
     with pytest.raises(StoreError, match=r"archived log no longer replays as it was played.*"
                                          r"python -m db check"):
-        await store.log_page(game_id, 1)
-    async with store._reading() as conn:
+        await store.history.log_page(game_id, 1)
+    async with store.reading() as conn:
         archive = await read_archive(conn, game_id)
     assert archive is not None
     assert archive_problems(RACE, await store.get(game_id), archive) == \
@@ -299,14 +299,14 @@ async def test_an_archived_log_can_be_rewritten_for_a_forgotten_user(
     """What anonymising a user (db/privacy.py) must do to an archived game: the archive
     is rewritten with the placeholder, and it still replays."""
     alice, bob, gone = "111111111111111111", "222222222222222222", "deleted-0badc0de"
-    lobby = await store.create_lobby("race", "g", "c", alice, {"target": 10})
-    await store.join(lobby.id, bob)
-    game_id = (await store.start(lobby.id, alice, seed=5)).id
+    lobby = await store.lobby.open("race", "g", "c", alice, {"target": 10})
+    await store.lobby.join(lobby.id, bob)
+    game_id = (await store.lobby.start(lobby.id, alice, seed=5)).id
     while (player := RACE.current_turn(store.load_state(await store.get(game_id)))):
         await store.apply_action(game_id, player, "roll")
     await deliver_all(store)
     clock.advance(31 * DAY)
-    assert await store.archive_finished(clock() - 30 * DAY, 5) == [game_id]
+    assert await store.archive.sweep(clock() - 30 * DAY, 5) == [game_id]
     entries = await full_log(store, game_id)
 
     def rename(text: str) -> str:
@@ -316,16 +316,16 @@ async def test_an_archived_log_can_be_rewritten_for_a_forgotten_user(
                         json.loads(rename(json.dumps(e.events))), e.created_at, e.origin)
                for e in entries]
     record = await store.get(game_id)
-    async with store._transaction() as conn:
+    async with store.transaction() as conn:
         assert await replace_archived_log(conn, game_id, renamed)
         assert not await replace_archived_log(conn, 424242, renamed)
         await conn.execute("UPDATE games SET seats = ?, host_id = ?, state = ? WHERE id = ?",
                            (rename(json.dumps(list(record.seats), separators=(",", ":"))),
                             gone, rename(record.state or ""), game_id))
     with pytest.raises(StoreError, match="holds"):
-        async with store._transaction() as conn:
+        async with store.transaction() as conn:
             await replace_archived_log(conn, game_id, renamed[:-1])
-    async with store._reading() as conn:
+    async with store.reading() as conn:
         archive = await read_archive(conn, game_id)
         blob = (await conn.execute_fetchall("SELECT log FROM archives WHERE game_id = ?",
                                             (game_id,)))[0][0]
@@ -354,7 +354,7 @@ async def test_moves_go_on_while_games_are_archived(store: Any, clock: FakeClock
             moved += 1
             await asyncio.sleep(0)
 
-    archived, _ = await asyncio.gather(store.archive_finished(clock() - 30 * DAY, 50),
+    archived, _ = await asyncio.gather(store.archive.sweep(clock() - 30 * DAY, 50),
                                        mover())
     assert sorted(archived) == sorted(finished) and moved > 0
     for game_id in finished:
@@ -385,16 +385,16 @@ async def test_the_maintenance_pass_archives_in_batches(store: Any, clock: FakeC
 async def test_the_stores_readers_see_an_archived_log(store: Any, clock: FakeClock) -> None:
     game_id = await conqueror_game(store, "c1", seed=3)
     await deliver_all(store)
-    before = await store.log(game_id, limit=10_000)
-    between = await store.actions_between(game_id, 5, 9)
+    before = await store.history.log(game_id, limit=10_000)
+    between = await store.history.actions_between(game_id, 5, 9)
     clock.advance(31 * DAY)
-    assert await store.archive_finished(clock() - 30 * DAY, 10) == [game_id]
-    assert await store.log(game_id, limit=10_000) == before
-    assert await store.log(game_id, limit=3) == before[-3:]
-    assert await store.actions_between(game_id, 5, 9) == between
-    assert await store.problems(game_id) == []
-    assert await store.verify(game_id)
-    assert await store.digests(game_id) == []          # the recap's digests are gone
+    assert await store.archive.sweep(clock() - 30 * DAY, 10) == [game_id]
+    assert await store.history.log(game_id, limit=10_000) == before
+    assert await store.history.log(game_id, limit=3) == before[-3:]
+    assert await store.history.actions_between(game_id, 5, 9) == between
+    assert await store.history.problems(game_id) == []
+    assert await store.history.verify(game_id)
+    assert await store.outbox.digests(game_id) == []          # the recap's digests are gone
 
 
 # ---------------------------------------------------------------------------- the figures
@@ -448,7 +448,7 @@ async def test_bytes_per_finished_game_before_and_after_archiving(
     actions = [(await store.get(g)).version for g in games]
     file_before = _file_size(database)
     clock.advance(31 * DAY)
-    assert sorted(await store.archive_finished(clock() - 30 * DAY, 100)) == sorted(games)
+    assert sorted(await store.archive.sweep(clock() - 30 * DAY, 100)) == sorted(games)
     after = [_stored_bytes(database, g) for g in games]
     file_after = _file_size(database)
 

@@ -45,9 +45,9 @@ def race(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def new_race(store: Store, channel: str, seed: int) -> int:
-    lobby = await store.create_lobby("race", "g", channel, "a", {"target": 1000000})
-    await store.join(lobby.id, "b")
-    return (await store.start(lobby.id, "a", seed=seed)).id
+    lobby = await store.lobby.open("race", "g", channel, "a", {"target": 1000000})
+    await store.lobby.join(lobby.id, "b")
+    return (await store.lobby.start(lobby.id, "a", seed=seed)).id
 
 
 async def play(store: Store, game_id: int, moves: int) -> None:
@@ -114,10 +114,10 @@ async def test_a_backup_taken_while_moves_happen_restores_every_game(tmp_path: P
         for game_id in ids:
             record = await restored.get(game_id)
             assert record.version == before[game_id]       # the moment the copy began
-            assert await restored.problems(game_id) == []
-            assert await restored.verify(game_id)
+            assert await restored.history.problems(game_id) == []
+            assert await restored.history.verify(game_id)
         await play(restored, ids[0], 3)                    # and play goes on from there
-        assert await restored.verify(ids[0])
+        assert await restored.history.verify(ids[0])
     finally:
         await restored.close()
 
@@ -143,7 +143,7 @@ async def test_moves_keep_flowing_during_free_running_backups(tmp_path: Path) ->
         made = []
         for i in range(5):
             made.append(await asyncio.to_thread(take_backup, live, tmp_path / "b",
-                                                 when=T0 + timedelta(hours=i), step_pages=1))
+                                                when=T0 + timedelta(hours=i), step_pages=1))
         stop.set()
         await task
         assert moves > 0 and slowest < 2.0
@@ -315,7 +315,7 @@ async def test_restore_refuses_while_the_bot_has_the_database_open(tmp_path: Pat
     reopened = await Store.open(str(live))
     try:
         assert (await reopened.get(ids[0])).version == 5
-        assert await reopened.verify(ids[0])
+        assert await reopened.history.verify(ids[0])
     finally:
         await reopened.close()
     aside = await Store.open(str(done.moved_aside[0]))
@@ -492,23 +492,23 @@ async def test_the_cog_skips_backups_for_postgresql_and_memory_and_reports_failu
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     settings = MaintenanceSettings(backup_dir=str(tmp_path / "b"), archive_after_days=0)
 
-    async def take_lease(*args: object) -> bool:
+    async def take(*args: object) -> bool:
         return True              # the only process
 
+    leases = SimpleNamespace(take=take)
     postgres = SimpleNamespace(dialect="postgresql", path="postgresql://u:***@h/db",
-                               take_lease=take_lease)
+                               leases=leases)
     cog = Maintenance(SimpleNamespace(store=postgres), settings)  # type: ignore[arg-type]
     with caplog.at_level("INFO", logger="warhost.maintenance"):
         assert await cog.run_once() == type(await cog.run_once())()
     assert "pg_dump" in caplog.text and caplog.text.count("pg_dump") == 1
     assert not (tmp_path / "b").exists()
 
-    memory = SimpleNamespace(dialect="sqlite", path=":memory:", take_lease=take_lease)
+    memory = SimpleNamespace(dialect="sqlite", path=":memory:", leases=leases)
     cog = Maintenance(SimpleNamespace(store=memory), settings)  # type: ignore[arg-type]
     assert (await cog.run_once()).backup is None
 
-    gone = SimpleNamespace(dialect="sqlite", path=str(tmp_path / "gone.db"),
-                           take_lease=take_lease)
+    gone = SimpleNamespace(dialect="sqlite", path=str(tmp_path / "gone.db"), leases=leases)
     cog = Maintenance(SimpleNamespace(store=gone), settings)  # type: ignore[arg-type]
     caplog.clear()
     with caplog.at_level("ERROR", logger="warhost.maintenance"):
@@ -581,9 +581,9 @@ async def test_cli_check_replays_every_game_on_postgresql(
         database: str, capsys: pytest.CaptureFixture[str]) -> None:
     store = await Store.open(database)
     try:
-        lobby = await store.create_lobby("conqueror", "g", "c", "111")
-        await store.join(lobby.id, "222")
-        record = await store.start(lobby.id, "111", seed=4)
+        lobby = await store.lobby.open("conqueror", "g", "c", "111")
+        await store.lobby.join(lobby.id, "222")
+        record = await store.lobby.start(lobby.id, "111", seed=4)
         await store.apply_action(record.id, "111", "end")
     finally:
         await store.close()

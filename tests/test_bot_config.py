@@ -210,7 +210,9 @@ def test_cogs_are_discovered_by_setup_function() -> None:
     assert "cogs.game" in names
     assert "cogs.groups" in names         # every game's /<kind> group and /hand
     assert "cogs.liege" not in names      # a game's own additions are registered, not loaded
-    assert "cogs.common" not in names
+    assert "cogs.help" in names           # /help, written from the registered commands
+    for shared in ("moves", "outbox", "wording", "lobby", "interactions"):
+        assert f"cogs.{shared}" not in names   # shared modules, not extensions
 
 
 def test_unreachable_discord_is_a_message_and_the_token_stays_hidden(tmp_path: Path) -> None:
@@ -261,7 +263,7 @@ def test_database_url_and_shards_are_read_and_checked() -> None:
 
 def test_sharded_config_makes_an_auto_sharded_bot() -> None:
     config = bot.Config.from_env({"DISCORD_TOKEN": "t", "SHARD_COUNT": "2",
-                                      "SHARD_IDS": "1"}, None)
+                                  "SHARD_IDS": "1"}, None)
     sharded = bot.create_bot(config)
     assert isinstance(sharded, bot.ShardedWarhostBot)
     assert (sharded.shard_count, sharded.shard_ids) == (2, [1])

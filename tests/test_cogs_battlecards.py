@@ -1,6 +1,6 @@
 """cogs/battlecards.py (notation, choices derived from legal actions and the caller's own
 view, /hand, private narration, decision prompts) and the generic hooks it uses in
-cogs/common.py (private narration per game, decision prompts made from the public view)."""
+cogs/wording.py (private narration per game, decision prompts made from the public view)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from discord.ext import commands
 
 from cogs import battlecards as bc
-from cogs import common
+from cogs import wording
 from cogs.verbs import GameCommands, completers
 from engine import IllegalAction
 from engine.battlecards import GAME
@@ -26,7 +26,7 @@ A, B = "111111111111111111", "222222222222222222"
 N = partial(notation, VERBS)
 
 
-# -- generic hooks in cogs/common.py ------------------------------------------------------------
+# -- generic hooks in cogs/wording.py------------------------------------------------------------
 
 
 class Deciding:
@@ -62,15 +62,15 @@ class Deciding:
 
 def test_a_decision_prompt_can_be_made_from_the_public_view(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(common, "DECISION_PROMPTS", {})
+    monkeypatch.setattr(wording, "DECISION_PROMPTS", {})
     seen: list[Any] = []
 
     def prompt(view: Any) -> str:
         seen.append(view)
         return f"{view['prompt']} with `/play`"
 
-    common.register_decision("deciding-bc", "decide", prompt)
-    text, ping = common.next_up_line(Deciding(), None)  # type: ignore[arg-type]
+    wording.register_decision("deciding-bc", "decide", prompt)
+    text, ping = wording.next_up_line(Deciding(), None)  # type: ignore[arg-type]
     assert ping == [B]
     assert text == (f"Round 3 — <@{B}>: Attack in Dunkirk or decline with `/play` — "
                     "`attack`, `decline`.")
@@ -79,21 +79,21 @@ def test_a_decision_prompt_can_be_made_from_the_public_view(
 
 def test_a_failing_prompt_falls_back_to_the_views_own_prompt(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(common, "DECISION_PROMPTS", {})
-    common.register_decision("deciding-bc", "decide", lambda view: view["missing"])
-    text, _ = common.next_up_line(Deciding(), None)  # type: ignore[arg-type]
+    monkeypatch.setattr(wording, "DECISION_PROMPTS", {})
+    wording.register_decision("deciding-bc", "decide", lambda view: view["missing"])
+    text, _ = wording.next_up_line(Deciding(), None)  # type: ignore[arg-type]
     assert "attack in Dunkirk or decline; use `/play`" in text
 
 
 def test_private_narration_is_per_game_and_defaults_to_the_game(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(common, "PRIVATE_NARRATORS", {})
+    monkeypatch.setattr(wording, "PRIVATE_NARRATORS", {})
     game = Deciding()
     events = [{"type": "card", "card": "ace"}]
-    assert common.private_lines(game, A, events) == ["public card"]  # type: ignore[arg-type]
-    common.register_private_narration(
+    assert wording.private_lines(game, A, events) == ["public card"]  # type: ignore[arg-type]
+    wording.register_private_narration(
         "deciding-bc", lambda evs, names: [f"{names[A]} holds {e['card']}" for e in evs])
-    assert common.private_lines(game, A, events) == [  # type: ignore[arg-type]
+    assert wording.private_lines(game, A, events) == [  # type: ignore[arg-type]
         f"<@{A}> holds ace"]
 
 
@@ -297,15 +297,15 @@ def test_unit_stats() -> None:
 
 
 def test_private_events_are_told_to_their_player_by_the_registered_narrator() -> None:
-    assert common.PRIVATE_NARRATORS[bc.KIND] is bc.private_narration
+    assert wording.PRIVATE_NARRATORS[bc.KIND] is bc.private_narration
     seen = set()
     for states in GAMES:
         for before in states:
             for player in GAME.to_act(before):
                 action = choose_action(GAME, before, player)
                 _, events = GAME.apply(before, player, action)
-                for recipient, private in common.private_events_for(events).items():
-                    lines = common.private_lines(GAME, recipient, private)
+                for recipient, private in wording.private_events_for(events).items():
+                    lines = wording.private_lines(GAME, recipient, private)
                     assert lines and lines[-1] == "`/hand` shows all your cards."
                     assert len(lines) == len(private) + 1
                     seen |= {e["type"] for e in private}
@@ -327,7 +327,7 @@ def test_off_turn_decisions_name_the_player_and_what_to_decide() -> None:
             acting = GAME.to_act(state)
             if acting == [GAME.current_turn(state)]:
                 continue
-            text, ping = common.next_up_line(GAME, state)
+            text, ping = wording.next_up_line(GAME, state)
             assert ping == acting
             public = GAME.view(state, None)
             assert public["prompt"][1:].rstrip(".") in text

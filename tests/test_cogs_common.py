@@ -1,4 +1,5 @@
-"""Pure helpers of cogs/common.py: text, mentions, autocomplete filtering, turn passing."""
+"""The shared helpers of the cogs: wording (text, mentions, turn passing), autocomplete
+filtering, names, the error handler and the move path's guards."""
 
 from __future__ import annotations
 
@@ -6,8 +7,9 @@ import discord
 import pytest
 
 import engine
-from cogs import common
-from db.store import Turn
+from cogs import choices as autocomplete
+from cogs import interactions, moves, names, wording
+from db.turns import Turn
 
 CONQUEROR = engine.get_game("conqueror")
 A, B = "111111111111111111", "222222222222222222"
@@ -71,36 +73,36 @@ LEGAL = ["move a1 b1 1", "move a1 a2 1", "move a1 b2 1", "convert ap", "end"]
 
 
 def test_filter_is_a_case_insensitive_substring_match() -> None:
-    assert common.filter_choices(LEGAL, "B2") == ["move a1 b2 1"]
-    assert common.filter_choices(LEGAL, "MOVE") == LEGAL[:3]
-    assert common.filter_choices(LEGAL, "conv") == ["convert ap"]
+    assert autocomplete.filter_choices(LEGAL, "B2") == ["move a1 b2 1"]
+    assert autocomplete.filter_choices(LEGAL, "MOVE") == LEGAL[:3]
+    assert autocomplete.filter_choices(LEGAL, "conv") == ["convert ap"]
 
 
 def test_filter_empty_text_lists_everything_in_order() -> None:
-    assert common.filter_choices(LEGAL, "") == LEGAL
+    assert autocomplete.filter_choices(LEGAL, "") == LEGAL
 
 
 def test_filter_squeezes_spaces() -> None:
-    assert common.filter_choices(LEGAL, "  move   a1  b1 ") == ["move a1 b1 1"]
+    assert autocomplete.filter_choices(LEGAL, "  move   a1  b1 ") == ["move a1 b1 1"]
 
 
 def test_filter_caps_at_25() -> None:
     many = [f"move a1 b1 {i}" for i in range(100)]
-    assert len(common.filter_choices(many, "")) == 25
-    assert common.filter_choices(many, "", limit=3) == many[:3]
+    assert len(autocomplete.filter_choices(many, "")) == 25
+    assert autocomplete.filter_choices(many, "", limit=3) == many[:3]
 
 
 def test_filter_garbage_finds_nothing() -> None:
-    assert common.filter_choices(LEGAL, "💥" * 500) == []
-    assert common.filter_choices([], "end") == []
+    assert autocomplete.filter_choices(LEGAL, "💥" * 500) == []
+    assert autocomplete.filter_choices([], "end") == []
 
 
 def test_filter_drops_duplicates() -> None:
-    assert common.filter_choices(["end", "end"], "") == ["end"]
+    assert autocomplete.filter_choices(["end", "end"], "") == ["end"]
 
 
 def test_choices_fit_discord_limits() -> None:
-    choices = common.as_choices(["x" * 150, "end"])
+    choices = autocomplete.as_choices(["x" * 150, "end"])
     assert [len(c.value) for c in choices] == [100, 3]
     assert all(len(c.name) <= 100 for c in choices)
 
@@ -109,40 +111,41 @@ def test_choices_fit_discord_limits() -> None:
 
 
 def test_clip() -> None:
-    assert common.clip("short") == "short"
-    clipped = common.clip("x" * 3000)
-    assert len(clipped) == common.MESSAGE_LIMIT and clipped.endswith("…")
+    assert wording.clip("short") == "short"
+    clipped = wording.clip("x" * 3000)
+    assert len(clipped) == wording.MESSAGE_LIMIT and clipped.endswith("…")
 
 
 def test_chunk_lines_respects_the_limit() -> None:
     lines = [f"line {i} " + "y" * 80 for i in range(100)]
-    chunks = common.chunk_lines(lines, limit=500)
+    chunks = wording.chunk_lines(lines, limit=500)
     assert all(len(c) <= 500 for c in chunks)
     assert "\n".join(chunks).split("\n") == lines
 
 
 def test_chunk_lines_clips_a_monster_line() -> None:
-    chunks = common.chunk_lines(["a" * 5000, "b"], limit=100)
+    chunks = wording.chunk_lines(["a" * 5000, "b"], limit=100)
     assert chunks == ["a" * 99 + "…", "b"]
-    assert common.chunk_lines([]) == []
+    assert wording.chunk_lines([]) == []
 
 
 def test_mentions_and_pings() -> None:
-    assert common.mention(A) == f"<@{A}>"
-    assert common.mention("bob") == "bob"  # not a snowflake: shown as is
-    allowed = common.ping([A, "bob"])
+    assert wording.mention(A) == f"<@{A}>"
+    assert wording.mention("bob") == "bob"  # not a snowflake: shown as is
+    allowed = wording.ping([A, "bob"])
     assert allowed.everyone is False and allowed.roles is False
     assert isinstance(allowed.users, list)
     assert [u.id for u in allowed.users] == [int(A)]
-    assert common.NO_MENTIONS.to_dict()["parse"] == []
+    assert wording.NO_MENTIONS.to_dict()["parse"] == []
 
 
 def test_user_message_only_for_expected_errors() -> None:
     from db import StoreError
 
-    assert common.user_message(engine.IllegalAction("Moving costs 1 AP.")) == "Moving costs 1 AP."
-    assert common.user_message(StoreError("busy")) == "busy"
-    assert common.user_message(RuntimeError("secret internals")) is None
+    refused = engine.IllegalAction("Moving costs 1 AP.")
+    assert interactions.user_message(refused) == "Moving costs 1 AP."
+    assert interactions.user_message(StoreError("busy")) == "busy"
+    assert interactions.user_message(RuntimeError("secret internals")) is None
 
 
 # -- narration and private events -------------------------------------------------------
@@ -151,13 +154,13 @@ def test_user_message_only_for_expected_errors() -> None:
 def test_narration_uses_the_game_lines_with_mentions() -> None:
     state = CONQUEROR.new_game([A, B], 1)
     _moved, events = CONQUEROR.apply(state, A, "move a1 b2 1")
-    lines = common.narration_lines(CONQUEROR, [A, B], A, "move a1 b2 1", events)
+    lines = wording.narration_lines(CONQUEROR, [A, B], A, "move a1 b2 1", events)
     assert lines[0].startswith(f"<@{A}> moves 1 from a1 to b2")
     assert any("discovered" in line and "rolled" in line for line in lines)
 
 
 def test_narration_falls_back_to_who_did_what() -> None:
-    lines = common.narration_lines(CONQUEROR, [A, B], A, "  MOVE a1 b2 `1` ", [])
+    lines = wording.narration_lines(CONQUEROR, [A, B], A, "  MOVE a1 b2 `1` ", [])
     assert lines == [f"<@{A}> · `move a1 b2 1`"]
 
 
@@ -165,38 +168,38 @@ def test_private_events_are_grouped_and_unmarked() -> None:
     events = [{"type": "gain", "player": A},
               {"type": "luck", "private_to": A, "value": 3},
               {"type": "card", "private_to": B, "card": "ace"}]
-    assert common.private_events_for(events) == {
+    assert wording.private_events_for(events) == {
         A: [{"type": "luck", "value": 3}], B: [{"type": "card", "card": "ace"}]}
-    assert common.private_events_for(events[:1]) == {}
+    assert wording.private_events_for(events[:1]) == {}
 
 
 def test_result_and_next_up_lines() -> None:
     state = CONQUEROR.new_game([A, B], 1)
-    text, to_ping = common.next_up_line(CONQUEROR, state)
+    text, to_ping = wording.next_up_line(CONQUEROR, state)
     assert f"<@{A}>" in text and "Round 1" in text and to_ping == [A]
     over, _ = CONQUEROR.apply(state, A, "resign")
-    text, to_ping = common.next_up_line(CONQUEROR, over)
+    text, to_ping = wording.next_up_line(CONQUEROR, over)
     assert "Game over" in text and f"<@{B}>" in text and to_ping == [B]
-    assert common.result_lines(CONQUEROR, state) == []
+    assert wording.result_lines(CONQUEROR, state) == []
 
 
 def test_fallback_name() -> None:
-    assert common.fallback_name("123456789012345678") == "player 5678"
-    assert common.fallback_name("alice") == "alice"
+    assert names.fallback_name("123456789012345678") == "player 5678"
+    assert names.fallback_name("alice") == "alice"
 
 
 def test_no_mentions_really_mentions_nobody() -> None:
-    assert isinstance(common.NO_MENTIONS, discord.AllowedMentions)
-    assert common.NO_MENTIONS.users is False
+    assert isinstance(wording.NO_MENTIONS, discord.AllowedMentions)
+    assert wording.NO_MENTIONS.users is False
 
 
 def test_humanize_ids_mentions_only_known_bare_ids() -> None:
     text = f"It is not your turn: waiting for {B}. Game 123456789012345679999 <@{A}> ({A})"
-    assert common.humanize_ids(text, [A, B]) == (
+    assert wording.humanize_ids(text, [A, B]) == (
         f"It is not your turn: waiting for <@{B}>. Game 123456789012345679999 <@{A}> (<@{A}>)")
-    assert common.humanize_ids(f"{B} has the last base standing.", [B]) == (
+    assert wording.humanize_ids(f"{B} has the last base standing.", [B]) == (
         f"<@{B}> has the last base standing.")
-    assert common.humanize_ids("round 12", [A]) == "round 12"
+    assert wording.humanize_ids("round 12", [A]) == "round 12"
 
 
 # -- decisions outside one's own turn -----------------------------------------------------
@@ -233,29 +236,29 @@ class Deciding:
 
 
 def test_an_off_turn_decision_names_the_phase_the_turn_and_the_choices() -> None:
-    text, to_ping = common.next_up_line(Deciding(), None)  # type: ignore[arg-type]
+    text, to_ping = wording.next_up_line(Deciding(), None)  # type: ignore[arg-type]
     assert to_ping == [B]
     assert text == (f"Round 3 — <@{B}>: you must act now (casualty), during <@{A}>'s turn; "
                     "use `/play` — `casualty d5`, `casualty c4`.")
 
 
 def test_a_registered_prompt_says_what_to_decide(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(common, "DECISION_PROMPTS", {})
-    common.register_decision("deciding", "casualty",
-                             "you lost the fight: choose a casualty with `/play`.")
-    text, _ = common.next_up_line(Deciding(), None)  # type: ignore[arg-type]
+    monkeypatch.setattr(wording, "DECISION_PROMPTS", {})
+    wording.register_decision("deciding", "casualty",
+                              "you lost the fight: choose a casualty with `/play`.")
+    text, _ = wording.next_up_line(Deciding(), None)  # type: ignore[arg-type]
     assert text == (f"Round 3 — <@{B}>: you lost the fight: choose a casualty with "
                     "`/play` — `casualty d5`, `casualty c4`.")
-    other, _ = common.next_up_line(Deciding(phase="fight"), None)  # type: ignore[arg-type]
+    other, _ = wording.next_up_line(Deciding(phase="fight"), None)  # type: ignore[arg-type]
     assert "you must act now (fight)" in other
 
 
 def test_many_choices_or_many_deciders_are_not_listed() -> None:
     many = Deciding(legal=[f"casualty a{i}" for i in range(1, 10)])
-    text, _ = common.next_up_line(many, None)  # type: ignore[arg-type]
+    text, _ = wording.next_up_line(many, None)  # type: ignore[arg-type]
     assert "casualty a1" not in text and text.endswith("use `/play`.")
     both = Deciding(to_act=[A, B], phase=None)
-    text, to_ping = common.next_up_line(both, None)  # type: ignore[arg-type]
+    text, to_ping = wording.next_up_line(both, None)  # type: ignore[arg-type]
     assert to_ping == [A, B]
     assert text == f"Round 3 — <@{A}>, <@{B}>: you must act now; use `/play`."
 
@@ -268,7 +271,7 @@ def snowflake_at(seconds: float) -> int:
 
 
 def test_sent_time_is_discords_stamp_corrected_by_the_smallest_delay_seen() -> None:
-    clock = common.SentClock()
+    clock = moves.SentClock()
     t = 1_800_000_000.0
     # this machine's clock runs 2 s ahead of Discord's; deliveries take 50-300 ms
     assert clock.sent_at(snowflake_at(t), t + 2.3) == pytest.approx(t + 2.3)
@@ -280,9 +283,9 @@ def test_sent_time_is_discords_stamp_corrected_by_the_smallest_delay_seen() -> N
 
 
 def test_each_interaction_is_taken_on_once() -> None:
-    seen = common.RecentIds()
+    seen = moves.RecentIds()
     assert seen.claim(1) and seen.claim(2)
     assert not seen.claim(1)
-    for i in range(3, common.RecentIds.LIMIT + 10):
+    for i in range(3, moves.RecentIds.LIMIT + 10):
         seen.claim(i)
     assert seen.claim(1)                       # the oldest are forgotten, memory is bounded

@@ -8,7 +8,7 @@ from functools import partial
 import pytest
 
 import engine
-from cogs import common
+from cogs import choices as autocomplete
 from cogs import verbs as cv
 from engine.conqueror.notation import VERBS
 from engine.verbs import notation, verb_named
@@ -98,9 +98,9 @@ def test_fort_and_raze_squares() -> None:
 
 
 def test_square_choices_filter_what_was_typed() -> None:
-    choices = common.labelled_choices([(v, v) for v in ["a1", "b2", "c3"]], "B")
+    choices = autocomplete.labelled_choices([(v, v) for v in ["a1", "b2", "c3"]], "B")
     assert [c.value for c in choices] == ["b2"]
-    assert common.labelled_choices([("a1", "a1")], "garbage🙂") == []
+    assert autocomplete.labelled_choices([("a1", "a1")], "garbage🙂") == []
 
 
 def test_sources_from_a_real_opening() -> None:

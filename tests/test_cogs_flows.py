@@ -22,9 +22,11 @@ from discord.ext import commands
 
 import engine
 import render
-from cogs import common
 from cogs import game as g
-from cogs.announcements import Announcer
+from cogs import help as help_cog
+from cogs import interactions, moves, outbox, wording
+from cogs import lobby as lobby_ui
+from cogs.outbox import Announcer
 from cogs.verbs import GameCommands, complete
 from db import Store
 
@@ -243,12 +245,12 @@ def bot() -> commands.Bot:
 
 async def started_game(store: Store, seats: tuple[str, ...] = (A, B), kind: str = "conqueror",
                        seed: int = 11) -> int:
-    record = await store.create_lobby(kind, GUILD, CHANNEL, seats[0])
+    record = await store.lobby.open(kind, GUILD, CHANNEL, seats[0])
     for seat in seats[1:]:
-        await store.join(record.id, seat)
-    await store.start(record.id, seats[0], seed=seed)
-    for opening in await store.pending_announcements(record.id):   # as if already told
-        await store.mark_delivered(opening.id, None)
+        await store.lobby.join(record.id, seat)
+    await store.lobby.start(record.id, seats[0], seed=seed)
+    for opening in await store.outbox.pending(record.id):   # as if already told
+        await store.outbox.mark_delivered(opening.id, None)
     return record.id
 
 
@@ -259,7 +261,7 @@ async def test_illegal_action_is_ephemeral_and_changes_nothing(store: Store, cli
                                                                box: Outbox) -> None:
     game_id = await started_game(store)
     before = await store.get(game_id)
-    result = await common.submit(interaction(client, A), store, game_id, "move a1 f6 1")
+    result = await moves.submit(interaction(client, A), store, game_id, "move a1 f6 1")
     assert result is None
     assert box.public() == []
     [reply] = box.ephemeral()
@@ -270,8 +272,8 @@ async def test_illegal_action_is_ephemeral_and_changes_nothing(store: Store, cli
 async def test_out_of_turn_and_outsiders_are_told_why(store: Store, client: FakeClient,
                                                       box: Outbox) -> None:
     game_id = await started_game(store)
-    assert await common.submit(interaction(client, B), store, game_id, "end") is None
-    assert await common.submit(interaction(client, C), store, game_id, "end") is None
+    assert await moves.submit(interaction(client, B), store, game_id, "end") is None
+    assert await moves.submit(interaction(client, C), store, game_id, "end") is None
     assert len(box.ephemeral()) == 2 and box.public() == []
 
 
@@ -280,7 +282,7 @@ async def test_out_of_turn_and_outsiders_are_told_why(store: Store, client: Fake
 async def test_garbage_is_refused_politely(store: Store, client: FakeClient, box: Outbox,
                                            garbage: str) -> None:
     game_id = await started_game(store)
-    assert await common.submit(interaction(client, A), store, game_id, garbage) is None
+    assert await moves.submit(interaction(client, A), store, game_id, garbage) is None
     [reply] = box.ephemeral()
     assert reply.content and len(reply.content) <= 2000
 
@@ -289,14 +291,14 @@ async def test_move_within_a_turn_is_confirmed_privately(store: Store, client: F
                                                          box: Outbox) -> None:
     game_id = await started_game(store)
     box.sent.clear()                                      # the opening digest
-    result = await common.submit(interaction(client, A), store, game_id, "move a1 b2 1")
+    result = await moves.submit(interaction(client, A), store, game_id, "move a1 b2 1")
     assert result is not None and not result.duplicate
     assert box.public() == []                             # nothing for the channel yet
     [said] = box.ephemeral()
     assert said.via == "original"                          # the deferred answer, edited
     assert said.content is not None and f"<@{A}> moves 1 from a1 to b2" in said.content
     assert "rolled" in said.content                         # the die is shown
-    assert said.kwargs["allowed_mentions"] == common.NO_MENTIONS
+    assert said.kwargs["allowed_mentions"] == wording.NO_MENTIONS
     assert box.files() == []
 
 
@@ -305,8 +307,8 @@ async def test_end_of_turn_posts_one_digest_and_pings_only_the_next_player(
         fake_render: list[tuple[Any, ...]]) -> None:
     game_id = await started_game(store)
     box.sent.clear()
-    await common.submit(interaction(client, A), store, game_id, "move a1 b2 1")
-    await common.submit(interaction(client, A), store, game_id, "end")
+    await moves.submit(interaction(client, A), store, game_id, "move a1 b2 1")
+    await moves.submit(interaction(client, A), store, game_id, "end")
     [digest] = box.public()                              # one message for the whole turn
     assert digest.via == "channel"
     text = digest.content or ""
@@ -327,7 +329,7 @@ async def test_end_of_turn_posts_one_digest_and_pings_only_the_next_player(
 async def test_resign_ends_the_game_with_the_result(store: Store, client: FakeClient,
                                                     box: Outbox) -> None:
     game_id = await started_game(store)
-    await common.submit(interaction(client, B), store, game_id, "resign")  # out of turn is fine
+    await moves.submit(interaction(client, B), store, game_id, "resign")  # out of turn is fine
     assert (await store.get(game_id)).status == "finished"
     *_, board, recap = box.public()
     assert board.via == "channel" and board.pinged == [int(A)]     # the winner
@@ -343,9 +345,9 @@ async def test_duplicate_request_is_not_applied_twice(store: Store, client: Fake
                                                       box: Outbox) -> None:
     game_id = await started_game(store)
     inter = interaction(client, A)
-    await common.submit(inter, store, game_id, "move a1 b2 1")
+    await moves.submit(inter, store, game_id, "move a1 b2 1")
     inter.response.done = True
-    again = await common.submit(inter, store, game_id, "move a1 b2 1")
+    again = await moves.submit(inter, store, game_id, "move a1 b2 1")
     assert again is not None and again.duplicate
     assert (await store.get(game_id)).version == 1
 
@@ -360,13 +362,13 @@ async def test_a_failing_renderer_does_not_claim_the_game_is_unchanged(
     game_id = await started_game(store)
     box.sent.clear()
     with caplog.at_level(logging.ERROR):
-        assert await common.submit(interaction(client, A), store, game_id, "end") is not None
+        assert await moves.submit(interaction(client, A), store, game_id, "end") is not None
     [note] = box.ephemeral()
     assert (note.content or "").startswith("✅") and "unchanged" not in (note.content or "")
     [digest] = box.public()                         # the turn is still told, without a board
     assert "file" not in digest.kwargs and digest.pinged == [int(B)]
     assert "font missing" in caplog.text
-    assert await store.pending_announcements(game_id) == []
+    assert await store.outbox.pending(game_id) == []
 
 
 async def test_private_events_go_only_to_their_player(store: Store, client: FakeClient,
@@ -374,7 +376,7 @@ async def test_private_events_go_only_to_their_player(store: Store, client: Fake
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(engine.GAMES, "race", race_game())
     game_id = await started_game(store, kind="race")
-    await common.submit(interaction(client, A), store, game_id, "roll")
+    await moves.submit(interaction(client, A), store, game_id, "roll")
     for sent in box.public():
         assert "luck" not in (sent.content or "")
     [private] = box.ephemeral()
@@ -387,7 +389,7 @@ async def test_private_events_of_another_player_go_by_dm_naming_the_game(
     monkeypatch.setitem(engine.GAMES, "race", race_game())
     game_id = await started_game(store, kind="race")
     result = await store.apply_action(game_id, A, "roll")     # no interaction: e.g. a timer
-    await common.deliver(client, game_id)  # type: ignore[arg-type]
+    await outbox.deliver(client, game_id)  # type: ignore[arg-type]
     [dm] = [s for s in box.sent if s.via == "dm"]
     text = dm.content or ""
     assert "luck" in text and f"#{game_id}" in text and f"<#{CHANNEL}>" in text
@@ -409,27 +411,27 @@ async def test_lobby_from_new_to_start(store: Store, client: FakeClient, box: Ou
     ids = [item.custom_id for item in view.children]
     record = await store.active_in_channel(CHANNEL)
     assert record is not None and record.seats == (A,) and record.lobby_message_id
-    assert ids == [g.lobby_custom_id(a, record.id) for a in ("join", "leave", "start",
-                                                             "addbot")]
+    assert ids == [lobby_ui.lobby_custom_id(a, record.id) for a in ("join", "leave", "start",
+                                                                 "addbot")]
 
     box.sent.clear()
-    await g.LobbyButton("join", record.id).callback(interaction(client, B))
+    await lobby_ui.LobbyButton("join", record.id).callback(interaction(client, B))
     [edit] = box.sent
     assert edit.via == "edit"
     seats = {f.name: f.value for f in edit.kwargs["embed"].fields}["Seats (2/4)"]
     assert f"<@{B}>" in seats
 
     box.sent.clear()
-    await g.LobbyButton("start", record.id).callback(interaction(client, B))
+    await lobby_ui.LobbyButton("start", record.id).callback(interaction(client, B))
     [refused] = box.sent
     assert refused.ephemeral and "host" in (refused.content or "")
 
     box.sent.clear()
-    await g.LobbyButton("join", record.id).callback(interaction(client, B))
+    await lobby_ui.LobbyButton("join", record.id).callback(interaction(client, B))
     assert box.sent[0].ephemeral and "already" in (box.sent[0].content or "")
 
     box.sent.clear()
-    await g.LobbyButton("start", record.id).callback(interaction(client, A))
+    await lobby_ui.LobbyButton("start", record.id).callback(interaction(client, A))
     edit, board, status, pin = box.sent
     assert edit.via == "edit" and edit.kwargs["view"] is None
     assert board.via == "channel" and "file" in board.kwargs and board.pinged == [int(A)]
@@ -446,8 +448,8 @@ async def test_slash_join_and_leave_edit_the_lobby_message(store: Store, client:
                                                            box: Outbox,
                                                            bot: commands.Bot) -> None:
     cog = g.GameCog(bot)
-    record = await store.create_lobby("conqueror", GUILD, CHANNEL, A)
-    await store.set_lobby_message(record.id, "777")
+    record = await store.lobby.open("conqueror", GUILD, CHANNEL, A)
+    await store.lobby.set_message(record.id, "777")
     await cog.join.callback(cog, interaction(client, C))  # type: ignore[arg-type]
     kinds = [s.via for s in box.sent]
     assert kinds == ["response", "message_edit"]               # answer first, then tidy up
@@ -466,7 +468,7 @@ async def test_second_game_in_a_channel_is_refused(store: Store, client: FakeCli
     with pytest.raises(Exception) as busy:
         await cog.new.callback(cog, inter, "conqueror")  # type: ignore[arg-type]
     # the tree's error handler turns it into an ephemeral message
-    await common.report_app_command_error(inter, app_commands.CommandInvokeError(
+    await interactions.report_app_command_error(inter, app_commands.CommandInvokeError(
         cog.new, busy.value))  # type: ignore[arg-type]
     [reply] = box.sent
     assert reply.ephemeral and "already has a game" in (reply.content or "")
@@ -479,7 +481,7 @@ async def test_commands_without_a_game_say_so(store: Store, client: FakeClient, 
                     cog.resign, cog.abort):
         await command.callback(cog, interaction(client, A))  # type: ignore[arg-type]
     assert len(box.sent) == 8
-    assert all(s.ephemeral and s.content == common.NO_GAME for s in box.sent)
+    assert all(s.ephemeral and s.content == interactions.NO_GAME for s in box.sent)
 
 
 async def test_abort_needs_the_host_or_manage_channels(store: Store, client: FakeClient,
@@ -497,7 +499,7 @@ async def test_status_log_and_board(store: Store, client: FakeClient, box: Outbo
                                     bot: commands.Bot) -> None:
     cog = g.GameCog(bot)
     game_id = await started_game(store)
-    await common.submit(interaction(client, A), store, game_id, "move a1 b2 1")
+    await moves.submit(interaction(client, A), store, game_id, "move a1 b2 1")
     box.sent.clear()
     await cog.status.callback(cog, interaction(client, A))  # type: ignore[arg-type]
     await cog.log_.callback(cog, interaction(client, B))  # type: ignore[arg-type]
@@ -526,7 +528,10 @@ async def test_list_and_rules_and_help(store: Store, client: FakeClient, box: Ou
     await started_game(store)
     await cog.list_.callback(cog, interaction(client, A))  # type: ignore[arg-type]
     await cog.rules.callback(cog, interaction(client, A), "conqueror")  # type: ignore
-    await cog.help_.callback(cog, interaction(client, A))  # type: ignore[arg-type]
+    await bot.add_cog(cog)
+    helper = help_cog.HelpCog(bot)
+    await bot.add_cog(helper)
+    await helper.help_.callback(helper, interaction(client, A))  # type: ignore[arg-type]
     empty, listed, rules, help_ = box.sent
     assert all(s.ephemeral for s in (empty, listed, rules, help_))
     assert "No games" in (empty.content or "")
@@ -535,6 +540,7 @@ async def test_list_and_rules_and_help(store: Store, client: FakeClient, box: Ou
     assert embed.title == "Conqueror — quick rules" and len(embed.fields) >= 4
     assert "docs/" not in str(embed.to_dict()) and ".md" not in str(embed.to_dict())
     assert "/play" in (help_.content or "") and "/game new" in (help_.content or "")
+    assert "`/game rules` — " in str(help_.kwargs["embed"].to_dict())
 
 
 # -- autocomplete -------------------------------------------------------------------------------
@@ -596,7 +602,7 @@ async def test_conqueror_commands_go_through_submit(store: Store, client: FakeCl
     await run("recruit", count=6)
     await run("convert", what="ap")
     await run("end")
-    entries = await store.log(game_id)
+    entries = await store.history.log(game_id)
     assert [e.action for e in entries] == ["move a1 b2 1", "convert ap", "end"]
     assert box.ephemeral()[0].content                      # recruiting 6 with no gold: refused
 
@@ -623,7 +629,7 @@ async def test_unexpected_errors_are_logged_not_shown(client: FakeClient, box: O
     inter = interaction(client, A)
     error = app_commands.CommandInvokeError(cog.play, RuntimeError("db path /secret"))
     with caplog.at_level(logging.ERROR):
-        await common.report_app_command_error(inter, error)
+        await interactions.report_app_command_error(inter, error)
     [reply] = box.sent
     assert reply.ephemeral and reply.content == "Something went wrong; the game is unchanged."
     assert "db path /secret" in caplog.text
@@ -635,7 +641,7 @@ async def test_expected_errors_show_their_message(client: FakeClient, box: Outbo
     inter = interaction(client, A)
     inter.response.done = True                                 # already answered: follow up
     error = app_commands.CommandInvokeError(cog.play, engine.IllegalAction("No gold."))
-    await common.report_app_command_error(inter, error)
+    await interactions.report_app_command_error(inter, error)
     [reply] = box.sent
     assert reply.via == "followup" and reply.ephemeral and reply.content == "No gold."
 
@@ -648,7 +654,7 @@ async def test_a_restarted_bot_sends_what_was_left_and_never_twice(
     game_id = await started_game(store)
     await store.apply_action(game_id, A, "move a1 b2 1")
     await store.apply_action(game_id, A, "end")            # saved; the bot died before telling
-    [digest, _status] = await store.pending_announcements(game_id)
+    [digest, _status] = await store.outbox.pending(game_id)
     # ...or it had posted the digest and died before noting it: the marker is in the channel
     marker = "-# Conqueror #1 · moves 1–2"
     already = SimpleNamespace(id=123, content=f"earlier text\n{marker}",
@@ -657,14 +663,14 @@ async def test_a_restarted_bot_sends_what_was_left_and_never_twice(
     restarted = Announcer(client, store)  # type: ignore[arg-type]
     await restarted.deliver_all(recovering=True)
     assert box.sent == []                                  # found, not sent again
-    assert (await store.announcement(digest.id)).message_id == "123"
+    assert (await store.outbox.get(digest.id)).message_id == "123"
     # a digest that never went out is sent by the next process
     client.channel.messages.clear()
     await store.apply_action(game_id, B, "end")
     await Announcer(client, store).deliver_all(recovering=True)  # type: ignore[arg-type]
     [sent] = box.public()
     assert sent.content is not None and sent.content.endswith("-# Conqueror #1 · move 3")
-    assert sent.pinged == [int(A)] and await store.pending_announcements() == []
+    assert sent.pinged == [int(A)] and await store.outbox.pending() == []
 
 
 async def test_a_failed_send_is_retried_and_looked_for_first(
@@ -684,14 +690,14 @@ async def test_a_failed_send_is_retried_and_looked_for_first(
     client.channel.send = flaky  # type: ignore[method-assign]
     await store.apply_action(game_id, A, "end")
     await client.announcer.deliver(game_id)
-    assert len(calls) == 1 and len(await store.pending_announcements(game_id)) == 2
+    assert len(calls) == 1 and len(await store.outbox.pending(game_id)) == 2
     await client.announcer.deliver_all()                   # the retry finds it, sends nothing
-    assert len(calls) == 1 and await store.pending_announcements(game_id) == []
+    assert len(calls) == 1 and await store.outbox.pending(game_id) == []
     assert len(box.public()) == 1
 
 
 def test_a_turn_too_long_for_one_message_keeps_its_start_and_end() -> None:
-    from cogs.announcements import DIGEST_LIMIT, fit_digest
+    from cogs.wording import DIGEST_LIMIT, fit_digest
 
     body = [f"line {i} " + "x" * 80 for i in range(60)]
     text = fit_digest("HEAD", body, "FOOTER", "-# marker")

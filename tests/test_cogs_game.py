@@ -9,6 +9,7 @@ import pytest
 
 import engine
 from cogs import game as g
+from cogs import lobby, wording
 from db import GameRecord, StoreError
 
 A, B, C = "111111111111111111", "222222222222222222", "333333333333333333"
@@ -27,10 +28,10 @@ def record(status: str = "lobby", seats: tuple[str, ...] = (A,), kind: str = "co
 
 @pytest.mark.parametrize("action", ["join", "leave", "start"])
 def test_custom_id_round_trip(action: str) -> None:
-    custom_id = g.lobby_custom_id(action, 42)
+    custom_id = lobby.lobby_custom_id(action, 42)
     assert custom_id == f"warhost:lobby:{action}:42"
     assert len(custom_id) <= 100
-    assert g.parse_lobby_custom_id(custom_id) == (action, 42)
+    assert lobby.parse_lobby_custom_id(custom_id) == (action, 42)
 
 
 @pytest.mark.parametrize("custom_id", [
@@ -39,28 +40,28 @@ def test_custom_id_round_trip(action: str) -> None:
     "warhost:lobby:join:" + "9" * 40, "", "counter:5:user:1",
 ])
 def test_custom_id_parsing_refuses_anything_else(custom_id: str) -> None:
-    assert g.parse_lobby_custom_id(custom_id) is None
+    assert lobby.parse_lobby_custom_id(custom_id) is None
 
 
 def test_unknown_action_has_no_custom_id() -> None:
     with pytest.raises(ValueError):
-        g.lobby_custom_id("dance", 1)
+        lobby.lobby_custom_id("dance", 1)
 
 
 def test_button_template_matches_its_own_ids() -> None:
-    template = re.compile(g.LOBBY_TEMPLATE)
-    for action in g.LOBBY_ACTIONS:
-        button = g.LobbyButton(action, 99)
-        assert button.custom_id == g.lobby_custom_id(action, 99)
+    template = re.compile(lobby.LOBBY_TEMPLATE)
+    for action in lobby.LOBBY_ACTIONS:
+        button = lobby.LobbyButton(action, 99)
+        assert button.custom_id == lobby.lobby_custom_id(action, 99)
         assert template.fullmatch(button.custom_id)
         assert (button.action, button.game_id) == (action, 99)
-    assert g.LobbyButton in g.DYNAMIC_ITEMS
+    assert lobby.LobbyButton in g.DYNAMIC_ITEMS
 
 
 async def test_button_rebuilt_from_a_custom_id() -> None:
-    match = re.compile(g.LOBBY_TEMPLATE).fullmatch("warhost:lobby:start:12")
+    match = re.compile(lobby.LOBBY_TEMPLATE).fullmatch("warhost:lobby:start:12")
     assert match is not None
-    button = await g.LobbyButton.from_custom_id(None, None, match)  # type: ignore[arg-type]
+    button = await lobby.LobbyButton.from_custom_id(None, None, match)  # type: ignore[arg-type]
     assert (button.action, button.game_id) == ("start", 12)
 
 
@@ -68,21 +69,21 @@ async def test_button_rebuilt_from_a_custom_id() -> None:
 
 
 def test_lobby_view_has_its_buttons_while_in_the_lobby() -> None:
-    view = g.lobby_view(record())
+    view = lobby.lobby_view(record())
     assert view is not None and view.timeout is None
     assert [item.custom_id for item in view.children] == [  # type: ignore[attr-defined]
         "warhost:lobby:join:7", "warhost:lobby:leave:7", "warhost:lobby:start:7",
         "warhost:lobby:addbot:7"]
-    with_computer = g.lobby_view(record(seats=(A, "cpu-1")))
+    with_computer = lobby.lobby_view(record(seats=(A, "cpu-1")))
     assert with_computer is not None and [
         item.custom_id for item in with_computer.children][-2:] == [  # type: ignore[attr-defined]
         "warhost:lobby:addbot:7", "warhost:lobby:dropbot:7"]
-    assert g.lobby_view(record("active")) is None
-    assert g.lobby_view(record("aborted")) is None
+    assert lobby.lobby_view(record("active")) is None
+    assert lobby.lobby_view(record("aborted")) is None
 
 
 def test_lobby_embed_lists_seats_and_host() -> None:
-    embed = g.lobby_embed(record(seats=(A, B)))
+    embed = lobby.lobby_embed(record(seats=(A, B)))
     assert embed.title is not None and "Conqueror" in embed.title and "#7" in embed.title
     fields = {f.name: f.value for f in embed.fields}
     assert fields["Seats (2/4)"] == f"1. <@{A}> (host)\n2. <@{B}>"
@@ -92,9 +93,9 @@ def test_lobby_embed_lists_seats_and_host() -> None:
 
 
 def test_lobby_embed_after_start_and_abort() -> None:
-    assert "started" in (g.lobby_embed(record("active", (A, B, C))).description or "")
-    assert "aborted" in (g.lobby_embed(record("aborted", ())).description or "")
-    fields = {f.name: f.value for f in g.lobby_embed(record("aborted", ())).fields}
+    assert "started" in (lobby.lobby_embed(record("active", (A, B, C))).description or "")
+    assert "aborted" in (lobby.lobby_embed(record("aborted", ())).description or "")
+    fields = {f.name: f.value for f in lobby.lobby_embed(record("aborted", ())).fields}
     assert fields["Seats (0/4)"] == "Nobody yet."
 
 
@@ -196,19 +197,19 @@ def optioned() -> engine.Game:  # type: ignore[type-arg]
 def test_parse_options_defaults_when_empty() -> None:
     game = optioned()
     defaults = {"size": 10, "forward_bonus": 30, "turns": 50, "fog": False, "map": "plain"}
-    assert g.parse_options(game, None) == defaults
-    assert g.parse_options(game, "") == defaults
-    assert g.parse_options(game, "   ") == defaults
-    assert g.parse_options(engine.get_game("conqueror"), None) == {}
+    assert lobby.parse_options(game, None) == defaults
+    assert lobby.parse_options(game, "") == defaults
+    assert lobby.parse_options(game, "   ") == defaults
+    assert lobby.parse_options(engine.get_game("conqueror"), None) == {}
 
 
 def test_parse_options_reads_pairs_of_every_shape() -> None:
     game = optioned()
-    parsed = g.parse_options(game, "size=8 Forward-Bonus = 40, turns:12 fog=yes map=Hills")
+    parsed = lobby.parse_options(game, "size=8 Forward-Bonus = 40, turns:12 fog=yes map=Hills")
     assert parsed == {"size": 8, "forward_bonus": 40, "turns": 12, "fog": True, "map": "Hills"}
     assert isinstance(parsed["size"], int)
-    assert g.parse_options(game, "fog=off")["fog"] is False
-    assert g.parse_options(_race(), "target=5") == {"target": 5}
+    assert lobby.parse_options(game, "fog=off")["fog"] is False
+    assert lobby.parse_options(_race(), "target=5") == {"target": 5}
 
 
 @pytest.mark.parametrize(("text", "message"), [
@@ -224,73 +225,73 @@ def test_parse_options_reads_pairs_of_every_shape() -> None:
 ])
 def test_parse_options_refuses_clearly(text: str, message: str) -> None:
     with pytest.raises(engine.IllegalAction, match=re.escape(message)):
-        g.parse_options(optioned(), text)
+        lobby.parse_options(optioned(), text)
 
 
 def test_parse_options_of_a_game_without_options() -> None:
     conqueror = engine.get_game("conqueror")
     with pytest.raises(engine.IllegalAction, match="no option called `size`"):
-        g.parse_options(conqueror, "size=8")
+        lobby.parse_options(conqueror, "size=8")
     with pytest.raises(engine.IllegalAction, match="has no options"):
-        g.parse_options(conqueror, "fast")
+        lobby.parse_options(conqueror, "fast")
 
 
 def test_parse_options_of_every_real_game_accepts_every_choice() -> None:
     for game in engine.GAMES.values():
         for option in game.options:
             for choice in option.choices or (option.default,):
-                parsed = g.parse_options(game, f"{option.name}={choice}")
+                parsed = lobby.parse_options(game, f"{option.name}={choice}")
                 assert parsed[option.name] == choice
 
 
 def test_option_suggestions_complete_the_last_word() -> None:
     game = optioned()
-    values = [v for _, v in g.option_suggestions(game, "")]
+    values = [v for _, v in lobby.option_suggestions(game, "")]
     assert values[:4] == ["size=10", "size=8", "forward_bonus=30", "forward_bonus=40"]
     assert "turns=50" in values and "fog=False" in values and "map=plain" in values
-    assert [v for _, v in g.option_suggestions(game, "forw")] == [
+    assert [v for _, v in lobby.option_suggestions(game, "forw")] == [
         "forward_bonus=30", "forward_bonus=40"]
     # what is typed stays; options already given are not offered again
-    after = [v for _, v in g.option_suggestions(game, "size=8 ")]
+    after = [v for _, v in lobby.option_suggestions(game, "size=8 ")]
     assert after[:2] == ["size=8 forward_bonus=30", "size=8 forward_bonus=40"]
     assert not any(v.count("size=") > 1 for v in after)
-    assert [v for _, v in g.option_suggestions(game, "size=8 bonus=4")] == [
+    assert [v for _, v in lobby.option_suggestions(game, "size=8 bonus=4")] == [
         "size=8 forward_bonus=40"]
-    assert g.option_suggestions(game, "💥" * 50) == []
-    assert g.option_suggestions(engine.get_game("conqueror"), "") == []
+    assert lobby.option_suggestions(game, "💥" * 50) == []
+    assert lobby.option_suggestions(engine.get_game("conqueror"), "") == []
 
 
 def test_option_suggestion_labels_explain_and_fit() -> None:
-    labels = dict((v, label) for label, v in g.option_suggestions(optioned(), ""))
+    labels = dict((v, label) for label, v in lobby.option_suggestions(optioned(), ""))
     assert labels["size=10"] == "size=10 — Board size. (default)"
     assert labels["size=8"] == "size=8 — Board size."
-    long = g.option_suggestions(optioned(), "map=plain " * 20)
+    long = lobby.option_suggestions(optioned(), "map=plain " * 20)
     assert all(len(label) <= 100 for label, _ in long)
-    assert len(g.option_suggestions(optioned(), "", limit=3)) == 3
+    assert len(lobby.option_suggestions(optioned(), "", limit=3)) == 3
 
 
 def test_every_suggestion_parses() -> None:
     game = optioned()
-    for _, value in g.option_suggestions(game, ""):
-        g.parse_options(game, value)
+    for _, value in lobby.option_suggestions(game, ""):
+        lobby.parse_options(game, value)
 
 
 def test_lobby_embed_shows_the_options(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(engine.GAMES, "race", _race())
-    lobby = record(kind="race")
-    embed = g.lobby_embed(GameRecord(**{**lobby.__dict__, "options": {"target": 5}}))
+    opened = record(kind="race")
+    embed = lobby.lobby_embed(GameRecord(**{**opened.__dict__, "options": {"target": 5}}))
     fields = {f.name: f.value for f in embed.fields}
     assert fields["Options"] == "`target=5` (default 20) — Score needed to win."
-    plain = {f.name for f in g.lobby_embed(record()).fields}
+    plain = {f.name for f in lobby.lobby_embed(record()).fields}
     assert "Options" not in plain                                  # Conqueror has none
 
 
 def test_options_lines_and_reference() -> None:
     game = optioned()
-    lines = g.options_lines(game, {"size": 8})
+    lines = wording.options_lines(game, {"size": 8})
     assert lines[0] == "`size=8` (default 10) — Board size."
     assert lines[1] == "`forward_bonus=30` — Credits for moving forward."
-    ref = g.options_reference(game)
+    ref = lobby.options_reference(game)
     assert ref[0] == "`size=10|8` (default 10) — Board size."
     assert ref[2] == "`turns=…` (default 50) — Turn limit."
 
@@ -298,20 +299,37 @@ def test_options_lines_and_reference() -> None:
 def test_rules_embed_keeps_the_options_whole() -> None:
     embed = g.rules_embed(optioned(), "# Game\n\n## Quick rules\n\n### Goal\nWin.\n")
     [goal, options] = embed.fields
-    assert goal.name == "Goal" and options.value == "\n".join(g.options_reference(optioned()))
+    assert goal.name == "Goal" and options.value == "\n".join(lobby.options_reference(optioned()))
     plain = g.rules_embed(engine.get_game("conqueror"), "")
     assert [f.name for f in plain.fields] == ["The game"]   # no Quick rules: the summary
 
 
-def test_help_fits_and_names_every_game_cogs_commands() -> None:
+async def test_help_is_written_from_every_registered_command() -> None:
     import discord
     from discord.ext import commands
 
+    from cogs import help as help_cog
     from cogs.verbs import GameCommands
 
-    cog = GameCommands(commands.Bot(command_prefix="!", intents=discord.Intents.none()))
-    text = g.help_text([cog, object()])
-    assert len(text) <= 1900
-    for name in ("/conqueror", "/liege", "/battlecards", "/hand", *(f"/{k}" for k in engine.GAMES)):
-        assert name in text
-    assert "{game_lines}" not in text and "/conqueror" not in g.help_text([])
+    bot = commands.Bot(command_prefix="!", intents=discord.Intents.none())
+    await bot.add_cog(g.GameCog(bot))
+    await bot.add_cog(GameCommands(bot))
+    await bot.add_cog(help_cog.HelpCog(bot))
+    roots = bot.tree.get_commands()
+    text = help_cog.help_text(roots)
+    assert len(text) <= 1900 and text.startswith("**Warhost**")
+    for name in ("/conqueror", "/liege", "/battlecards", "/hand", "/play", "/help",
+                 *(f"/{k}" for k in engine.GAMES)):
+        assert f"**{name}**" in text
+    game_line = next(line for line in text.splitlines() if line.startswith("**/game**"))
+    for sub in ("new", "seat", "hint", "back", "follow", "unfollow", "undo", "abort"):
+        assert f" {sub}" in game_line       # every /game subcommand, none written by hand
+    assert text.index("**/game**") < text.index("**/play**") < text.index("**/help**")
+    embed = help_cog.help_embed(roots)
+    described = "\n".join(str(f.value) for f in embed.fields)
+    for root in roots:
+        for leaf in help_cog.leaves(root):
+            if leaf.parent is not None:
+                assert f"`/{leaf.qualified_name}` — {leaf.description}" in described
+    assert len(embed) <= 6000 and all(len(str(f.value)) <= 1024 for f in embed.fields)
+    assert help_cog.help_text([]).startswith("**Warhost**")     # nothing registered: intro

@@ -10,8 +10,9 @@ import discord
 import pytest
 from discord.ext import commands
 
-from cogs import common
+from cogs import choices as autocomplete
 from cogs import liege as lg
+from cogs import wording
 from cogs.verbs import GameCommands, completers
 from engine.liege.notation import VERBS
 from engine.verbs import notation
@@ -217,14 +218,14 @@ def test_cog_commands() -> None:
 
 
 def test_the_casualty_decision_is_explained() -> None:
-    assert common.DECISION_PROMPTS[("liege", "casualty")] == lg.CASUALTY_PROMPT
+    assert wording.DECISION_PROMPTS[("liege", "casualty")] == lg.CASUALTY_PROMPT
     assert "casualty" in lg.CASUALTY_PROMPT and "/liege casualty" in lg.CASUALTY_PROMPT
 
 
 @pytest.mark.parametrize("typed", ["", "c", "RIFLE", "💥" * 40])
 def test_choices_never_exceed_discord_limits(typed: str) -> None:
     pairs = [(f"{c}{r} · " + "x" * 120, f"{c}{r}") for c in "abcdefghij" for r in range(1, 11)]
-    picked = common.labelled_choices(pairs, typed)
+    picked = autocomplete.labelled_choices(pairs, typed)
     assert len(picked) <= 25
     assert all(len(c.name) <= 100 and len(c.value) <= 100 for c in picked)
 
@@ -288,7 +289,7 @@ def test_a_casualty_decision_is_explained_from_a_real_fight() -> None:
         for state in states:
             [player] = game.to_act(state)
             if player != game.current_turn(state):
-                text, ping = common.next_up_line(game, state)
+                text, ping = wording.next_up_line(game, state)
                 assert ping == [player]
                 assert f"<@{player}>: {lg.CASUALTY_PROMPT}" in text
                 for action in game.legal_actions(state, player):

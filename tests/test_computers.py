@@ -23,8 +23,8 @@ async def store(tmp_path: Any) -> AsyncIterator[Store]:
 
 
 async def started(store: Store) -> Any:
-    record = await store.create_lobby("conqueror", "g1", "c1", "1", computers=1)
-    return await store.start(record.id, "1", seed=4)
+    record = await store.lobby.open("conqueror", "g1", "c1", "1", computers=1)
+    return await store.lobby.start(record.id, "1", seed=4)
 
 
 async def test_a_search_in_a_worker_process_gives_a_legal_move(store: Store) -> None:
@@ -88,5 +88,5 @@ async def test_a_move_the_engine_refuses_falls_back_to_the_safe_default(store: S
     record = await started(store)
     await store.apply_action(record.id, "1", "end")
     assert await players.play_one(record.id) is True
-    [_, second] = await store.log(record.id)
+    [_, second] = await store.history.log(record.id)
     assert (second.player, second.action, second.origin) == ("cpu-1", "end", "computer")

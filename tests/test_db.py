@@ -50,10 +50,10 @@ async def store(db_path: str) -> AsyncIterator[Store]:
 async def started(store: Store, players: tuple[str, ...] = ("a", "b"), seed: int = 1,
                   channel: str = "c1", options: dict[str, Any] | None = None,
                   guild: str | None = "g1") -> GameRecord:
-    record = await store.create_lobby("race", guild, channel, players[0], options)
+    record = await store.lobby.open("race", guild, channel, players[0], options)
     for p in players[1:]:
-        await store.join(record.id, p)
-    return await store.start(record.id, players[0], seed=seed)
+        await store.lobby.join(record.id, p)
+    return await store.lobby.start(record.id, players[0], seed=seed)
 
 
 # ---------------------------------------------------------------- schema
@@ -132,14 +132,14 @@ def test_split_statements_keeps_trigger_bodies_whole() -> None:
 
 
 async def test_create_lobby_seats_the_host_and_resolves_options(store: Store) -> None:
-    record = await store.create_lobby("race", "g1", "c1", "host")
+    record = await store.lobby.open("race", "g1", "c1", "host")
     assert record.status == "lobby"
     assert record.seats == ("host",)
     assert record.host_id == "host"
     assert record.options == {"target": 20}
     assert record.state is None and record.version == 0
     assert await store.get(record.id) == record
-    other = await store.create_lobby("race", None, "c2", "h2", {"target": 5})
+    other = await store.lobby.open("race", None, "c2", "h2", {"target": 5})
     assert other.options == {"target": 5} and other.guild_id is None
     assert other.id != record.id
 
@@ -147,33 +147,33 @@ async def test_create_lobby_seats_the_host_and_resolves_options(store: Store) ->
 async def test_create_lobby_rejects_unknown_kind_and_bad_options(store: Store,
                                                                  db_path: str) -> None:
     with pytest.raises(IllegalAction, match="no game called 'chess'"):
-        await store.create_lobby("chess", "g1", "c1", "h")
+        await store.lobby.open("chess", "g1", "c1", "h")
     with pytest.raises(IllegalAction, match="no option called 'speed'"):
-        await store.create_lobby("race", "g1", "c1", "h", {"speed": 3})
+        await store.lobby.open("race", "g1", "c1", "h", {"speed": 3})
     with pytest.raises(IllegalAction, match="target must be one of"):
-        await store.create_lobby("race", "g1", "c1", "h", {"target": 7})
+        await store.lobby.open("race", "g1", "c1", "h", {"target": 7})
     assert raw(db_path, "SELECT COUNT(*) FROM games") == [(0,)]
 
 
 async def test_one_open_game_per_channel(store: Store) -> None:
-    first = await store.create_lobby("race", "g1", "c1", "a")
+    first = await store.lobby.open("race", "g1", "c1", "a")
     with pytest.raises(ChannelBusy) as busy:
-        await store.create_lobby("race", "g1", "c1", "b")
+        await store.lobby.open("race", "g1", "c1", "b")
     assert str(busy.value) == (f"This channel already has a game (Race, #{first.id}, in the "
                                "lobby). Finish or abort it first, or open a thread.")
-    await store.join(first.id, "b")
-    await store.start(first.id, "a", seed=3)
+    await store.lobby.join(first.id, "b")
+    await store.lobby.start(first.id, "a", seed=3)
     with pytest.raises(ChannelBusy, match=r"\(Race, #\d+, under way\)"):
-        await store.create_lobby("race", "g1", "c1", "b")
-    thread = await store.create_lobby("race", "g1", "thread-of-c1", "b")
+        await store.lobby.open("race", "g1", "c1", "b")
+    thread = await store.lobby.open("race", "g1", "thread-of-c1", "b")
     assert thread.status == "lobby"
-    await store.abort(first.id)
-    again = await store.create_lobby("race", "g1", "c1", "b")
+    await store.lobby.abort(first.id)
+    again = await store.lobby.open("race", "g1", "c1", "b")
     assert (await store.active_in_channel("c1")) == again
 
 
 async def test_unique_index_backs_up_the_channel_rule(store: Store, db_path: str) -> None:
-    await store.create_lobby("race", "g1", "c1", "a")
+    await store.lobby.open("race", "g1", "c1", "a")
     insert = ("INSERT INTO games (kind, guild_id, channel_id, host_id, status, seats, options, "
               "created_at, updated_at) VALUES ('race', 'g1', 'c1', 'z', ?, '[\"z\"]', '{}', 0, 0)")
     with pytest.raises(RAW_INTEGRITY_ERRORS):
@@ -184,76 +184,76 @@ async def test_unique_index_backs_up_the_channel_rule(store: Store, db_path: str
 
 
 async def test_join_rules(store: Store) -> None:
-    record = await store.create_lobby("race", "g1", "c1", "a")
+    record = await store.lobby.open("race", "g1", "c1", "a")
     with pytest.raises(StoreError, match="already seated"):
-        await store.join(record.id, "a")
-    await store.join(record.id, "b")
-    record = await store.join(record.id, "c")
+        await store.lobby.join(record.id, "a")
+    await store.lobby.join(record.id, "b")
+    record = await store.lobby.join(record.id, "c")
     assert record.seats == ("a", "b", "c")
     with pytest.raises(StoreError, match=r"is full \(3/3 players\)"):
-        await store.join(record.id, "d")
+        await store.lobby.join(record.id, "d")
     with pytest.raises(NotFound, match="There is no game #999"):
-        await store.join(999, "d")
-    await store.leave(record.id, "c")
-    await store.start(record.id, "a")
+        await store.lobby.join(999, "d")
+    await store.lobby.leave(record.id, "c")
+    await store.lobby.start(record.id, "a")
     with pytest.raises(StoreError, match="already started"):
-        await store.join(record.id, "d")
+        await store.lobby.join(record.id, "d")
     assert (await store.get(record.id)).seats == ("a", "b")
 
 
 async def test_leave_passes_host_on_and_last_one_out_aborts(store: Store) -> None:
-    record = await store.create_lobby("race", "g1", "c1", "a")
-    await store.join(record.id, "b")
-    await store.join(record.id, "c")
+    record = await store.lobby.open("race", "g1", "c1", "a")
+    await store.lobby.join(record.id, "b")
+    await store.lobby.join(record.id, "c")
     with pytest.raises(StoreError, match="not seated"):
-        await store.leave(record.id, "zed")
-    record = await store.set_seats(record.id, ["b", "a", "c"])
-    record = await store.leave(record.id, "a")     # host was seat 2: seat 3 takes over
+        await store.lobby.leave(record.id, "zed")
+    record = await store.lobby.set_seats(record.id, ["b", "a", "c"])
+    record = await store.lobby.leave(record.id, "a")     # host was seat 2: seat 3 takes over
     assert record.seats == ("b", "c") and record.host_id == "c"
-    record = await store.leave(record.id, "b")     # not the host: host stays
+    record = await store.lobby.leave(record.id, "b")     # not the host: host stays
     assert record.seats == ("c",) and record.host_id == "c"
-    record = await store.leave(record.id, "c")
+    record = await store.lobby.leave(record.id, "c")
     assert record.status == "aborted" and record.seats == ()
     assert await store.active_in_channel("c1") is None
     with pytest.raises(StoreError, match="is over"):
-        await store.join(record.id, "a")
+        await store.lobby.join(record.id, "a")
 
 
 async def test_leave_after_start_is_refused(store: Store) -> None:
     record = await started(store)
     with pytest.raises(StoreError, match="already started; to leave it, resign"):
-        await store.leave(record.id, "b")
+        await store.lobby.leave(record.id, "b")
 
 
 async def test_set_seats_must_be_a_permutation(store: Store) -> None:
-    record = await store.create_lobby("race", "g1", "c1", "a")
-    await store.join(record.id, "b")
+    record = await store.lobby.open("race", "g1", "c1", "a")
+    await store.lobby.join(record.id, "b")
     for bad in (["a"], ["a", "a"], ["a", "b", "c"], ["a", "c"]):
         with pytest.raises(StoreError, match="each seated player exactly once"):
-            await store.set_seats(record.id, bad)
-    record = await store.set_seats(record.id, ["b", "a"])
+            await store.lobby.set_seats(record.id, bad)
+    record = await store.lobby.set_seats(record.id, ["b", "a"])
     assert record.seats == ("b", "a") and record.host_id == "a"
-    started_record = await store.start(record.id, "a", seed=9)
+    started_record = await store.lobby.start(record.id, "a", seed=9)
     assert RACE.players(store.load_state(started_record)) == ["b", "a"]
     with pytest.raises(StoreError, match="already started"):
-        await store.set_seats(record.id, ["a", "b"])
+        await store.lobby.set_seats(record.id, ["a", "b"])
 
 
 async def test_start_rules(store: Store) -> None:
-    record = await store.create_lobby("race", "g1", "c1", "a")
+    record = await store.lobby.open("race", "g1", "c1", "a")
     with pytest.raises(StoreError, match="needs at least 2 players; 1 seated"):
-        await store.start(record.id, "a")
-    await store.join(record.id, "b")
+        await store.lobby.start(record.id, "a")
+    await store.lobby.join(record.id, "b")
     with pytest.raises(StoreError, match="Only the host, <@a>, can start"):
-        await store.start(record.id, "b")
+        await store.lobby.start(record.id, "b")
     with pytest.raises(StoreError, match="seed must be a whole number"):
-        await store.start(record.id, "a", seed=-1)
+        await store.lobby.start(record.id, "a", seed=-1)
     assert (await store.get(record.id)).status == "lobby"
-    record = await store.start(record.id, "a", seed=42)
+    record = await store.lobby.start(record.id, "a", seed=42)
     assert record.status == "active" and record.version == 0 and record.seed == 42
     assert record.state == RACE.dump(RACE.new_game(["a", "b"], 42, {"target": 20}))
     with pytest.raises(StoreError, match="already started"):
-        await store.start(record.id, "a")
+        await store.lobby.start(record.id, "a")
 
 
 async def test_start_without_seed_picks_a_random_63_bit_seed(store: Store) -> None:
@@ -261,29 +261,29 @@ async def test_start_without_seed_picks_a_random_63_bit_seed(store: Store) -> No
     for n in range(3):
         record = await started(store, channel=f"c{n}", seed=0)
         assert record.seed == 0
-        lobby = await store.create_lobby("race", "g1", f"r{n}", "a")
-        await store.join(lobby.id, "b")
-        seeds.add((await store.start(lobby.id, "a")).seed)
+        lobby = await store.lobby.open("race", "g1", f"r{n}", "a")
+        await store.lobby.join(lobby.id, "b")
+        seeds.add((await store.lobby.start(lobby.id, "a")).seed)
     assert len(seeds) == 3 and all(0 <= s < 2**63 for s in seeds)
 
 
 async def test_abort(store: Store) -> None:
-    lobby = await store.create_lobby("race", "g1", "c1", "a")
-    assert (await store.abort(lobby.id)).status == "aborted"
+    lobby = await store.lobby.open("race", "g1", "c1", "a")
+    assert (await store.lobby.abort(lobby.id)).status == "aborted"
     with pytest.raises(StoreError, match="already over"):
-        await store.abort(lobby.id)
+        await store.lobby.abort(lobby.id)
     game = await started(store, channel="c2")
-    aborted = await store.abort(game.id)
+    aborted = await store.lobby.abort(game.id)
     assert aborted.status == "aborted" and aborted.state == game.state
 
 
 async def test_listing_and_lookup(store: Store) -> None:
-    a = await store.create_lobby("race", "g1", "c1", "a")
+    a = await store.lobby.open("race", "g1", "c1", "a")
     b = await started(store, channel="c2")
-    c = await store.create_lobby("race", "g2", "c3", "a")
-    d = await store.create_lobby("race", None, "dm", "a")
-    done = await store.create_lobby("race", "g1", "c4", "a")
-    await store.abort(done.id)
+    c = await store.lobby.open("race", "g2", "c3", "a")
+    d = await store.lobby.open("race", None, "dm", "a")
+    done = await store.lobby.open("race", "g1", "c4", "a")
+    await store.lobby.abort(done.id)
     assert [r.id for r in await store.list_active("g1")] == [a.id, b.id]
     assert [r.id for r in await store.list_active("g2")] == [c.id]
     assert [r.id for r in await store.list_active(None)] == [d.id]
@@ -297,11 +297,11 @@ async def test_listing_and_lookup(store: Store) -> None:
 
 
 async def test_set_lobby_message(store: Store) -> None:
-    record = await store.create_lobby("race", "g1", "c1", "a")
-    await store.set_lobby_message(record.id, "m-77")
+    record = await store.lobby.open("race", "g1", "c1", "a")
+    await store.lobby.set_message(record.id, "m-77")
     assert (await store.get(record.id)).lobby_message_id == "m-77"
     with pytest.raises(NotFound):
-        await store.set_lobby_message(404, "m")
+        await store.lobby.set_message(404, "m")
 
 
 # ---------------------------------------------------------------- moves
@@ -318,29 +318,29 @@ async def test_apply_action_persists_move_log_and_snapshot(store: Store, db_path
     assert result.record.version == 1 and result.record.status == "active"
     assert result.record.state == RACE.dump(expected_state)
     assert await store.get(record.id) == result.record
-    entries = await store.log(record.id)
+    entries = await store.history.log(record.id)
     assert [(e.seq, e.player, e.action, e.events) for e in entries] == [
         (1, "a", "roll", expected_events)]
     assert raw(db_path, "SELECT request_id FROM actions") == [("i-1",)]
-    assert await store.verify(record.id)
+    assert await store.history.verify(record.id)
 
 
 async def test_log_is_newest_last_and_limited(store: Store) -> None:
     record = await started(store)
     for n in range(6):
         await store.apply_action(record.id, "ab"[n % 2], f"step {n % 3 + 1}")
-    assert [e.seq for e in await store.log(record.id, limit=3)] == [4, 5, 6]
-    assert [e.seq for e in await store.log(record.id)] == [1, 2, 3, 4, 5, 6]
-    assert await store.log(record.id, limit=0) == []
+    assert [e.seq for e in await store.history.log(record.id, limit=3)] == [4, 5, 6]
+    assert [e.seq for e in await store.history.log(record.id)] == [1, 2, 3, 4, 5, 6]
+    assert await store.history.log(record.id, limit=0) == []
     with pytest.raises(NotFound):
-        await store.log(777)
+        await store.history.log(777)
 
 
 async def test_action_is_logged_as_given_and_replays(store: Store) -> None:
     record = await started(store)
     await store.apply_action(record.id, "a", "  STEP   2 ")
-    assert [e.action for e in await store.log(record.id)] == ["  STEP   2 "]
-    assert await store.verify(record.id)
+    assert [e.action for e in await store.history.log(record.id)] == ["  STEP   2 "]
+    assert await store.history.verify(record.id)
 
 
 async def test_illegal_action_leaves_the_database_byte_identical(store: Store,
@@ -363,11 +363,11 @@ async def test_illegal_action_leaves_the_database_byte_identical(store: Store,
 
 
 async def test_games_not_under_way_refuse_moves(store: Store) -> None:
-    lobby = await store.create_lobby("race", "g1", "c1", "a")
+    lobby = await store.lobby.open("race", "g1", "c1", "a")
     with pytest.raises(IllegalAction, match=r"^This game has not started yet\.$"):
         await store.apply_action(lobby.id, "a", "roll")
     game = await started(store, channel="c2")
-    await store.abort(game.id)
+    await store.lobby.abort(game.id)
     with pytest.raises(IllegalAction, match="This game is over"):
         await store.apply_action(game.id, "a", "roll")
     with pytest.raises(NotFound):
@@ -390,8 +390,8 @@ async def test_winning_move_finishes_the_game(store: Store, db_path: str) -> Non
     assert snapshot(db_path) == before
     assert await store.active_in_channel("c1") is None
     with pytest.raises(StoreError, match="already over"):
-        await store.abort(record.id)
-    assert await store.verify(record.id)
+        await store.lobby.abort(record.id)
+    assert await store.history.verify(record.id)
 
 
 async def test_resign_ends_a_two_player_game(store: Store) -> None:
@@ -448,7 +448,7 @@ async def test_reopened_mid_game_continues_identically(db_path: str, tmp_path: P
         for player, action in moves:
             await straight.apply_action(game.id, player, action)
         expected = await straight.get(game.id)
-        expected_log = await straight.log(game.id, 100)
+        expected_log = await straight.history.log(game.id, 100)
     finally:
         await straight.close()
 
@@ -468,29 +468,29 @@ async def test_reopened_mid_game_continues_identically(db_path: str, tmp_path: P
     try:
         final = await s.get(game.id)
         assert final.state == expected.state and final.version == expected.version == 8
-        log = await s.log(game.id, 100)
+        log = await s.history.log(game.id, 100)
         assert [(e.player, e.action, e.events) for e in log] == [
             (e.player, e.action, e.events) for e in expected_log]
-        assert await s.verify(game.id)
+        assert await s.history.verify(game.id)
     finally:
         await s.close()
 
 
 async def test_verify_detects_tampering(store: Store, db_path: str) -> None:
     record = await started(store)
-    lobby = await store.create_lobby("race", "g1", "c9", "a")
-    assert await store.verify(lobby.id)
+    lobby = await store.lobby.open("race", "g1", "c9", "a")
+    assert await store.history.verify(lobby.id)
     for n in range(4):
         await store.apply_action(record.id, "ab"[n % 2], "roll")
-    assert await store.verify(record.id) and await store.problems(record.id) == []
+    assert await store.history.verify(record.id) and await store.history.problems(record.id) == []
     state = (await store.get(record.id)).state
     assert state is not None
     raw(db_path, "UPDATE games SET state = ? WHERE id = ?",
         (state.replace('"scores": [', '"scores": [1'), record.id))
-    assert not await store.verify(record.id)
-    assert "differs from the replayed one" in " ".join(await store.problems(record.id))
+    assert not await store.history.verify(record.id)
+    assert "differs from the replayed one" in " ".join(await store.history.problems(record.id))
     raw(db_path, "UPDATE games SET state = ?, version = 5 WHERE id = ?", (state, record.id))
-    assert await store.problems(record.id) == ["version 5 but 4 logged actions"]
+    assert await store.history.problems(record.id) == ["version 5 but 4 logged actions"]
 
 
 async def test_the_log_is_append_only(store: Store, db_path: str) -> None:
@@ -516,7 +516,7 @@ async def test_failure_after_the_log_insert_rolls_everything_back(
     async def broken_write(*args: Any, **kwargs: Any) -> GameRecord:
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(store, "_write", broken_write)
+    monkeypatch.setattr(store, "write", broken_write)
     with pytest.raises(RuntimeError, match="disk on fire"):
         await store.apply_action(record.id, "b", "roll", request_id="x")
     assert snapshot(db_path) == before
@@ -524,7 +524,7 @@ async def test_failure_after_the_log_insert_rolls_everything_back(
     monkeypatch.setitem(engine.GAMES, "race", RACE)
     result = await store.apply_action(record.id, "b", "roll", request_id="x")
     assert not result.duplicate and result.seq == 2
-    assert await store.verify(record.id)
+    assert await store.history.verify(record.id)
 
 
 async def test_cancelled_move_leaves_nothing_half_written(
@@ -532,24 +532,24 @@ async def test_cancelled_move_leaves_nothing_half_written(
     record = await started(store)
     before = snapshot(db_path)
     inserted = asyncio.Event()
-    real_write = store._write
+    real_write = store.write
 
     async def slow_write(*args: Any, **kwargs: Any) -> GameRecord:
         inserted.set()                       # the action row is in, uncommitted
         await asyncio.sleep(30)
         return await real_write(*args, **kwargs)
 
-    monkeypatch.setattr(store, "_write", slow_write)
+    monkeypatch.setattr(store, "write", slow_write)
     task = asyncio.create_task(store.apply_action(record.id, "a", "roll"))
     await inserted.wait()
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    monkeypatch.setattr(store, "_write", real_write)
+    monkeypatch.setattr(store, "write", real_write)
     assert snapshot(db_path) == before
     assert (await store.get(record.id)).version == 0
     result = await store.apply_action(record.id, "a", "roll")
-    assert result.seq == 1 and await store.verify(record.id)
+    assert result.seq == 1 and await store.history.verify(record.id)
 
 
 async def test_state_cache_is_keyed_by_game_and_version(store: Store) -> None:
@@ -566,7 +566,7 @@ async def test_state_cache_is_keyed_by_game_and_version(store: Store) -> None:
                            "state": moved.record.state.replace('"turn": 1', '"turn": 0')})
     assert RACE.current_turn(store.load_state(forged)) == "a"
     assert RACE.current_turn(store.load_state(moved.record)) == "b"
-    lobby = await store.create_lobby("race", "g1", "c2", "a")
+    lobby = await store.lobby.open("race", "g1", "c2", "a")
     with pytest.raises(StoreError, match="has not started yet"):
         store.load_state(lobby)
 
@@ -581,7 +581,7 @@ async def test_moves_by_another_connection_are_seen(db_path: str) -> None:
         result = await one.apply_action(record.id, "a", "step 3")
         assert result.seq == 3
         assert RACE.view(result.state, None)["scores"] == [4, 2]
-        assert await two.verify(record.id)
+        assert await two.history.verify(record.id)
     finally:
         await one.close()
         await two.close()
@@ -614,7 +614,7 @@ async def test_a_database_from_before_announcements_is_migrated_in_place(db_path
         record = await store.get(1)
         # nothing of the running game is told again, and no decision is bound yet
         assert (record.digest_seq, record.decisions) == (7, {})
-        assert await store.pending_announcements() == []
+        assert await store.outbox.pending() == []
     finally:
         await store.close()
 
@@ -622,16 +622,16 @@ async def test_a_database_from_before_announcements_is_migrated_in_place(db_path
 async def test_each_move_saves_what_it_makes_due_in_its_own_transaction(store: Store) -> None:
     game = await started(store)
     # the opening digest, and the status message's refresh that follows every digest
-    [opening, status] = await store.pending_announcements(game.id)
+    [opening, status] = await store.outbox.pending(game.id)
     assert (opening.kind, opening.seq, status.kind, status.seq) == ("digest", 0, "status", 0)
     assert (opening.payload["first"], opening.payload["last"]) == (1, 0)
     assert opening.payload["to_act"] == ["a"] and "view" in opening.payload
-    await store.mark_delivered(opening.id, "m1")
-    await store.mark_delivered(status.id, "m0")
+    await store.outbox.mark_delivered(opening.id, "m1")
+    await store.outbox.mark_delivered(status.id, "m0")
     reply = {"application_id": "1", "token": "secret-token", "interaction_id": "9"}
     moved = await store.apply_action(game.id, "a", "roll", request_id="r1", reply_to=reply)
     # the roller's answer (with their private luck in it), the turn's digest, the status
-    [answer, digest, status] = await store.pending_announcements(game.id)
+    [answer, digest, status] = await store.outbox.pending(game.id)
     assert moved.announcements == (answer.id, digest.id, status.id)
     assert status.kind == "status" and status.payload == {}
     assert (answer.kind, answer.recipient, answer.secret) == ("reply", "a", "secret-token")
@@ -639,21 +639,21 @@ async def test_each_move_saves_what_it_makes_due_in_its_own_transaction(store: S
     assert (digest.payload["first"], digest.payload["last"], digest.payload["to_act"]) == (
         1, 1, ["b"])
     assert (await store.get(game.id)).digest_seq == 1
-    await store.mark_delivered(answer.id, None)
-    assert (await store.announcement(answer.id)).secret is None   # the token is forgotten
+    await store.outbox.mark_delivered(answer.id, None)
+    assert (await store.outbox.get(answer.id)).secret is None   # the token is forgotten
     # without an interaction (a timer, say), a roll's private event goes by DM
     await store.apply_action(game.id, "b", "roll")
-    kinds = [(a.kind, a.recipient) for a in await store.pending_announcements(game.id)]
+    kinds = [(a.kind, a.recipient) for a in await store.outbox.pending(game.id)]
     assert kinds == [("digest", None), ("status", None), ("private", "b"), ("digest", None),
                      ("status", None)]
 
 
 async def test_a_failed_move_saves_no_announcement(store: Store) -> None:
     game = await started(store)
-    before = await store.pending_announcements(game.id)
+    before = await store.outbox.pending(game.id)
     with pytest.raises(IllegalAction):
         await store.apply_action(game.id, "b", "roll", reply_to={"token": "t"})
-    assert await store.pending_announcements(game.id) == before
+    assert await store.outbox.pending(game.id) == before
 
 
 async def test_a_move_sent_before_its_players_decision_began_is_refused(store: Store) -> None:

@@ -58,11 +58,15 @@ def _same(a: Any, b: Any, what: str) -> Any:
 
 async def _both(stores: tuple[Store, Store], call: str, *args: Any, **kwargs: Any
                 ) -> tuple[str, Any]:
-    """``call`` on both stores; the same outcome (result, or refusal) on each."""
+    """``call`` (a method's path, e.g. ``"lobby.join"``) on both stores; the same
+    outcome (result, or refusal) on each."""
     outcomes = []
     for store in stores:
+        method: Any = store
+        for name in call.split("."):
+            method = getattr(method, name)
         try:
-            outcomes.append(("ok", await getattr(store, call)(*args, **kwargs)))
+            outcomes.append(("ok", await method(*args, **kwargs)))
         except (IllegalAction, StoreError) as exc:
             outcomes.append((type(exc).__name__, str(exc)))
     lite, pg = outcomes
@@ -83,12 +87,12 @@ async def _new_game(stores: tuple[Store, Store], kind: str, channel: str, number
                     rng: random.Random) -> int:
     players, options, control = TABLES[kind]
     seats = [f"{kind}-{number}-p{i}" for i in range(1, players + 1)]
-    _, lobby = await _both(stores, "create_lobby", kind, "900", channel, seats[0], options,
+    _, lobby = await _both(stores, "lobby.open", kind, "900", channel, seats[0], options,
                            TimeControl.parse(control, max_timeouts=0))
     for seat in seats[1:]:
-        await _both(stores, "join", lobby.id, seat)
-    await _both(stores, "follow", lobby.id, f"{kind}-{number}-spectator")
-    await _both(stores, "start", lobby.id, seats[0], rng.randrange(2**63))
+        await _both(stores, "lobby.join", lobby.id, seat)
+    await _both(stores, "hosting.follow", lobby.id, f"{kind}-{number}-spectator")
+    await _both(stores, "lobby.start", lobby.id, seats[0], rng.randrange(2**63))
     return int(lobby.id)
 
 
@@ -112,9 +116,9 @@ async def _play(stores: tuple[Store, Store], clock: Clock, kind: str, seed: int)
         if roll < 0.04:
             # nobody moves for hours: the scheduler plays the safe default for them
             clock.now += 4 * 3600
-            _, due = await _both(stores, "due_games")
+            _, due = await _both(stores, "hosting.due_games")
             for woken in due:
-                await _both(stores, "wake", woken)
+                await _both(stores, "hosting.wake", woken)
             continue
         if roll < 0.08:
             player = rng.choice(game.to_act(state))
@@ -135,9 +139,9 @@ async def _play(stores: tuple[Store, Store], clock: Clock, kind: str, seed: int)
         await _both(stores, "apply_action", game_id, player, action,
                     request_id=f"{kind}-{step}", sent_at=clock.now, reply_to=reply_to)
         if step % 17 == 0:
-            _, pending = await _both(stores, "pending_announcements")
+            _, pending = await _both(stores, "outbox.pending")
             for item in pending:
-                await _both(stores, "mark_delivered", item.id, f"message-{item.id}")
+                await _both(stores, "outbox.mark_delivered", item.id, f"message-{item.id}")
     return games
 
 
@@ -166,7 +170,7 @@ async def test_the_same_games_play_identically_on_sqlite_and_postgresql(
         for a, b in zip(lite_rows, pg_rows, strict=True):
             assert a == b
         for (game_id,) in databases.raw(lite_path, "SELECT id FROM games ORDER BY id"):
-            assert await lite.verify(game_id) and await pg.verify(game_id)
+            assert await lite.history.verify(game_id) and await pg.history.verify(game_id)
     finally:
         await lite.close()
         await pg.close()

@@ -19,8 +19,8 @@ pytestmark = pytest.mark.usefixtures("race")
 
 
 async def lobby(store: Store, bots: int = 1, **extra: object) -> GameRecord:
-    return await store.create_lobby("race", "g1", "c1", "alice", {"target": 1000000},
-                                    computers=bots, **extra)  # type: ignore[arg-type]
+    return await store.lobby.open("race", "g1", "c1", "alice", {"target": 1000000},
+                                  computers=bots, **extra)  # type: ignore[arg-type]
 
 
 async def test_computers_are_seated_after_the_host_within_the_table_size(store: Store) -> None:
@@ -28,47 +28,47 @@ async def test_computers_are_seated_after_the_host_within_the_table_size(store: 
     assert record.seats == ("alice", "cpu-1", "cpu-2")
     assert cpu.computers(record.timing) == {"cpu-1": "hard", "cpu-2": "hard"}
     with pytest.raises(IllegalAction, match="0-2 computers"):
-        await store.create_lobby("race", "g1", "c2", "bob", computers=3)
+        await store.lobby.open("race", "g1", "c2", "bob", computers=3)
     with pytest.raises(IllegalAction, match="no computer level"):
-        await store.create_lobby("race", "g1", "c3", "bob", computers=1, level="godlike")
+        await store.lobby.open("race", "g1", "c3", "bob", computers=1, level="godlike")
     with pytest.raises(StoreError, match="full"):
-        await store.add_computer(record.id, "alice")
+        await store.lobby.add_computer(record.id, "alice")
 
 
 async def test_only_the_host_adds_and_removes_computers(store: Store) -> None:
     record = await lobby(store, bots=0)
-    await store.join(record.id, "bob")
+    await store.lobby.join(record.id, "bob")
     with pytest.raises(StoreError, match="Only the host"):
-        await store.add_computer(record.id, "bob")
+        await store.lobby.add_computer(record.id, "bob")
     with pytest.raises(StoreError, match="no computer players"):
-        await store.remove_computer(record.id, "alice")
-    record = await store.add_computer(record.id, "alice")
+        await store.lobby.remove_computer(record.id, "alice")
+    record = await store.lobby.add_computer(record.id, "alice")
     assert record.seats == ("alice", "bob", "cpu-1")
     assert cpu.computers(record.timing) == {"cpu-1": "medium"}
     with pytest.raises(StoreError, match="Only the host"):
-        await store.remove_computer(record.id, "bob")
-    record = await store.remove_computer(record.id, "alice")
+        await store.lobby.remove_computer(record.id, "bob")
+    record = await store.lobby.remove_computer(record.id, "alice")
     assert record.seats == ("alice", "bob") and cpu.computers(record.timing) == {}
 
 
 async def test_a_lobby_left_to_computers_closes_and_the_host_passes_to_a_person(
         store: Store) -> None:
     record = await lobby(store, bots=1)
-    await store.join(record.id, "bob")
-    record = await store.leave(record.id, "alice")
+    await store.lobby.join(record.id, "bob")
+    record = await store.lobby.leave(record.id, "alice")
     assert record.host_id == "bob" and record.status == "lobby"   # not to cpu-1
-    record = await store.leave(record.id, "bob")
+    record = await store.lobby.leave(record.id, "bob")
     assert record.status == "aborted"
 
 
 async def test_a_computers_decision_is_handed_to_the_scheduler_not_timed(
         store: Store, clock: FakeClock) -> None:
     record = await lobby(store, bots=1)
-    record = await store.start(record.id, "alice", seed=3)
+    record = await store.lobby.start(record.id, "alice", seed=3)
     await store.apply_action(record.id, "alice", "step 1")
     record = await store.get(record.id)
     assert record.wake_at == clock.t and set(record.decisions) == {"cpu-1"}
-    woken = await store.wake(record.id)
+    woken = await store.hosting.wake(record.id)
     assert woken.computers == ("cpu-1",) and woken.timed_out == ()
     record = await store.get(record.id)
     assert record.wake_at == clock.t + COMPUTER_RETRY     # looked at again if nobody moves
@@ -79,7 +79,7 @@ async def test_a_computers_decision_is_handed_to_the_scheduler_not_timed(
         await store.apply_action(record.id, "alice", "step 1", by_computer=True)
     move = await store.apply_action(record.id, "cpu-1", "step 2", by_computer=True,
                                     expect_version=record.version)
-    assert (await store.log(record.id))[-1].origin == "computer"
+    assert (await store.history.log(record.id))[-1].origin == "computer"
     assert move.record.timing["computer_streak"] == 1
     await store.apply_action(record.id, "alice", "step 1")
     assert (await store.get(record.id)).timing["computer_streak"] == 0
@@ -88,32 +88,32 @@ async def test_a_computers_decision_is_handed_to_the_scheduler_not_timed(
 async def test_a_computer_gets_no_private_notes_and_its_moves_cannot_be_undone(
         store: Store) -> None:
     record = await lobby(store, bots=1)
-    record = await store.start(record.id, "alice", seed=3)
+    record = await store.lobby.start(record.id, "alice", seed=3)
     await store.apply_action(record.id, "alice", "step 1")
     await store.apply_action(record.id, "cpu-1", "roll", by_computer=True)   # a luck event
-    pending = await store.pending_announcements(record.id)
+    pending = await store.outbox.pending(record.id)
     assert not [a for a in pending if a.recipient == "cpu-1"]
-    assert [e.player for e in await store.log(record.id)] == ["alice", "cpu-1"]
+    assert [e.player for e in await store.history.log(record.id)] == ["alice", "cpu-1"]
 
 
 async def test_takeover_hands_a_timed_out_seat_to_the_computer_until_its_player_moves(
         store: Store, clock: FakeClock) -> None:
-    record = await store.create_lobby("race", "g1", "c1", "alice", {"target": 1000000},
-                                      TimeControl(per_move=HOUR, max_timeouts=1),
-                                      takeover=True)
-    await store.join(record.id, "bob")
-    record = await store.start(record.id, "alice", seed=3)
+    record = await store.lobby.open("race", "g1", "c1", "alice", {"target": 1000000},
+                                    TimeControl(per_move=HOUR, max_timeouts=1),
+                                    takeover=True)
+    await store.lobby.join(record.id, "bob")
+    record = await store.lobby.start(record.id, "alice", seed=3)
     clock.advance(HOUR + 1)
-    woken = await store.wake(record.id)
+    woken = await store.hosting.wake(record.id)
     assert woken.timed_out == ("alice",)
     record = await store.get(record.id)
     assert cpu.computers(record.timing) == {"alice": "medium"}
     assert record.status == "active"                # one time-out allowed, yet not removed
-    assert [e.player for e in await store.log(record.id)] == []   # no default was played
-    notes = [a.payload for a in await store.pending_announcements(record.id)
+    assert [e.player for e in await store.history.log(record.id)] == []   # no default was played
+    notes = [a.payload for a in await store.outbox.pending(record.id)
              if a.payload.get("type") == "takeover"]
     assert notes == [{"type": "takeover", "player": "alice", "level": "medium"}]
-    woken = await store.wake(record.id)
+    woken = await store.hosting.wake(record.id)
     assert woken.computers == ("alice",)
     await store.apply_action(record.id, "alice", "step 1", by_computer=True)
     await store.apply_action(record.id, "bob", "step 1")
@@ -125,17 +125,17 @@ async def test_takeover_hands_a_timed_out_seat_to_the_computer_until_its_player_
     record = await store.get(record.id)
     assert cpu.computers(record.timing) == {}
     with pytest.raises(StoreError, match="not playing your seat"):
-        await store.reclaim_seat(record.id, "alice")
-    assert [e.origin for e in await store.log(record.id)] == [
+        await store.hosting.reclaim_seat(record.id, "alice")
+    assert [e.origin for e in await store.history.log(record.id)] == [
         "computer", "player", "player"]
 
 
 async def test_the_game_closes_when_the_last_person_resigns(store: Store) -> None:
     record = await lobby(store, bots=2)
-    record = await store.start(record.id, "alice", seed=3)
+    record = await store.lobby.start(record.id, "alice", seed=3)
     move = await store.apply_action(record.id, "alice", "resign")
     assert move.record.status == "aborted"
-    notes = [a.payload for a in await store.pending_announcements(record.id)
+    notes = [a.payload for a in await store.outbox.pending(record.id)
              if a.kind == "notice"]
     assert notes == [{"type": "computers_only", "streak": 0}]
 
@@ -143,15 +143,15 @@ async def test_the_game_closes_when_the_last_person_resigns(store: Store) -> Non
 async def test_computers_alone_stop_after_the_streak_limit(
         store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cpu, "MAX_COMPUTER_STREAK", 5)
-    record = await store.create_lobby("race", "g1", "c1", "alice", {"target": 1000000},
-                                      TimeControl(per_move=HOUR), takeover=True)
-    await store.join(record.id, "bob")
-    record = await store.start(record.id, "alice", seed=3)
+    record = await store.lobby.open("race", "g1", "c1", "alice", {"target": 1000000},
+                                    TimeControl(per_move=HOUR), takeover=True)
+    await store.lobby.join(record.id, "bob")
+    record = await store.lobby.start(record.id, "alice", seed=3)
     # both people are away for good: the computer plays both seats
     played = {"alice": "easy", "bob": "easy"}
-    async with store._transaction() as conn:          # as two time-outs would leave it
-        fresh = await store._fetch(conn, record.id)
-        await store._write(conn, fresh, timing={**fresh.timing, "computers": played})
+    async with store.transaction() as conn:          # as two time-outs would leave it
+        fresh = await store.fetch(conn, record.id)
+        await store.write(conn, fresh, timing={**fresh.timing, "computers": played})
     statuses = []
     for _ in range(5):
         record = await store.get(record.id)
@@ -159,7 +159,7 @@ async def test_computers_alone_stop_after_the_streak_limit(
         move = await store.apply_action(record.id, seat, "step 1", by_computer=True)
         statuses.append(move.record.status)
     assert statuses == ["active"] * 4 + ["aborted"]
-    notes = [a.payload for a in await store.pending_announcements(record.id)
+    notes = [a.payload for a in await store.outbox.pending(record.id)
              if a.kind == "notice"]
     assert notes == [{"type": "computers_only", "streak": 5}]
 
@@ -180,30 +180,30 @@ def test_undo_stops_at_a_move_the_computer_made_for_the_player() -> None:
 
 
 async def test_a_player_takes_their_seat_back_without_moving(store: Store) -> None:
-    record = await store.create_lobby("race", "g1", "c1", "alice", {"target": 1000000},
-                                      computers=1)
-    await store.join(record.id, "bob")
-    record = await store.start(record.id, "alice", seed=3)
-    async with store._transaction() as conn:          # as a time-out with takeover leaves it
-        fresh = await store._fetch(conn, record.id)
-        await store._write(conn, fresh, timing={
+    record = await store.lobby.open("race", "g1", "c1", "alice", {"target": 1000000},
+                                    computers=1)
+    await store.lobby.join(record.id, "bob")
+    record = await store.lobby.start(record.id, "alice", seed=3)
+    async with store.transaction() as conn:          # as a time-out with takeover leaves it
+        fresh = await store.fetch(conn, record.id)
+        await store.write(conn, fresh, timing={
             **fresh.timing, "computers": {**cpu.computers(fresh.timing), "bob": "easy"}})
     with pytest.raises(StoreError, match="not playing your seat"):
-        await store.reclaim_seat(record.id, "alice")
+        await store.hosting.reclaim_seat(record.id, "alice")
     with pytest.raises(StoreError, match="not playing your seat"):
-        await store.reclaim_seat(record.id, "cpu-1")     # a computer's own seat stays
-    record = await store.reclaim_seat(record.id, "bob")
+        await store.hosting.reclaim_seat(record.id, "cpu-1")     # a computer's own seat stays
+    record = await store.hosting.reclaim_seat(record.id, "bob")
     assert cpu.computers(record.timing) == {"cpu-1": "medium"}
 
 
 async def test_a_computer_keeps_no_deadline_in_the_digest(store: Store) -> None:
-    record = await store.create_lobby("race", "g1", "c1", "alice", {"target": 1000000},
-                                      TimeControl(per_move=HOUR), computers=1)
-    record = await store.start(record.id, "alice", seed=3)
-    opening = [a.payload for a in await store.pending_announcements(record.id)
+    record = await store.lobby.open("race", "g1", "c1", "alice", {"target": 1000000},
+                                    TimeControl(per_move=HOUR), computers=1)
+    record = await store.lobby.start(record.id, "alice", seed=3)
+    opening = [a.payload for a in await store.outbox.pending(record.id)
                if a.kind == "digest"]
     assert list(opening[-1]["deadlines"]) == ["alice"]
     await store.apply_action(record.id, "alice", "step 1")
-    digests = [a.payload for a in await store.pending_announcements(record.id)
+    digests = [a.payload for a in await store.outbox.pending(record.id)
                if a.kind == "digest"]
     assert digests[-1]["to_act"] == ["cpu-1"] and digests[-1]["deadlines"] == {}

@@ -41,9 +41,9 @@ async def stores(db_path: str) -> AsyncIterator[tuple[Store, Store]]:
 
 
 async def started(store: Store, channel: str = "c1") -> GameRecord:
-    record = await store.create_lobby("race", "g1", channel, "a", BIG)
-    await store.join(record.id, "b")
-    return await store.start(record.id, "a", seed=11)
+    record = await store.lobby.open("race", "g1", channel, "a", BIG)
+    await store.lobby.join(record.id, "b")
+    return await store.lobby.start(record.id, "a", seed=11)
 
 
 async def settle(*moves: object) -> tuple[list[MoveResult], list[IllegalAction]]:
@@ -63,8 +63,8 @@ async def test_two_racing_moves_in_one_store_serialize(stores: tuple[Store, Stor
     assert len(done) == 1 and len(refused) == 1
     assert str(refused[0]) == "It is not your turn; it is b's."   # judged on the new state
     after = await store.get(record.id)
-    assert after.version == 1 and len(await store.log(record.id)) == 1
-    assert await store.verify(record.id)
+    assert after.version == 1 and len(await store.history.log(record.id)) == 1
+    assert await store.history.verify(record.id)
 
 
 async def test_two_connections_racing_serialize(stores: tuple[Store, Store]) -> None:
@@ -79,8 +79,8 @@ async def test_two_connections_racing_serialize(stores: tuple[Store, Store]) -> 
         assert len(done) == 1 and len(refused) == 1
         assert "not your turn" in str(refused[0])
     final = await two.get(record.id)
-    assert final.version == 10 and len(await two.log(record.id, 100)) == 10
-    assert await one.verify(record.id) and await two.verify(record.id)
+    assert final.version == 10 and len(await two.history.log(record.id, 100)) == 10
+    assert await one.history.verify(record.id) and await two.history.verify(record.id)
 
 
 async def test_many_players_hammering_two_connections(stores: tuple[Store, Store]) -> None:
@@ -103,11 +103,11 @@ async def test_many_players_hammering_two_connections(stores: tuple[Store, Store
 
     await asyncio.gather(player("a"), player("b"), player("a"), player("b"))
     final = await one.get(record.id)
-    log = await two.log(record.id, 1000)
+    log = await two.history.log(record.id, 1000)
     assert sorted(accepted) == list(range(1, final.version + 1))   # every seq exactly once
     assert [e.seq for e in log] == list(range(1, final.version + 1))
     assert [e.player for e in log] == ["ab"[n % 2] for n in range(final.version)]
-    assert await one.verify(record.id)
+    assert await one.history.verify(record.id)
 
 
 async def test_same_request_racing_applies_once(stores: tuple[Store, Store]) -> None:
@@ -127,7 +127,7 @@ async def test_racing_creates_in_one_channel(stores: tuple[Store, Store], across
     one, two = stores
     other = two if across else one
     results = await asyncio.gather(
-        *(s.create_lobby("race", "g1", "c1", f"host{n}")
+        *(s.lobby.open("race", "g1", "c1", f"host{n}")
           for n, s in enumerate([one, other, one, other])),
         return_exceptions=True)
     winners = [r for r in results if isinstance(r, GameRecord)]
@@ -140,8 +140,8 @@ async def test_racing_creates_in_one_channel(stores: tuple[Store, Store], across
 
 async def test_racing_joins_do_not_overfill(stores: tuple[Store, Store]) -> None:
     one, two = stores
-    lobby = await one.create_lobby("race", "g1", "c1", "host")   # max 3 players
-    results = await asyncio.gather(*(s.join(lobby.id, f"p{n}")
+    lobby = await one.lobby.open("race", "g1", "c1", "host")   # max 3 players
+    results = await asyncio.gather(*(s.lobby.join(lobby.id, f"p{n}")
                                      for n, s in enumerate([one, two] * 3)),
                                    return_exceptions=True)
     joined = [r for r in results if isinstance(r, GameRecord)]
@@ -165,8 +165,9 @@ async def test_cancelled_while_waiting_for_the_write_lock(db_path: str) -> None:
             await task
         holder.execute("ROLLBACK")
         result = await store.apply_action(record.id, "a", "step 2")
-        assert result.seq == 1 and [e.action for e in await store.log(record.id)] == ["step 2"]
-        assert await store.verify(record.id)
+        logged = [e.action for e in await store.history.log(record.id)]
+        assert result.seq == 1 and logged == ["step 2"]
+        assert await store.history.verify(record.id)
     finally:
         holder.close()
         await store.close()

@@ -18,10 +18,10 @@ pytestmark = pytest.mark.skipif("conqueror" not in engine.GAMES,
 
 async def start_conqueror(store: Store, players: list[str], seed: int,
                           channel: str = "c1") -> int:
-    lobby = await store.create_lobby("conqueror", "g1", channel, players[0])
+    lobby = await store.lobby.open("conqueror", "g1", channel, players[0])
     for p in players[1:]:
-        await store.join(lobby.id, p)
-    record = await store.start(lobby.id, players[0], seed=seed)
+        await store.lobby.join(lobby.id, p)
+    record = await store.lobby.start(lobby.id, players[0], seed=seed)
     assert record.state == engine.get_game("conqueror").dump(
         engine.get_game("conqueror").new_game(players, seed, record.options))
     return record.id
@@ -50,8 +50,8 @@ async def test_conqueror_played_through_the_store_matches_the_engine(database: s
             assert result.seq == n + 1 and not result.duplicate
             assert result.events == events
             assert result.record.state == game.dump(shadow)
-        assert await store.verify(game_id)
-        log = await store.log(game_id, limit=1000)
+        assert await store.history.verify(game_id)
+        log = await store.history.log(game_id, limit=1000)
         assert len(log) == 160 == (await store.get(game_id)).version
 
         # Everyone but p2 resigns: the game finishes, p2 wins, the channel is free.
@@ -64,7 +64,7 @@ async def test_conqueror_played_through_the_store_matches_the_engine(database: s
         assert await store.active_in_channel("c1") is None
         with pytest.raises(IllegalAction, match=r"^This game is over\.$"):
             await store.apply_action(game_id, "p2", "end")
-        assert await store.verify(game_id)
+        assert await store.history.verify(game_id)
     finally:
         await store.close()
 
@@ -97,7 +97,7 @@ async def test_conqueror_racing_turn_ends_across_connections(database: str) -> N
         refused = [r for r in results if isinstance(r, IllegalAction)]
         assert len(moved) == 1 and len(refused) == 1
         assert "not your turn" in str(refused[0])
-        assert (await two.get(game_id)).version == 1 and await one.verify(game_id)
+        assert (await two.get(game_id)).version == 1 and await one.history.verify(game_id)
     finally:
         await one.close()
         await two.close()

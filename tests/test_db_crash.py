@@ -91,9 +91,9 @@ async def test_sigkill_mid_play_loses_nothing_and_applies_nothing_twice(
         database: str, tmp_path: Path, synchronous: str) -> None:
     path = database
     store = await Store.open(path)
-    lobby = await store.create_lobby("race", "g", "c", "a", {"target": 1000000})
-    await store.join(lobby.id, "b")
-    game_id = (await store.start(lobby.id, "a", seed=2024)).id
+    lobby = await store.lobby.open("race", "g", "c", "a", {"target": 1000000})
+    await store.lobby.join(lobby.id, "b")
+    game_id = (await store.lobby.start(lobby.id, "a", seed=2024)).id
     await store.close()
 
     rng = random.Random(f"crash-{synchronous}")
@@ -118,10 +118,10 @@ async def test_sigkill_mid_play_loses_nothing_and_applies_nothing_twice(
         store = await Store.open(path)
         try:
             record = await store.get(game_id)
-            log = await store.log(game_id, limit=10**9)
+            log = await store.history.log(game_id, limit=10**9)
             assert record.version == len(log)
             assert [e.seq for e in log] == list(range(1, record.version + 1))
-            assert await store.verify(game_id)
+            assert await store.history.verify(game_id)
 
             # Resubmit what was in flight: applied iff it had not been committed.
             if sent and sent[-1][0] not in done:
@@ -136,7 +136,7 @@ async def test_sigkill_mid_play_loses_nothing_and_applies_nothing_twice(
             assert turn is not None
             moved = await store.apply_action(game_id, turn, "step 1")
             assert moved.seq == record.version + 1
-            assert await store.verify(game_id)
+            assert await store.history.verify(game_id)
         finally:
             await store.close()
     assert total_done >= 6          # the kills landed mid-play, not before it began

@@ -1,4 +1,4 @@
-"""Deleting a user's data (``Store.forget_user``): their lobbies left, their running games
+"""Deleting a user's data (``Store.privacy.forget_user``): their lobbies left, their running games
 resigned through the one move path, every game that names them rewritten with a
 placeholder that still replays move for move, their settings, vacations, follows and
 messages deleted, nothing of anyone else touched, the log's append-only guard back."""
@@ -57,10 +57,10 @@ def everything(database: str) -> str:
 
 async def race(store: Store, players: tuple[str, ...], channel: str, *,
                kind: str = "race", target: int = 1000000) -> int:
-    record = await store.create_lobby(kind, "g1", channel, players[0], {"target": target})
+    record = await store.lobby.open(kind, "g1", channel, players[0], {"target": target})
     for p in players[1:]:
-        await store.join(record.id, p)
-    await store.start(record.id, players[0], seed=7)
+        await store.lobby.join(record.id, p)
+    await store.lobby.start(record.id, players[0], seed=7)
     return record.id
 
 
@@ -100,20 +100,21 @@ async def test_held_about_counts_what_names_the_user(store: Store) -> None:
     await play(store, finished, 20)
     running = await race(store, (A, C), "c2")
     await play(store, running, 3)
-    await store.create_lobby("race", "g1", "c3", A)
+    await store.lobby.open("race", "g1", "c3", A)
     watched = await race(store, (B, C), "c4")
-    await store.follow(watched, A)
-    await store.set_player_settings(A, dm_reminders=True)
-    await store.start_vacation("g1", A, 2)
-    held = await store.held_about(A)
+    await store.hosting.follow(watched, A)
+    await store.hosting.set_player_settings(A, dm_reminders=True)
+    await store.hosting.start_vacation("g1", A, 2)
+    held = await store.privacy.held_about(A)
     assert (held.games, held.open_games, held.settings, held.vacations, held.following) == (
         3, 2, True, 1, 1)
-    ours = [e for g in (finished, running) for e in await store.log(g, 100) if e.player == A]
+    ours = [e for g in (finished, running) for e in await store.history.log(g, 100)
+            if e.player == A]
     assert held.moves == len(ours) > 0
-    assert held.waiting == len([a for a in await store.pending_announcements()
+    assert held.waiting == len([a for a in await store.outbox.pending()
                                 if a.recipient == A]) > 0
     assert held.anything
-    nobody = await store.held_about(D)
+    nobody = await store.privacy.held_about(D)
     assert not nobody.anything and nobody.games == 0
 
 
@@ -129,20 +130,20 @@ async def test_forgetting_rewrites_every_game_and_deletes_the_rest(
     await play(store, running, 7)
     two = await race(store, (C, A), "c3")                 # ends when A resigns
     await play(store, two, 2)
-    lobby = await store.create_lobby("race", "g1", "c4", A)
-    await store.join(lobby.id, D)
-    alone = await store.create_lobby("race", "g1", "c5", A)
+    lobby = await store.lobby.open("race", "g1", "c4", A)
+    await store.lobby.join(lobby.id, D)
+    alone = await store.lobby.open("race", "g1", "c5", A)
     watched = await race(store, (B, D), "c6")
-    await store.follow(watched, A)
-    await store.follow(watched, C)
-    await store.set_player_settings(A, dm_reminders=True)
-    await store.set_player_settings(B, dm_reminders=True)
-    await store.start_vacation("g1", A, 2)
-    await store.start_vacation("g1", B, 2)
+    await store.hosting.follow(watched, A)
+    await store.hosting.follow(watched, C)
+    await store.hosting.set_player_settings(A, dm_reminders=True)
+    await store.hosting.set_player_settings(B, dm_reminders=True)
+    await store.hosting.start_vacation("g1", A, 2)
+    await store.hosting.start_vacation("g1", B, 2)
     await play(store, watched, 2)                         # copies of the digest for A and C
     b_rows = [line for line in databases.snapshot(database) if B in line and A not in line]
 
-    forgotten = await store.forget_user(A)
+    forgotten = await store.privacy.forget_user(A)
 
     assert A not in everything(database)                  # nowhere, in any table
     assert [r.id for r in forgotten.left] == [lobby.id, alone.id]
@@ -156,11 +157,11 @@ async def test_forgetting_rewrites_every_game_and_deletes_the_rest(
     # every game still replays, with one placeholder per game, the same everywhere in it
     names = set()
     for game_id in (finished, running, two):
-        assert await store.verify(game_id)
+        assert await store.history.verify(game_id)
         record = await store.get(game_id)
         [name] = [s for s in record.seats if PLACEHOLDER.fullmatch(s)]
         names.add(name)
-        log = await store.log(game_id, 1000)
+        log = await store.history.log(game_id, 1000)
         assert {e.player for e in log} <= set(record.seats)
         assert any(e.player == name for e in log)          # moves anonymised, not removed
     assert len(names) == 3
@@ -170,13 +171,14 @@ async def test_forgetting_rewrites_every_game_and_deletes_the_rest(
     state = store.load_state(record)
     assert record.status == "active" and RACE.current_turn(state) in (B, C)
     await play(store, running, 5)
-    assert await store.verify(running)
+    assert await store.history.verify(running)
     # nobody else's data changed (B's rows that did not name A are all still there)
     now = databases.snapshot(database)
-    assert await store.player_settings(B) != await store.player_settings(A)
-    assert (await store.player_settings(A)).dm_reminders is False
-    assert (await store.vacation("g1", B))[0] is not None
-    assert await store.following(watched, C) and not await store.following(watched, A)
+    assert await store.hosting.player_settings(B) != await store.hosting.player_settings(A)
+    assert (await store.hosting.player_settings(A)).dm_reminders is False
+    assert (await store.hosting.vacation("g1", B))[0] is not None
+    assert await store.hosting.following(watched, C)
+    assert not await store.hosting.following(watched, A)
     still = [line for line in b_rows if line.startswith(("players", "vacations", "followers"))]
     assert still and all(line in now for line in still)
 
@@ -185,7 +187,7 @@ async def test_the_log_stays_append_only_after_a_rewrite(store: Store,
                                                          database: str) -> None:
     game_id = await race(store, (A, B), "c1", target=5)
     await play(store, game_id, 20)
-    await store.forget_user(A)
+    await store.privacy.forget_user(A)
     with pytest.raises(databases.RAW_ERRORS):
         databases.raw(database, "UPDATE actions SET player = 'x' WHERE game_id = ?",
                       (game_id,))
@@ -196,9 +198,9 @@ async def test_the_log_stays_append_only_after_a_rewrite(store: Store,
 async def test_forgetting_twice_does_nothing_more(store: Store, database: str) -> None:
     game_id = await race(store, (A, B), "c1", target=5)
     await play(store, game_id, 20)
-    await store.forget_user(A)
+    await store.privacy.forget_user(A)
     before = everything(database)
-    again = await store.forget_user(A)
+    again = await store.privacy.forget_user(A)
     assert again.anonymised == () and again.resigned == () and again.deleted == 0
     assert everything(database) == before
 
@@ -209,18 +211,18 @@ async def test_a_rewrite_that_would_not_replay_is_refused_and_changes_nothing(
     await play(store, broken, 20)
     fine = await race(store, (A, C), "c2", target=5)
     await play(store, fine, 20)
-    await store.set_player_settings(A, dm_reminders=True)
-    before = (await store.get(broken), await store.log(broken, 1000),
-              await store.digests(broken))
+    await store.hosting.set_player_settings(A, dm_reminders=True)
+    before = (await store.get(broken), await store.history.log(broken, 1000),
+              await store.outbox.digests(broken))
 
-    forgotten = await store.forget_user(A)
+    forgotten = await store.privacy.forget_user(A)
 
     assert forgotten.failed == (broken,) and forgotten.anonymised == (fine,)
-    after = (await store.get(broken), await store.log(broken, 1000),
-             await store.digests(broken))
+    after = (await store.get(broken), await store.history.log(broken, 1000),
+             await store.outbox.digests(broken))
     assert after == before and after[0].seats == (A, B)    # left exactly as it was
-    assert await store.verify(broken) and await store.verify(fine)
-    assert not (await store.held_about(A)).settings      # the rest was still deleted
+    assert await store.history.verify(broken) and await store.history.verify(fine)
+    assert not (await store.privacy.held_about(A)).settings      # the rest was still deleted
 
 
 async def test_a_game_whose_log_is_not_all_in_the_actions_table_is_left_alone(
@@ -229,29 +231,29 @@ async def test_a_game_whose_log_is_not_all_in_the_actions_table_is_left_alone(
     game_id = await race(store, (A, B), "c1", target=5)
     await play(store, game_id, 20)
     databases.raw(database, "UPDATE games SET version = version + 1 WHERE id = ?", (game_id,))
-    before = (await store.get(game_id), await store.log(game_id, 1000))
-    forgotten = await store.forget_user(A)
+    before = (await store.get(game_id), await store.history.log(game_id, 1000))
+    forgotten = await store.privacy.forget_user(A)
     assert forgotten.failed == (game_id,) and forgotten.anonymised == ()
-    assert (await store.get(game_id), await store.log(game_id, 1000)) == before
+    assert (await store.get(game_id), await store.history.log(game_id, 1000)) == before
 
 
 async def test_an_archived_game_is_rewritten_in_its_archive(database: str) -> None:
-    from db.archive import Archiving, archive_problems
+    from db.archive import archive_problems
 
     store = await Store.open(database, clock=lambda: T0)
     try:
         game_id = await race(store, (A, B), "c1", target=5)
         await play(store, game_id, 20)
-        for item in await store.pending_announcements(limit=1000):
-            await store.mark_delivered(item.id, "m")
-        assert await Archiving.archive_game(store, game_id)
-        assert await store.archive_of(game_id) is not None       # the log lives in archives
+        for item in await store.outbox.pending(limit=1000):
+            await store.outbox.mark_delivered(item.id, "m")
+        assert await store.archive.archive(game_id)
+        assert await store.archive.read(game_id) is not None       # the log lives in archives
 
-        forgotten = await store.forget_user(A)
+        forgotten = await store.privacy.forget_user(A)
 
         assert forgotten.anonymised == (game_id,) and forgotten.failed == ()
         record = await store.get(game_id)
-        archive = await Archiving.archive_of(store, game_id)
+        archive = await store.archive.read(game_id)
         assert archive is not None
         [name] = [s for s in record.seats if PLACEHOLDER.fullmatch(s)]
         assert {e.player for e in archive.entries} == {name, B}
@@ -267,10 +269,10 @@ async def test_every_game_replays_after_a_player_is_forgotten_mid_game(
         store: Store, database: str, kind: str) -> None:
     game = engine.GAMES[kind]
     players = (A, B, C)[:max(2, game.min_players)]
-    record = await store.create_lobby(kind, "g1", "c1", players[0])
+    record = await store.lobby.open(kind, "g1", "c1", players[0])
     for p in players[1:]:
-        await store.join(record.id, p)
-    await store.start(record.id, players[0], seed=11)
+        await store.lobby.join(record.id, p)
+    await store.lobby.start(record.id, players[0], seed=11)
     rng = random.Random(kind)
     for _ in range(30):
         state = store.load_state(await store.get(record.id))
@@ -279,7 +281,7 @@ async def test_every_game_replays_after_a_player_is_forgotten_mid_game(
         player = rng.choice(game.to_act(state))
         await store.apply_action(record.id, player, rng.choice(game.legal_actions(state,
                                                                                   player)))
-    forgotten = await store.forget_user(B)
+    forgotten = await store.privacy.forget_user(B)
     assert forgotten.anonymised == (record.id,) and forgotten.failed == ()
     assert B not in everything(database)
-    assert await store.problems(record.id) == []
+    assert await store.history.problems(record.id) == []

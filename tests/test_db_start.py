@@ -10,7 +10,7 @@ import pytest
 import engine
 from db import Store, StoreError
 from db.backend import CorruptError, ReadOnlyError
-from db.store import database_failed
+from db.opening import database_failed
 from tests.databases import raw
 from tests.fakegame import GAME as RACE
 
@@ -23,9 +23,9 @@ def race(monkeypatch: pytest.MonkeyPatch) -> None:
 async def a_game(target: str) -> int:
     store = await Store.open(target)
     try:
-        lobby = await store.create_lobby("race", "g", "c", "a")
-        await store.join(lobby.id, "b")
-        return (await store.start(lobby.id, "a", seed=3)).id
+        lobby = await store.lobby.open("race", "g", "c", "a")
+        await store.lobby.join(lobby.id, "b")
+        return (await store.lobby.start(lobby.id, "a", seed=3)).id
     finally:
         await store.close()
 
@@ -58,9 +58,9 @@ async def test_a_file_with_damaged_pages_is_refused_with_what_to_do(database: st
     store = await Store.open(database)
     try:                       # enough rows to span many pages
         for n in range(60):
-            lobby = await store.create_lobby("race", "g", f"ch{n}", "a", {"target": 10**6})
-            await store.join(lobby.id, "b")
-            await store.start(lobby.id, "a", seed=n)
+            lobby = await store.lobby.open("race", "g", f"ch{n}", "a", {"target": 10**6})
+            await store.lobby.join(lobby.id, "b")
+            await store.lobby.start(lobby.id, "a", seed=n)
     finally:
         await store.close()
     raw(database, "PRAGMA wal_checkpoint(TRUNCATE)")
@@ -106,7 +106,7 @@ async def test_a_database_error_mid_read_becomes_a_store_error(database: str) ->
         with pytest.raises(StoreError, match="Nothing was saved"):
             await store.apply_action(game_id, "a", "roll")
         with pytest.raises(StoreError, match="The game database failed"):
-            await store.log(game_id)
+            await store.history.log(game_id)
     finally:
         raw(database, "ALTER TABLE games RENAME COLUMN nudges_old TO nudges")
         await store.close()

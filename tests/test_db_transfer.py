@@ -25,24 +25,24 @@ async def a_server(path: str) -> list[int]:
     """A SQLite server with a game of each kind of state: running, over, in the lobby."""
     store = await Store.open(path)
     try:
-        running = await store.create_lobby("race", "g1", "c1", "a",
-                                           control=TimeControl(per_move=86400))
-        await store.join(running.id, "b")
-        await store.start(running.id, "a", seed=5)
+        running = await store.lobby.open("race", "g1", "c1", "a",
+                                         control=TimeControl(per_move=86400))
+        await store.lobby.join(running.id, "b")
+        await store.lobby.start(running.id, "a", seed=5)
         for n in range(6):
             await store.apply_action(running.id, "ab"[n % 2], "roll", request_id=f"r{n}")
-        over = await store.create_lobby("race", "g1", "c2", "a", {"target": 5})
-        await store.join(over.id, "b")
-        await store.start(over.id, "a", seed=1)
+        over = await store.lobby.open("race", "g1", "c2", "a", {"target": 5})
+        await store.lobby.join(over.id, "b")
+        await store.lobby.start(over.id, "a", seed=1)
         player = "a"
         while (await store.get(over.id)).status == "active":
             await store.apply_action(over.id, player, "step 2")
             player = "b" if player == "a" else "a"
-        lobby = await store.create_lobby("race", None, "dm", "c")
-        await store.follow(running.id, "spectator")
-        await store.set_player_settings("a", dm_reminders=True)
-        await store.set_channel_settings("c1", "g1", reminder_every=3600.0)
-        await store.start_vacation("g1", "b", 2)
+        lobby = await store.lobby.open("race", None, "dm", "c")
+        await store.hosting.follow(running.id, "spectator")
+        await store.hosting.set_player_settings("a", dm_reminders=True)
+        await store.hosting.set_channel_settings("c1", "g1", reminder_every=3600.0)
+        await store.hosting.start_vacation("g1", "b", 2)
         return [running.id, over.id, lobby.id]
     finally:
         await store.close()
@@ -67,16 +67,16 @@ async def test_a_sqlite_server_moves_to_postgresql_whole(tmp_path: Path, databas
     store = await Store.open(database)
     try:
         for game_id in ids:
-            assert await store.problems(game_id) == []
+            assert await store.history.problems(game_id) == []
         running = await store.get(ids[0])
         moved = await store.apply_action(ids[0], "a", "roll", request_id="after-move")
         assert moved.seq == running.version + 1
         again = await store.apply_action(ids[0], "b", "roll", request_id="r1")
         assert again.duplicate                                # request ids came along
-        fresh = await store.create_lobby("race", "g1", "c9", "z")
+        fresh = await store.lobby.open("race", "g1", "c9", "z")
         assert fresh.id > max(ids)                            # ids continue past the copy
-        assert await store.following(ids[0], "spectator")
-        assert (await store.player_settings("a")).dm_reminders
+        assert await store.hosting.following(ids[0], "spectator")
+        assert (await store.hosting.player_settings("a")).dm_reminders
     finally:
         await store.close()
 

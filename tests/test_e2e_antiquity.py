@@ -19,7 +19,7 @@ import pytest
 from discord_double import DiscordDouble, Reply, Table
 from e2e_world import World, deal_seeds, friendly_form, is_recap, start_world
 
-from cogs import common
+from cogs import wording
 from db import GameRecord
 from engine.antiquity import GAME
 from engine.antiquity.ai import choose_action
@@ -104,7 +104,7 @@ class Match:
         assert record.status == ("finished" if GAME.outcome(expected) else "active")
         assert reply.ephemeral and (reply.content or "").startswith("✅"), reply.describe()
         assert not any("private_to" in e for e in events)     # nothing is hidden here
-        lines = common.narration_lines(GAME, self.players, player, action, events)
+        lines = wording.narration_lines(GAME, self.players, player, action, events)
         self.untold.extend(lines)
 
         public = [m for m in self.table.messages[self.seen:]
@@ -194,7 +194,7 @@ async def test_a_whole_three_player_game_to_its_winner(world: World) -> None:
     for winner in outcome.winners:
         assert f"<@{winner}>" in result.content
     record = await world.store.get(match.game_id)
-    assert record.status == "finished" and await world.store.verify(match.game_id)
+    assert record.status == "finished" and await world.store.history.verify(match.game_id)
 
     # the whole game was played: every field used, cities founded, turns told one by one
     assert {"go", "end"} <= set(match.sent)

@@ -29,7 +29,7 @@ from discord_double import DiscordDouble, Message, Reply, Table
 from e2e_world import World, deal_seeds, is_recap, start_world
 
 from cogs import battlecards as bc
-from cogs import common
+from cogs import wording
 from db import GameRecord
 from engine import public_events
 from engine.battlecards import GAME
@@ -304,7 +304,7 @@ class Match:
         record = await self.record()
         assert record.version == self.version + 1, reply.describe()
         assert record.state == GAME.dump(expected)
-        [entry] = await self.world.store.log(self.game_id, limit=1)
+        [entry] = await self.world.store.history.log(self.game_id, limit=1)
         assert (entry.seq, entry.player) == (record.version, player)
         assert entry.events == events
         assert record.status == ("finished" if GAME.outcome(expected) else "active")
@@ -314,7 +314,7 @@ class Match:
 
         # the mover's own answer: private, their action's public lines and, under "Only
         # you can see this", their private events in the game's private words
-        lines = common.narration_lines(GAME, self.players, player, action, events)
+        lines = wording.narration_lines(GAME, self.players, player, action, events)
         assert reply.ephemeral and (reply.content or "").startswith("✅"), reply.describe()
         assert [m for m in reply.messages if not m.ephemeral] == []
         for line in lines:
@@ -471,7 +471,7 @@ async def test_a_whole_game_keeps_every_secret(world: World) -> None:
     assert match.battles_won and all(line in channel_text for line in match.battles_won)
     assert match.long_digests >= 1 and match.cut_digests == 0   # long turns fit the embed
     record = await match.record()
-    assert record.status == "finished" and await world.store.verify(match.game_id)
+    assert record.status == "finished" and await world.store.history.verify(match.game_id)
 
     # the game showed what it was chosen for, and the audit saw all of it
     assert {"fire", "play", "withdraw", "scout"} <= set(match.sent)

@@ -19,9 +19,9 @@ from discord_double import DiscordDouble, Message, Table
 from e2e_world import World, deal_seeds, is_recap, start_world
 
 import render
-from cogs.announcements import digest_events
-from cogs.common import MENTION_HELP, SERVER_ONLY
-from db.store import STALE_ACTION
+from cogs.interactions import MENTION_HELP, SERVER_ONLY
+from cogs.wording import digest_events
+from db.core import STALE_ACTION
 from engine import public_events
 from engine.conqueror import GAME
 from engine.conqueror.ai import choose_action
@@ -71,7 +71,7 @@ async def test_a_turn_of_moves_and_a_battle_is_one_digest_marking_all_of_it(
             assert reply.ephemeral and (reply.content or "").startswith("✅")
             state = store.load_state(await store.get(game_id))
         record = await store.get(game_id)
-        entries = await store.actions_between(game_id, turn_start, record.version)
+        entries = await store.history.actions_between(game_id, turn_start, record.version)
         events = digest_events(entries)
         moves = [e for e in events if e["type"] == "move"]
         [digest] = posted_since(table, seen)           # one public message for the turn
@@ -131,7 +131,7 @@ async def test_a_raced_out_of_turn_action_is_refused_not_applied_to_the_next_tur
     state = world.store.load_state(after)
     assert GAME.current_turn(state) == world.uid("alice")       # alice's turn, not skipped
     assert alice_reply.ephemeral and alice_reply.content == STALE_ACTION
-    [entry] = await world.store.log(game_id, limit=1)
+    [entry] = await world.store.history.log(game_id, limit=1)
     assert (entry.player, entry.action) == (world.uid("bob"), "end")
     # and alice can now play her turn normally
     again = await table.slash("alice", "play", action="end")

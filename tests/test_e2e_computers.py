@@ -33,12 +33,12 @@ pytest_plugins = ["discord_double.fixtures"]
 @pytest.fixture
 async def host(discord_double: DiscordDouble, start_bot: Any, tmp_path: Path,
                monkeypatch: pytest.MonkeyPatch) -> Host:
-    import db.store
+    import db.lobby
 
     discord_double.quiet_period = 0.005
     for name in PEOPLE:
         discord_double.add_user(name)
-    monkeypatch.setattr(db.store, "secrets", SimpleNamespace(randbits=lambda bits: 5))
+    monkeypatch.setattr(db.lobby, "secrets", SimpleNamespace(randbits=lambda bits: 5))
     h = Host(discord_double, start_bot, tmp_path)
     h.config = type(h.config)(**{**h.config.__dict__, "computer_workers": 1})
     await h.start()
@@ -108,7 +108,7 @@ async def test_one_person_plays_a_whole_game_against_the_computer(host: Host) ->
         await settle(host)
     record = await host.store.get(1)
     assert record.status == "finished"
-    log = await host.store.log(1, limit=100_000)
+    log = await host.store.history.log(1, limit=100_000)
     by_computer = [e for e in log if e.player == "cpu-1"]
     assert by_computer and {e.origin for e in by_computer} == {"computer"}
     assert any("🤖 Computer 1" in m.content for m in public_after(table, 0))
@@ -132,7 +132,7 @@ async def test_a_computer_turn_pending_at_a_restart_is_played_after_it(host: Hos
     await settle(host)
     record = await host.store.get(1)
     assert host.uid("alice") in record.decisions
-    assert any(e.player == "cpu-1" for e in await host.store.log(1))
+    assert any(e.player == "cpu-1" for e in await host.store.history.log(1))
 
 
 async def test_a_timed_out_seat_goes_to_the_computer_and_comes_back(host: Host) -> None:
@@ -149,7 +149,7 @@ async def test_a_timed_out_seat_goes_to_the_computer_and_comes_back(host: Host) 
     assert record.timing["computers"] == {alice: "medium"}
     notices = [m for m in public_after(table, 0) if "plays their seat" in m.content]
     assert len(notices) == 1 and notices[0].pings == [alice]
-    log = await host.store.log(1)
+    log = await host.store.history.log(1)
     assert log and all(e.player == alice and e.origin == "computer" for e in log)
     assert any("🤖 The computer played" in m.content for m in public_after(table, 0))
     assert bob in record.decisions                    # the computer finished her turn
@@ -163,7 +163,7 @@ async def test_a_timed_out_seat_goes_to_the_computer_and_comes_back(host: Host) 
     record = await host.store.get(1)
     assert alice in record.decisions                      # nobody moved for her this time
     await table.slash("alice", "play", action="end")
-    assert (await host.store.log(1))[-1].origin == "player"
+    assert (await host.store.history.log(1))[-1].origin == "player"
 
 
 async def test_when_the_last_person_resigns_the_computers_stop(host: Host) -> None:
@@ -176,7 +176,7 @@ async def test_when_the_last_person_resigns_the_computers_stop(host: Host) -> No
     assert record.status == "aborted"
     closed = [m for m in public_after(table, 0) if "closed without a result" in m.content]
     assert len(closed) == 1
-    assert not any(e.player.startswith("cpu-") for e in await host.store.log(1))
+    assert not any(e.player.startswith("cpu-") for e in await host.store.history.log(1))
 
 
 @pytest.mark.parametrize("kind", sorted(engine.GAMES))
@@ -198,7 +198,7 @@ async def test_every_game_can_be_played_against_the_computer(host: Host, kind: s
         await human_turn(host, table, "alice", kind)
         rounds += 1
     await settle(host)
-    log = await host.store.log(1, limit=100_000)
+    log = await host.store.history.log(1, limit=100_000)
     assert any(e.player == "cpu-1" and e.origin == "computer" for e in log)
     assert rounds >= 2 or (await host.store.get(1)).status == "finished"
     assert host.running.bot.computers.fallbacks == 0

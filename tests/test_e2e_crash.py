@@ -197,7 +197,7 @@ async def test_a_bot_killed_between_saving_and_telling_never_leaves_a_game_silen
 
         # everything saved is delivered in the end (the new process catches up)
         async def all_delivered() -> bool:
-            return not await store.pending_announcements(game_id)
+            return not await store.outbox.pending(game_id)
 
         for _ in range(300):
             if await all_delivered():
@@ -206,8 +206,8 @@ async def test_a_bot_killed_between_saving_and_telling_never_leaves_a_game_silen
         assert await all_delivered(), bot.output()
 
         record = await store.get(game_id)
-        log = await store.log(game_id, limit=100_000)
-        assert len(log) == record.version and await store.verify(game_id)
+        log = await store.history.log(game_id, limit=100_000)
+        assert len(log) == record.version and await store.history.verify(game_id)
 
         # each digest once; together they tell moves 1..digest_seq once, in order
         covered: list[tuple[int, int]] = []

@@ -35,9 +35,9 @@ from PIL import Image
 
 import bot as warhost
 import render
-from cogs import common
+from cogs import wording
 from db import GameRecord, Store
-from db.store import Turn
+from db.turns import Turn
 from engine import IllegalAction
 from engine.conqueror import GAME
 from engine.conqueror.ai import choose_action
@@ -103,10 +103,10 @@ def seeded(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
 
     The store draws seeds with ``secrets.randbits``; only its own reference is replaced.
     """
-    import db.store
+    import db.lobby
 
     def use(players: int) -> None:
-        monkeypatch.setattr(db.store, "secrets",
+        monkeypatch.setattr(db.lobby, "secrets",
                             SimpleNamespace(randbits=lambda bits: SEEDS[players]))
 
     yield use
@@ -282,13 +282,13 @@ class Match:
         assert record.version == self.version + 1, reply.describe()
         assert record.state == GAME.dump(expected)
         assert GAME.dump(self.world.store.load_state(record)) == record.state
-        [entry] = await self.world.store.log(self.game_id, limit=1)
+        [entry] = await self.world.store.history.log(self.game_id, limit=1)
         assert (entry.seq, entry.player, entry.action) == (record.version, player, action)
         assert entry.events == events
         assert record.status == ("finished" if GAME.outcome(expected) else "active")
 
         # the mover's own answer: private, the engine's lines for these events
-        lines = common.narration_lines(GAME, self.players, player, action, events)
+        lines = wording.narration_lines(GAME, self.players, player, action, events)
         assert reply.ephemeral and (reply.content or "").startswith("✅"), reply.describe()
         for line in lines:
             assert line in reply.content
@@ -338,7 +338,7 @@ class Match:
         assert (after.version, after.state, after.status) == (
             before.version, before.state, before.status)
         assert after.updated_at == before.updated_at
-        assert len(await self.world.store.log(self.game_id, limit=10_000)) == before.version
+        assert len(await self.world.store.history.log(self.game_id, limit=10_000)) == before.version
         assert reply.ephemeral and reply.content, reply.describe()
         assert all(m.ephemeral for m in reply.messages)
         assert "Something went wrong" not in reply.content
@@ -402,7 +402,7 @@ class Match:
         assert result.pings == [winner]
         record = await self.record()
         assert record.status == "finished"
-        assert await self.world.store.verify(self.game_id)
+        assert await self.world.store.history.verify(self.game_id)
         assert await self.world.store.active_in_channel(self.table.channel.id) is None
         for name in ("alice", "bob", "erin"):
             refused = await self.refused(name, "play", {"action": "end"})
@@ -420,7 +420,7 @@ async def test_a_complete_two_player_game(world: World, seeded: Any) -> None:
     match = await Match.open(world, world.dd.table(), ["alice", "bob"])
     moves = await match.play_to_the_end(autocomplete=True)
     await match.check_finished()
-    turns = sum(1 for e in await world.store.log(match.game_id, limit=10_000)
+    turns = sum(1 for e in await world.store.history.log(match.game_id, limit=10_000)
                 if e.action == "end")
     assert moves >= 20 and match.boards == turns + 2   # start, every turn, the result
     assert match.dice > 0
@@ -447,7 +447,7 @@ async def test_a_complete_four_player_game(world: World, seeded: Any) -> None:
 
 
 async def test_autocomplete_offers_only_the_callers_legal_actions(world: World,
-                                                                 seeded: Any) -> None:
+                                                                  seeded: Any) -> None:
     seeded(2)
     table = world.dd.table()
     match = await Match.open(world, table, ["alice", "bob"])
@@ -594,7 +594,7 @@ async def test_a_restart_mid_game_continues_it_and_old_buttons_work(world: World
     for i in range(12):
         await match.send(choose_action(GAME, match.state, match.to_act), friendly=i % 2 == 0)
     await match.check_autocomplete()
-    assert await world.store.verify(match.game_id)
+    assert await world.store.history.verify(match.game_id)
     # the lobby's buttons, posted by the old bot, work for the new one
     joined = await side.click("dave", "Join", message=lobby)
     assert joined.response_type == 7 and not joined.errors
@@ -629,7 +629,7 @@ async def test_two_interactions_at_once_exactly_one_applies(world: World,
         replies = await asyncio.gather(table.invoke(name, *a), table.invoke(name, *b))
         # both were sent before the bot had answered either
         assert max(r.seq for r in replies) < min(m.seq for r in replies for m in r.messages)
-        [entry] = await world.store.log(match.game_id, limit=1)
+        [entry] = await world.store.history.log(match.game_id, limit=1)
         assert entry.seq == match.version + 1
         if actions[0] == actions[1]:   # the same move twice: the one answered ✅ won
             won = 0 if (replies[0].content or "").startswith("✅") else 1
@@ -669,7 +669,7 @@ async def test_two_interactions_at_once_exactly_one_applies(world: World,
                                      data=copy.deepcopy(first.payload["data"]), name="play")
     await asyncio.gather(world.dd.send_interaction(fresh), world.dd.send_interaction(fresh))
     await world.dd.wait_until(lambda: fresh.callbacks, what="the bot to answer the move")
-    [entry] = await world.store.log(match.game_id, limit=1)
+    [entry] = await world.store.history.log(match.game_id, limit=1)
     assert (entry.seq, entry.player, entry.action) == (match.version + 1, alice, "end")
     match.state, _ = GAME.apply(match.state, alice, "end")
     match.version += 1
@@ -677,7 +677,7 @@ async def test_two_interactions_at_once_exactly_one_applies(world: World,
     assert record.version == match.version and record.state == GAME.dump(match.state)
     assert len(fresh.callbacks) == 1 and not fresh.errors
     assert not world.dd.rejections  # nothing the bot sent was refused
-    assert await world.store.verify(match.game_id)
+    assert await world.store.history.verify(match.game_id)
 
 
 # -- several tables -----------------------------------------------------------------------------
@@ -701,7 +701,7 @@ async def test_other_channels_and_threads_run_their_own_games(world: World) -> N
         match = matches[i % 3]
         await match.send(choose_action(GAME, match.state, match.to_act), friendly=i % 2 == 0)
     for match in matches:
-        assert await world.store.verify(match.game_id)
+        assert await world.store.history.verify(match.game_id)
         record = await match.record()
         assert record.state == GAME.dump(match.state)
     # a move in the wrong channel is judged against that channel's game

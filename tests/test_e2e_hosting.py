@@ -104,13 +104,13 @@ class Host:
 @pytest.fixture
 async def host(discord_double: DiscordDouble, start_bot: Any, tmp_path: Path,
                monkeypatch: pytest.MonkeyPatch) -> Host:
-    import db.store
+    import db.lobby
 
     discord_double.quiet_period = 0.005
     for name in PEOPLE:
         discord_double.add_user(name)
     discord_double.add_role("mods", permissions=MANAGE_CHANNELS, members=["erin"])
-    monkeypatch.setattr(db.store, "secrets", SimpleNamespace(randbits=lambda bits: 11))
+    monkeypatch.setattr(db.lobby, "secrets", SimpleNamespace(randbits=lambda bits: 11))
     h = Host(discord_double, start_bot, tmp_path)
     await h.start()
     return h
@@ -213,8 +213,8 @@ async def test_clocks_skip_then_remove_and_a_vacation_stops_every_game(host: Hos
     [skip] = [m for m in public_after(first, 0) if "ran out of time" in m.content]
     assert f"⏰ <@{alice}> ran out of time; Warhost played `end` for them." in skip.content
     assert skip.pings == [bob]
-    assert [e.origin for e in await host.store.log(1)] == ["timeout"]
-    assert await host.store.log(2) == []                      # carol's clock is stopped
+    assert [e.origin for e in await host.store.history.log(1)] == ["timeout"]
+    assert await host.store.history.log(2) == []                      # carol's clock is stopped
     mygames = await first.slash("bob", "mygames")
     assert "Conqueror #1" in (mygames.content or "") and "time runs out <t:" in (
         mygames.content or "")
@@ -223,7 +223,7 @@ async def test_clocks_skip_then_remove_and_a_vacation_stops_every_game(host: Hos
     await first.slash("bob", "play", action="end")
     host.clock.advance(DAY + MINUTE)
     await host.run_due()
-    log = [(e.player, e.action, e.origin) for e in await host.store.log(1)]
+    log = [(e.player, e.action, e.origin) for e in await host.store.history.log(1)]
     assert log[-2:] == [(alice, "end", "timeout"), (alice, "resign", "timeout")]
     record = await host.store.get(1)
     assert record.status == "finished" and record.timing["timeouts"] == {alice: 2}
@@ -231,13 +231,13 @@ async def test_clocks_skip_then_remove_and_a_vacation_stops_every_game(host: Hos
     assert "ran out of time once too often" in result.content
 
     # still on vacation after two days: nothing happened to carol's game
-    assert await host.store.log(2) == []
+    assert await host.store.history.log(2) == []
     host.clock.t = EVENING + 3 * DAY + 12 * HOUR               # the vacation is over...
     await host.run_due()
-    assert await host.store.log(2) == []                       # ...and her day counts now
+    assert await host.store.history.log(2) == []                       # ...and her day counts now
     host.clock.t = EVENING + 4 * DAY + MINUTE
     await host.run_due()
-    assert [e.origin for e in await host.store.log(2)] == ["timeout"]
+    assert [e.origin for e in await host.store.history.log(2)] == ["timeout"]
 
     # the lobby message became the status message: edited in place, pinned, never reposted
     status_msg = dd.messages[status_id]
@@ -277,7 +277,7 @@ async def test_undo_previews_refuses_past_dice_and_cards_and_the_log_keeps_both(
     assert "moved on since you looked" in (again.content or "")   # a stale preview
     log = await table.slash("bob", "game log")
     assert f"`#4` ↩️ <@{alice}> took back move 3" in (log.content or "")
-    assert "`#3`" in (log.content or "") and await host.store.verify(1)
+    assert "`#3`" in (log.content or "") and await host.store.history.verify(1)
     # Battlecards: a deployed card is on the table for good
     cards = table.thread("cards")
     await open_game(cards, "battlecards", ["alice", "bob"])
@@ -355,7 +355,7 @@ async def test_a_month_with_one_player_gone_and_one_on_vacation_finishes_unatten
         if name == "carol" and not vacation_done and host.clock.t - started > 2 * DAY:
             await table.slash("carol", "vacation start", days=10)
             vacation_done = True
-        current, _, _ = await host.store.vacation(str(dd.guild.id), ids["carol"])
+        current, _, _ = await host.store.hosting.vacation(str(dd.guild.id), ids["carol"])
         if name == "dave" or (name == "carol" and current is not None):
             host.clock.advance(6 * HOUR)              # nobody there: time passes
             await host.run_due()
@@ -364,9 +364,9 @@ async def test_a_month_with_one_player_gone_and_one_on_vacation_finishes_unatten
         await table.slash(name, "play", action=choose_action(CONQUEROR, state, mover))
         moves += 1
     record = await host.store.get(game_id)
-    assert record.status == "finished" and await host.store.verify(game_id)
+    assert record.status == "finished" and await host.store.history.verify(game_id)
     assert host.clock.t - started >= 30 * DAY
-    log = await host.store.log(game_id, limit=10000)
+    log = await host.store.history.log(game_id, limit=10000)
     timeouts = [(names[e.player], e.action) for e in log if e.origin == "timeout"]
     assert timeouts == [("dave", "end"), ("dave", "end"), ("dave", "resign")]
     assert not any(names[e.player] == "carol" and e.origin == "timeout" for e in log)
@@ -375,7 +375,7 @@ async def test_a_month_with_one_player_gone_and_one_on_vacation_finishes_unatten
     recap = table.last_message(is_recap)
     [gif] = recap.attachments
     image = Image.open(io.BytesIO(gif.data))
-    digests = [a for a in await host.store.digests(game_id)
+    digests = [a for a in await host.store.outbox.digests(game_id)
                if a.payload["last"] >= a.payload["first"]]
     assert image.format == "GIF" and image.n_frames == len(digests)
     assert "the whole game in" in recap.content

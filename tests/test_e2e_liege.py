@@ -23,7 +23,7 @@ import pytest
 from discord_double import DiscordDouble, Message, Reply, Table
 from e2e_world import World, deal_seeds, is_recap, start_world
 
-from cogs import common
+from cogs import wording
 from db import GameRecord
 from engine import IllegalAction
 from engine.liege import GAME
@@ -183,14 +183,14 @@ class Match:
         assert record.version == self.version + 1, reply.describe()
         assert record.state == GAME.dump(expected)
         assert GAME.dump(self.world.store.load_state(record)) == record.state
-        [entry] = await self.world.store.log(self.game_id, limit=1)
+        [entry] = await self.world.store.history.log(self.game_id, limit=1)
         assert (entry.seq, entry.player) == (record.version, player)
         assert GAME.normalise(entry.action) == GAME.normalise(action)
         assert entry.events == events
         assert record.status == ("finished" if GAME.outcome(expected) else "active")
 
         # the mover's own answer: private, with the engine's lines for these events
-        lines = common.narration_lines(GAME, self.players, player, action, events)
+        lines = wording.narration_lines(GAME, self.players, player, action, events)
         assert reply.ephemeral and (reply.content or "").startswith("✅"), reply.describe()
         for line in lines:
             assert line in reply.content
@@ -467,12 +467,12 @@ async def test_a_complete_game_to_a_winner(world: World) -> None:
     assert result.pings == [winner]
     record = await match.record()
     assert record.status == "finished"
-    assert await world.store.verify(match.game_id)
+    assert await world.store.history.verify(match.game_id)
     assert await world.store.active_in_channel(table.channel.id) is None
     refused = await match.refused(world.name(winner), "liege end")
     assert "no game in this channel" in (refused.content or "")
     assert await match.offered(world.name(winner), "play", "action") == []
-    ends = sum(1 for e in await world.store.log(match.game_id, limit=10_000)
+    ends = sum(1 for e in await world.store.history.log(match.game_id, limit=10_000)
                if e.action == "end")
     assert n >= 10 and match.boards >= ends + 2        # start, every turn, the result
 

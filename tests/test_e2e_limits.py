@@ -21,7 +21,8 @@ from discord_double import DiscordDouble, Table
 from discord_double.models import ATTACH_FILES, EMBED_LINKS, SEND_MESSAGES_IN_THREADS
 
 import bot as warhost
-from cogs.limits import Limiter, LimitsCog, Rate
+from cogs.limits import Limiter, Rate
+from cogs.lobby import LobbyExpiry
 from db import Store
 
 pytest_plugins = ["discord_double.fixtures"]
@@ -180,7 +181,7 @@ async def test_open_games_are_capped_per_server(discord_double: DiscordDouble,
     refused_now = [r for r in replies if r.ephemeral]
     assert len(opened) == 1 and len(refused_now) == 1
     assert "already has 2 open games" in (refused_now[0].content or "")
-    assert await site.store.open_games(dd.guild.id) == 2
+    assert await site.store.limits.open_games(dd.guild.id) == 2
 
 
 # -- lobbies that expire ---------------------------------------------------------------------
@@ -194,8 +195,8 @@ async def test_an_untouched_lobby_is_closed_with_a_notice(discord_double: Discor
     table: Table = site.dd.table()
     opened = await table.slash("alice", "game new", kind="conqueror")
     lobby = game_id(opened)
-    cog = site.running.bot.get_cog("LimitsCog")
-    assert isinstance(cog, LimitsCog)
+    cog = site.running.bot.get_cog("LobbyExpiry")
+    assert isinstance(cog, LobbyExpiry)
 
     site.clock.advance(20 * HOUR)
     await table.click("bob", "Join", message=opened.message)      # touched

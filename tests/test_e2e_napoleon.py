@@ -21,7 +21,7 @@ import pytest
 from discord_double import DiscordDouble, Reply, Table
 from e2e_world import World, deal_seeds, friendly_form, is_recap, start_world
 
-from cogs import common
+from cogs import wording
 from db import GameRecord
 from engine import public_events
 from engine.napoleon import GAME
@@ -172,7 +172,7 @@ class Match:
         self.audit.look()
 
         assert reply.ephemeral and (reply.content or "").startswith("✅"), reply.describe()
-        lines = common.narration_lines(GAME, self.players, player, action, events)
+        lines = wording.narration_lines(GAME, self.players, player, action, events)
         self.untold.extend(lines)
         mine = [e for e in events if e.get("private_to") == player]
         if mine:                                 # the cards one draws: to the drawer alone
@@ -244,7 +244,7 @@ class Match:
         assert [v for _, v in cards] == [a.split()[1] for a in legal
                                          if a.startswith("play ")][:25]
         hand = {c["id"]: c["name"] for c in entry(GAME.view(self.state, player),
-                                                 player)["hand"]}
+                                                  player)["hand"]}
         for label, value in cards:
             assert hand[value] in label
         if other not in GAME.to_act(self.state):
@@ -303,13 +303,13 @@ async def test_a_whole_game_to_its_result(world: World) -> None:
     [winner] = outcome.winners
     assert f"<@{winner}> wins" in result.content
     record = await world.store.get(match.game_id)
-    assert record.status == "finished" and await world.store.verify(match.game_id)
+    assert record.status == "finished" and await world.store.history.verify(match.game_id)
 
     # battles were fought, told with forces, cards and dice, and asked off-turn questions
     assert len(match.battles) >= 3
     channel = "\n".join(m.text for m in table.messages)
     for battle in match.battles:
-        [line] = GAME.narrate([battle], common.mentions(match.players))
+        [line] = GAME.narrate([battle], wording.mentions(match.players))
         assert line[:200] in channel
     assert match.off_turn.get("cards", 0) >= 1
     assert {"move", "end", "ready"} <= set(match.sent)

@@ -87,7 +87,7 @@ async def test_a_player_deletes_their_data_and_the_games_go_on(
     assert up in (world.uid("bob"), world.uid("carol"))
     moved = await two.slash(world.name(up), "play", action="end")
     assert (moved.content or "").startswith("✅")
-    assert await store.verify(running) and await store.verify(finished)
+    assert await store.history.verify(running) and await store.history.verify(finished)
     # the lobby goes on with carol as host; its message no longer lists alice
     lobby_record = await store.get(lobby)
     assert lobby_record.seats == (world.uid("carol"),)

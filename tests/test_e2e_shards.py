@@ -38,7 +38,7 @@ import pytest
 from discord_double import BotError, DiscordDouble, FakeGuild, Reply, loopback_only
 from shards import Attribution, BotProcess, can_attribute, digest_span, shard_of
 
-from cogs.announcements import RETRY_EVERY
+from cogs.outbox import RETRY_EVERY
 from db import DIGEST, Store
 from engine.conqueror import GAME
 from engine.conqueror.ai import choose_action
@@ -186,9 +186,9 @@ async def test_two_sharded_processes_share_postgresql_and_survive_a_kill(
         tracker.then = None
         assert store is not None
         kill["seq"] = (await store.get(target.game_id)).version
-        victim_holder = await store.lease_holder(f"deliver:{target.game_id}")
+        victim_holder = await store.leases.holder(f"deliver:{target.game_id}")
         assert victim_holder is not None and f":{kill['pid']}:" in victim_holder, victim_holder
-        pending = await store.pending_announcements(target.game_id)
+        pending = await store.outbox.pending(target.game_id)
         assert any(a.kind == DIGEST and a.seq == kill["seq"] for a in pending), pending
         # the acknowledged move is saved
         assert target.acknowledged[-1][0] in {
@@ -207,7 +207,7 @@ async def test_two_sharded_processes_share_postgresql_and_survive_a_kill(
         # the survivor takes over the dead process's pending digest once its lease
         # expires, at its next delivery pass (one a lease, with other processes around)
         async def delivered() -> bool:
-            return not await store.pending_announcements(target.game_id)
+            return not await store.outbox.pending(target.game_id)
 
         await _until(delivered, timeout=LEASE + RETRY_EVERY + 15,
                      what="the survivor to deliver the dead process's digest")
@@ -218,7 +218,7 @@ async def test_two_sharded_processes_share_postgresql_and_survive_a_kill(
         senders = tracker.message_senders()
         [taken] = [m for m in target.table.messages
                    if (digest_span(m.content) or (0, 0, 0))[::2] == (target.game_id,
-                                                                    kill["seq"])]
+                                                                     kill["seq"])]
         if can_attribute():
             assert senders[taken.id] == survivor.pid, (senders.get(taken.id), survivor.pid)
         assert LEASE - 0.5 <= took_over <= 2 * LEASE + 3, took_over
@@ -229,7 +229,7 @@ async def test_two_sharded_processes_share_postgresql_and_survive_a_kill(
 
         # -- nothing lost, nothing twice
         async def all_delivered() -> bool:
-            return not await store.pending_announcements()
+            return not await store.outbox.pending()
 
         await _until(all_delivered, timeout=30, what="every announcement to be delivered")
         for m in matches:
@@ -237,7 +237,7 @@ async def test_two_sharded_processes_share_postgresql_and_survive_a_kill(
                 database, "SELECT request_id, action FROM actions WHERE game_id = ? "
                 "ORDER BY seq", (m.game_id,))]
             assert logged == m.acknowledged, (m.game_id, logged, m.acknowledged)
-            assert await store.verify(m.game_id), m.game_id
+            assert await store.history.verify(m.game_id), m.game_id
             record = await store.get(m.game_id)
             spans = m.digests()
             assert len(spans) == len(set(spans)), f"game {m.game_id}: a digest twice {spans}"

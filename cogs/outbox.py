@@ -1,11 +1,12 @@
-"""Telling the players what happened, at least once and in practice exactly once.
+"""Delivering what the players must be told, at least once and in practice exactly once.
 
 The store saves an :class:`db.Announcement` in the same transaction as every move that
 makes one due (``Store.apply_action``): the answer to the mover's interaction, each
 player's private events, and the channel's **turn digest** (everything done since the
 last digest, one board marking all of it, and a mention of exactly who must act now).
 :class:`Announcer` delivers them, in order per game, and marks each one delivered.
-Nothing here decides *whether* to announce; it only composes and sends.
+Nothing here decides *whether* to announce, nor words anything: :mod:`cogs.wording`
+composes every text; this module sends it.
 
 A crash can come between the commit and the send, or between the send and the mark.
 So on start-up (and after a failed send) a pending channel message or DM is first
@@ -23,16 +24,33 @@ import contextlib
 import io
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 import discord
 
 import engine
-from cogs import common
 from cogs.boards import board_key, boards_of
+from cogs.names import fallback_name, names_for
+from cogs.wording import (
+    NO_MENTIONS,
+    Digest,
+    clip,
+    digest_events,
+    digest_marker,
+    digest_text,
+    notice_text,
+    outcome_lines,
+    ping,
+    private_marker,
+    private_text,
+    reminder_dm_text,
+    reply_text,
+    status_embed,
+    where_line,
+)
+from cogs.workers import stop_task
 from db import (
     DIGEST,
     PRIVATE,
@@ -44,355 +62,32 @@ from db import (
     StoreClosed,
     StoreError,
 )
-from db.computers import MAX_COMPUTER_STREAK, is_computer_seat
-from db.limits import LOBBY_EXPIRED
-from db.records import (
-    BY_COMPUTER,
-    BY_TIMEOUT,
-    COMPUTERS_ONLY,
-    DIRECT,
-    FOLLOW,
-    NOTICE,
-    RECAP,
-    STATUS,
-    TAKEOVER,
-)
-from db.replay import effective, undone_by
-from engine import Game, IllegalAction, public_events
+from db.records import DIRECT, FOLLOW, NOTICE, RECAP, STATUS
+from db.replay import effective
 
 log = logging.getLogger("warhost.announce")
 
-#: Digest content is kept under Discord's 2000 characters with room to spare.
-DIGEST_LIMIT = 1900
-#: A long turn's narration goes in an embed description (Discord allows 4096).
-EMBED_LIMIT = 4000
+
 #: How far back (seconds before it was saved) a pending message is looked for.
 LOOKBACK = 120
+
+
 #: Pages of 100 messages searched for a pending message's marker.
 LOOKUP_PAGES = 3
+
+
 #: Seconds between retries of deliveries that failed (Discord down, rate limits).
 RETRY_EVERY = 20.0
+
+
 #: Seconds a fresh announcement is left to the process that saved it before another
 #: process's delivery pass takes it on (when several share the database).
 SWEEP_GRACE = 5.0
+
+
 #: Deliveries given up after this many failures (and logged), so one bad channel
 #: cannot block a game's later announcements for ever.
 MAX_ATTEMPTS = 8
-
-
-# -- composing (pure) ----------------------------------------------------------------------
-
-
-def digest_marker(game: Game[Any], game_id: int, first: int, last: int) -> str:
-    """The last line of a digest: which game and moves it covers (also its identity)."""
-    if last < first:
-        what = "the game begins"
-    elif first == last:
-        what = f"move {last}"
-    else:
-        what = f"moves {first}–{last}"
-    return f"-# {game.name} #{game_id} · {what}"
-
-
-def private_marker(game: Game[Any], game_id: int, seq: int) -> str:
-    return f"-# {game.name} #{game_id} · move {seq}"
-
-
-def where_line(record: GameRecord, channel_name: str | None, guild_name: str | None) -> str:
-    """Which game, channel and server a DM is about, with a jump link to the channel."""
-    game = engine.get_game(record.kind)
-    channel = f"#{channel_name}" if channel_name else f"<#{record.channel_id}>"
-    server = f" on **{guild_name}**" if guild_name else ""
-    link = channel_link(record)
-    return f"**{game.name} #{record.id}** in {channel}{server} · [open the channel]({link})"
-
-
-def channel_link(record: GameRecord) -> str:
-    guild = record.guild_id or "@me"
-    return f"https://discord.com/channels/{guild}/{record.channel_id}"
-
-
-def entry_lines(game: Game[Any], players: Sequence[str], entry: LogEntry) -> list[str]:
-    """The public narration of one logged action (saying so when the player's clock ran
-    out and Warhost played it for them)."""
-    lines = common.narration_lines(game, players, entry.player, entry.action, entry.events)
-    if entry.origin == BY_COMPUTER and not is_computer_seat(entry.player):
-        return [f"🤖 The computer played `{common.clip(entry.action.replace('`', ''), 80)}` "
-                f"for {common.mention(entry.player)}.", *lines]
-    if entry.origin == BY_TIMEOUT:
-        who = common.mention(entry.player)
-        if entry.action.strip().lower() == engine.RESIGN:
-            return [f"⏰ {who} ran out of time once too often and is out of the game.",
-                    *lines]
-        shown = common.clip(entry.action.replace("`", ""), 80)
-        return [f"⏰ {who} ran out of time; Warhost played `{shown}` for them.", *lines]
-    return lines
-
-
-def turn_lines(game: Game[Any], players: Sequence[str], entries: Sequence[LogEntry]
-               ) -> list[str]:
-    """The narration of a turn's entries: what stands (moves taken back are left out,
-    with a line saying so)."""
-    lines: list[str] = []
-    kept = effective(entries)
-    for entry in entries:
-        undone = undone_by(entry)
-        if undone:
-            n = len(undone)
-            lines.append(f"↩️ {common.mention(entry.player)} took back {n} "
-                         f"action{'s' if n != 1 else ''}.")
-    for entry in kept:
-        lines.extend(entry_lines(game, players, entry))
-    return lines
-
-
-def digest_events(entries: Iterable[LogEntry]) -> list[dict[str, Any]]:
-    """Every public event of ``entries`` that stands, in order: what a board marks."""
-    events: list[dict[str, Any]] = []
-    for entry in effective(entries):
-        events.extend(public_events(entry.events))
-    return events
-
-
-def clock_lines(players: Sequence[str], payload: Mapping[str, Any]) -> list[str]:
-    """Time left for whoever must act, and who of them is on vacation (public facts
-    saved with the digest; Discord shows each time in the reader's own zone)."""
-    lines = []
-    away = payload.get("vacations") or {}
-    timeouts = payload.get("timeouts") or {}
-    for p, until in away.items():
-        lines.append(f"🏖️ {common.mention(p)} is on vacation until {when(until)}; their "
-                     "clock is stopped.")
-    for p, due in (payload.get("deadlines") or {}).items():
-        if p in away:
-            continue
-        spent = int(timeouts.get(p, 0))
-        note = f" (time-outs so far: {spent})" if spent else ""
-        lines.append(f"⏳ {common.mention(p)} has until {when(due)}{note}.")
-    return lines
-
-
-def away_lines(facts: Mapping[str, Any]) -> list[str]:
-    """Seated players on vacation who are not waited for (those are in :func:`clock_lines`)."""
-    waited = facts.get("vacations") or {}
-    return [f"🏖️ {common.mention(p)} is on vacation until {when(until)}."
-            for p, until in (facts.get("away") or {}).items() if p not in waited]
-
-
-def when(timestamp: float) -> str:
-    """A Discord timestamp: the date and time, then how long from now."""
-    t = int(timestamp)
-    return f"<t:{t}:f> (<t:{t}:R>)"
-
-
-@dataclass(frozen=True)
-class Digest:
-    """A turn digest, composed: its content (ending with the marker), the narration in an
-    embed when it is too long for the content, and whom it pings."""
-
-    content: str
-    embed: str | None
-    to_ping: list[str]
-
-
-def digest_text(game: Game[Any], record: GameRecord, payload: Mapping[str, Any],
-                entries: Sequence[LogEntry], *, can_embed: bool = False) -> Digest:
-    """Compose a digest. Everything fits in the content when it can; a long turn's
-    narration goes into an embed (4096 characters instead of 2000) when the channel
-    shows embeds, and is cut in the middle (with a note) only past that."""
-    players = list(record.seats)
-    view = payload.get("view") or {}
-    first, last = int(payload.get("first", 1)), int(payload.get("last", 0))
-    head = f"**{game.name} #{record.id}**"
-    actors = list(dict.fromkeys(e.player for e in entries))
-    if len(actors) == 1:
-        head += f" · {common.mention(actors[0])}'s play"
-    body: list[str] = []
-    if last < first:
-        seats = " · ".join(f"{i}. {common.mention(p)}" for i, p in enumerate(players, 1))
-        body.append(f"The game begins. Seats: {seats}")
-    body.extend(turn_lines(game, players, entries))
-    footer, to_ping = common.next_up_text(game, players, view, payload)
-    if not payload.get("outcome"):
-        footer = "\n".join([footer, *clock_lines(players, payload)])
-    marker = digest_marker(game, record.id, first, last)
-    whole = fit_digest(head, body, footer, marker)
-    if not can_embed or "more lines: `/game log`" not in whole:
-        return Digest(whole, None, to_ping)
-    narration = fit_digest("", body, "", "", limit=EMBED_LIMIT).strip("\n")
-    return Digest(fit_digest(head, [], footer, marker), narration, to_ping)
-
-
-def fit_digest(head: str, body: list[str], footer: str, marker: str,
-               limit: int = DIGEST_LIMIT) -> str:
-    """Head, body, footer and marker in at most ``limit`` characters: body lines are
-    dropped from the middle (with a note saying how many) when they do not all fit."""
-    fixed = [common.clip(head, 300), common.clip(footer, 800), marker]
-    budget = limit - sum(len(x) + 1 for x in fixed if x)
-    lines = [common.clip(line, 400) for line in body]
-    if sum(len(x) + 1 for x in lines) > budget:
-        kept_head: list[str] = []
-        kept_tail: list[str] = []
-        note_room = 60
-        room = budget - note_room
-        i, j = 0, len(lines) - 1
-        while i <= j:   # alternate: the opening of the turn and how it ended both matter
-            if len(kept_head) <= len(kept_tail):
-                if len(lines[i]) + 1 > room:
-                    break
-                kept_head.append(lines[i])
-                room -= len(lines[i]) + 1
-                i += 1
-            else:
-                if len(lines[j]) + 1 > room:
-                    break
-                kept_tail.insert(0, lines[j])
-                room -= len(lines[j]) + 1
-                j -= 1
-        skipped = len(lines) - len(kept_head) - len(kept_tail)
-        lines = [*kept_head, f"… {skipped} more lines: `/game log` has them all.", *kept_tail]
-    return "\n".join(x for x in [fixed[0], *lines, fixed[1], fixed[2]] if x)
-
-
-def reply_text(game: Game[Any], record: GameRecord, entry: LogEntry,
-               payload: Mapping[str, Any]) -> tuple[str, str | None]:
-    """The mover's own, ephemeral confirmation: what their action did, their private
-    events, and whether the turn passed. Returns the content and, when that is too long
-    for a message (a whole battle), an embed's text holding the narration."""
-    try:
-        shown = game.normalise(entry.action)
-    except IllegalAction:
-        shown = entry.action
-    lines = [f"✅ `{common.clip(shown.replace('`', ''), 100)}`"]
-    undone = undone_by(entry)
-    if undone:
-        n = len(undone)
-        lines.append(f"↩️ Took back {n} action{'s' if n != 1 else ''} (move"
-                     f"{'s' if n != 1 else ''} {', '.join(map(str, undone))}).")
-    body = [] if undone else game.narrate(public_events(entry.events),
-                                          common.mentions(record.seats))
-    lines.extend(body)
-    mine = common.private_events_for(entry.events).get(entry.player)
-    if mine:
-        private = common.private_lines(game, entry.player, mine)
-        if private:
-            lines.append("🔒 Only you can see this:")
-            lines.extend(private)
-    closing = ("The channel has the summary of this turn." if payload.get("turn_passed")
-               else "Still your move: carry on with `/play`.")
-    text = "\n".join([*lines, closing])
-    if len(text) <= DIGEST_LIMIT:
-        return text, None
-    narration = fit_digest("", lines[1:], "", "", limit=EMBED_LIMIT).strip("\n")
-    return f"{lines[0]}\n{closing}", narration
-
-
-def private_text(game: Game[Any], record: GameRecord, entry: LogEntry, recipient: str,
-                 where: str) -> str | None:
-    """A DM with ``recipient``'s private events of ``entry`` (None if nothing to say)."""
-    mine = common.private_events_for(entry.events).get(recipient)
-    if not mine:
-        return None
-    lines = common.private_lines(game, recipient, mine)
-    if not lines:
-        return None
-    text = "\n".join([f"🔒 Only you can see this — {where}", *lines])
-    marker = private_marker(game, record.id, entry.seq)
-    return common.clip(text, DIGEST_LIMIT - len(marker) - 1) + "\n" + marker
-
-
-def notice_text(game: Game[Any], record: GameRecord, payload: Mapping[str, Any]
-                ) -> tuple[str, list[str]]:
-    """A reminder for the channel (pinging the player), the note that reminders stop, or
-    that an idle lobby was closed. Made only of public facts: who, which game, since and
-    until when."""
-    if payload.get("type") == COMPUTERS_ONLY:
-        if int(payload.get("streak") or 0) >= MAX_COMPUTER_STREAK:
-            why = (f"only the computer has moved in it for {MAX_COMPUTER_STREAK} actions in a "
-                   "row")
-        else:
-            why = "every person in it has left, and the computers do not play on alone"
-        return (f"🤖 **{game.name} #{record.id}** is closed without a result: {why}. "
-                "Open a new one with `/game new`."), []
-    if payload.get("type") == TAKEOVER:
-        player = str(payload.get("player", ""))
-        return (f"🤖 {common.mention(player)}'s time ran out in **{game.name} #{record.id}**, "
-                f"so the computer ({payload.get('level')}) plays their seat until they are "
-                "back (`/game back`, or any move of their own)."), [player]
-    if payload.get("type") == LOBBY_EXPIRED:
-        hours = float(payload.get("idle") or 0) / 3600
-        return (f"⌛ The lobby of **{game.name} #{record.id}** was closed: nobody joined, "
-                f"left or started it for {hours:g} hours. Open a new one with `/game new` "
-                "when everyone is ready."), []
-    player = str(payload.get("player", ""))
-    who = common.mention(player)
-    deadline = payload.get("deadline")
-    if payload.get("type") == "reminders_stopped":
-        text = (f"🔕 {who} has not acted after {payload.get('limit')} reminders, so Warhost "
-                f"stops reminding them about this move in **{game.name} #{record.id}**.")
-        if deadline:
-            text += (f" Their clock keeps running: at {when(float(deadline))} Warhost plays "
-                     "a safe default for them.")
-        return text, []
-    text = (f"⏰ {who}, **{game.name} #{record.id}** is waiting for you (since "
-            f"{when(float(payload.get('since', 0)))}).")
-    if deadline:
-        text += f" Your time runs out at {when(float(deadline))}."
-    text += (f"\n-# Reminder {payload.get('count')} of {payload.get('limit')}. `/reminders me` "
-             "sets your own interval, quiet hours and reminders by direct message.")
-    return text, [player]
-
-
-def reminder_dm_text(game: Game[Any], record: GameRecord, payload: Mapping[str, Any],
-                     where: str) -> str:
-    """A reminder by direct message (public facts only)."""
-    text = (f"⏰ It is your move — {where}. Waiting since "
-            f"{when(float(payload.get('since', 0)))}.")
-    deadline = payload.get("deadline")
-    if deadline:
-        text += f" Your time runs out at {when(float(deadline))}."
-    return text + (f"\n-# Reminder {payload.get('count')} of {payload.get('limit')}; "
-                   "`/reminders me dm:False` stops these.")
-
-
-def status_embed(game: Game[Any], record: GameRecord, state: Any,
-                 facts: Mapping[str, Any], entries: Sequence[LogEntry]) -> discord.Embed:
-    """The status message: who must act and until when, who is away, the last turn and
-    the seats. Public only (the public view, public events, public time facts)."""
-    players = list(record.seats)
-    ended = common.result_lines(game, state)
-    if ended:
-        top = ended
-    else:
-        text, _ = common.next_up_line(game, state)
-        top = [text, *clock_lines(players, facts)]
-    top.extend(away_lines(facts))
-    away = facts.get("away") or {}
-    description = "\n".join(top)
-    last = turn_lines(game, players, entries)
-    if last:
-        description += "\n\n**Last turn**\n" + fit_digest("", last, "", "", limit=1800)
-    embed = discord.Embed(title=f"{game.name} — game #{record.id}",
-                          description=common.clip(description, 4000),
-                          colour=discord.Colour.dark_gold())
-    timeouts = facts.get("timeouts") or {}
-    seats = []
-    for i, p in enumerate(players, 1):
-        note = f" · ⏰×{timeouts[p]}" if timeouts.get(p) else ""
-        note += " · 🏖️" if p in away else ""
-        seats.append(f"{i}. {common.mention(p)}{note}")
-    embed.add_field(name="Seats", value=common.clip("\n".join(seats), 1024), inline=True)
-    if facts.get("clock"):
-        embed.add_field(name="Clock", value=str(facts["clock"]), inline=True)
-    if game.options:
-        embed.add_field(name="Options", value=common.clip(
-            "\n".join(common.options_lines(game, record.options)), 1000), inline=False)
-    embed.set_footer(text="This message follows the game. /game log has every move; "
-                          "/game follow sends the turns to you by direct message.")
-    return embed
-
-
-# -- delivering -----------------------------------------------------------------------------
 
 
 class Gone(Exception):
@@ -427,11 +122,11 @@ class Announcer:
         """Deliver what an earlier run left undelivered, then keep retrying failures."""
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._run(),
-                                                               name="warhost-announcer")
+                                                                name="warhost-announcer")
 
     async def close(self) -> None:
         task, self._task = self._task, None
-        await common.stop_task(task)
+        await stop_task(task)
 
     async def _run(self) -> None:
         first = True
@@ -450,7 +145,7 @@ class Announcer:
     async def deliver_all(self, *, recovering: bool = False) -> None:
         """Every game's pending announcements. ``recovering``: this process did not
         send them, so any of them may already be in Discord: look first."""
-        pending = await self.store.pending_announcements()
+        pending = await self.store.outbox.pending()
         if self.lease is not None and not recovering:
             # With other processes on the database, what was saved a moment ago is
             # being delivered by the process that saved it: leave it to that one.
@@ -479,7 +174,7 @@ class Announcer:
             if not mine:
                 return              # another process is delivering this game's news
             try:
-                pending = await self.store.pending_announcements(game_id)
+                pending = await self.store.outbox.pending(game_id)
                 record = await self.store.get(game_id) if pending else None
             except StoreClosed:
                 return                  # shutting down: the next start delivers them
@@ -521,7 +216,7 @@ class Announcer:
                                       item.id, game_id)
                         return
                 try:
-                    await self.store.mark_delivered(item.id, message_id)
+                    await self.store.outbox.mark_delivered(item.id, message_id)
                 except StoreClosed:
                     return
                 except StoreError:
@@ -540,7 +235,7 @@ class Announcer:
         holder, ttl = self.lease
         name = f"deliver:{game_id}"
         try:
-            mine = await self.store.take_lease(name, holder, ttl)
+            mine = await self.store.leases.take(name, holder, ttl)
         except StoreClosed:
             mine = False
         except StoreError:
@@ -551,7 +246,7 @@ class Announcer:
         finally:
             if mine:
                 with contextlib.suppress(StoreError):
-                    await self.store.release_lease(name, holder)
+                    await self.store.leases.release(name, holder)
 
     def _failed(self, item: Announcement) -> bool:
         """Count a failure; True once it is time to give up."""
@@ -583,7 +278,7 @@ class Announcer:
     # the three kinds
 
     async def _entry(self, record: GameRecord, seq: int) -> LogEntry:
-        entries = await self.store.actions_between(record.id, seq, seq)
+        entries = await self.store.history.actions_between(record.id, seq, seq)
         if not entries:
             raise Gone(f"move {seq} is not in the log")
         return entries[0]
@@ -598,7 +293,7 @@ class Announcer:
         if interaction is not None and str(interaction.id) == item.payload.get(
                 "interaction_id"):
             await interaction.edit_original_response(content=content, embeds=embeds,
-                                                      allowed_mentions=common.NO_MENTIONS)
+                                                     allowed_mentions=NO_MENTIONS)
             return None
         expires = float(item.payload.get("expires_at", 0))
         app_id = str(item.payload.get("application_id", ""))
@@ -608,7 +303,7 @@ class Announcer:
         webhook: Any = discord.Webhook.partial(int(app_id), item.secret, client=self.client)
         try:
             await webhook.edit_message("@original", content=content, embeds=embeds,
-                                       allowed_mentions=common.NO_MENTIONS)
+                                       allowed_mentions=NO_MENTIONS)
         except discord.NotFound as exc:
             raise Gone("Discord no longer knows the interaction") from exc
         return None
@@ -643,12 +338,12 @@ class Announcer:
         game = engine.get_game(record.kind)
         first = int(item.payload.get("first", 1))
         last = int(item.payload.get("last", 0))
-        entries = (await self.store.actions_between(record.id, first, last)
+        entries = (await self.store.history.actions_between(record.id, first, last)
                    if last >= first else [])
         digest = digest_text(game, record, item.payload, entries, can_embed=can_embed)
         marker = digest_marker(game, record.id, first, last)
         if where is not None:   # a follower's copy: where it is from, and nobody pinged
-            digest = Digest(common.clip(f"👀 {where}\n{digest.content}", 1990), digest.embed,
+            digest = Digest(clip(f"👀 {where}\n{digest.content}", 1990), digest.embed,
                             [])
 
         async def board() -> discord.File | None:
@@ -705,14 +400,14 @@ class Announcer:
             return None         # no message to keep (a game not opened by /game new)
         game = engine.get_game(record.kind)
         state = self.store.load_state(record)
-        facts = await self.store.clock_facts(record)
-        latest = await self.store.latest_digest(record.id)
+        facts = await self.store.hosting.clock_facts(record)
+        latest = await self.store.outbox.latest_digest(record.id)
         first, last, entries = 1, record.version, []
         if latest is not None:
             first = int(latest.payload.get("first", 1))
             last = int(latest.payload.get("last", 0))
             if last >= first:
-                entries = await self.store.actions_between(record.id, first, last)
+                entries = await self.store.history.actions_between(record.id, first, last)
         names = await names_for(self.client, record.guild_id, record.seats)
         png = await boards_of(self.client).png(
             record.kind, game.view(state, None), digest_events(entries) or None, names,
@@ -726,7 +421,7 @@ class Announcer:
         message = channel.get_partial_message(int(record.lobby_message_id))
         try:
             await message.edit(content=None, embed=embed, attachments=[attachment],
-                               view=None, allowed_mentions=common.NO_MENTIONS)
+                               view=None, allowed_mentions=NO_MENTIONS)
         except discord.NotFound:
             attachment = discord.File(io.BytesIO(png), filename=filename)  # deleted: repost
         except discord.Forbidden as exc:
@@ -737,10 +432,10 @@ class Announcer:
             return record.lobby_message_id
         try:
             sent = await channel.send(embed=embed, file=attachment,
-                                      allowed_mentions=common.NO_MENTIONS)
+                                      allowed_mentions=NO_MENTIONS)
         except discord.Forbidden as exc:
             raise Gone(f"missing permission ({exc.text})") from exc
-        await self.store.set_lobby_message(record.id, str(sent.id))
+        await self.store.lobby.set_message(record.id, str(sent.id))
         await self._pin(sent)
         return str(sent.id)
 
@@ -755,13 +450,13 @@ class Announcer:
         """The finished game as an animation (one frame per turn) with the standings."""
         from render.recap import Frame
 
-        record, steps = await self.store.replay_steps(record.id)
+        record, steps = await self.store.history.replay_steps(record.id)
         game = engine.get_game(record.kind)
         after = {step.entry.seq: step.after for step in steps}
         by_seq = {step.entry.seq: step.entry for step in steps}
         names = await names_for(self.client, record.guild_id, record.seats)
         frames = []
-        for digest in await self.store.digests(record.id):
+        for digest in await self.store.outbox.digests(record.id):
             first = int(digest.payload.get("first", 1))
             last = int(digest.payload.get("last", 0))
             if last < first or last not in after:
@@ -769,7 +464,7 @@ class Announcer:
             turn = [by_seq[i] for i in range(first, last + 1) if i in by_seq]
             kept = effective(turn) or turn
             actors = list(dict.fromkeys(e.player for e in kept))
-            caption = ", ".join(names.get(a, common.fallback_name(a)) for a in actors[:3])
+            caption = ", ".join(names.get(a, fallback_name(a)) for a in actors[:3])
             frames.append(Frame(game.view(after[last], None), digest_events(turn) or None,
                                 caption))
         if not frames:
@@ -777,15 +472,15 @@ class Announcer:
         marker = f"-# {game.name} #{record.id} · recap"
         outcome = game.outcome(after[max(after)]) if after else None
         lines = [f"📜 **{game.name} #{record.id}**, the whole game in {len(frames)} turns."]
-        lines.extend(common.outcome_lines(record.seats, None if outcome is None
-                                          else outcome.to_json())[1:])
+        lines.extend(outcome_lines(record.seats, None if outcome is None
+                                   else outcome.to_json())[1:])
         channel = self.client.get_partial_messageable(
             int(record.channel_id), guild_id=int(record.guild_id) if record.guild_id else None)
 
         async def animation() -> discord.File | None:
             try:
                 data = await boards_of(self.client).recap(record.kind, frames, names,
-                                                           f"{game.name} #{record.id}")
+                                                          f"{game.name} #{record.id}")
             except Exception:
                 log.exception("Drawing the recap of game %s failed", record.id)
                 return None
@@ -803,7 +498,7 @@ class Announcer:
         first = int(item.payload.get("first", 1))
         last = int(item.payload.get("last", 0))
         if entries is None:
-            entries = (await self.store.actions_between(record.id, first, last)
+            entries = (await self.store.history.actions_between(record.id, first, last)
                        if last >= first else [])
         names = await names_for(self.client, record.guild_id, record.seats)
         return await boards_of(self.client).png(record.kind, view,
@@ -851,7 +546,7 @@ class Announcer:
         attached = await make_file() if make_file is not None else None
         self._uncertain.add(item.id)      # from here on, the message may exist
         try:
-            kwargs: dict[str, Any] = {"allowed_mentions": common.ping(to_ping),
+            kwargs: dict[str, Any] = {"allowed_mentions": ping(to_ping),
                                       "nonce": f"wh{item.id}"}
             if attached is not None:
                 kwargs["file"] = attached
@@ -889,13 +584,24 @@ class Announcer:
         return getattr(channel, "name", None), guild.name if guild else None
 
 
-async def names_for(client: discord.Client, guild_id: str | None,
-                    user_ids: Iterable[str]) -> dict[str, str]:
-    """Display names for drawing: the member cache, names seen lately, then one fetch."""
-    guild = client.get_guild(int(guild_id)) if guild_id and guild_id.isdigit() else None
-    return {uid: await common.name_of(client, guild, uid) for uid in user_ids}
-
-
 def announcer_of(client: discord.Client) -> Announcer | None:
     announcer = getattr(client, "announcer", None)
     return announcer if isinstance(announcer, Announcer) else None
+
+
+async def deliver(client: discord.Client, game_id: int,
+                  interaction: discord.Interaction | None = None) -> None:
+    """Deliver a game's pending announcements now (the retry loop catches failures)."""
+    announcer = announcer_of(client)
+    if announcer is None:
+        log.warning("No announcer: game %s's announcements wait for the next start", game_id)
+        return
+    await announcer.deliver(game_id, interaction)
+
+
+async def deliver_all(client: discord.Client) -> None:
+    """Deliver every game's pending announcements now (after a change that touches many
+    games, a vacation say)."""
+    announcer = announcer_of(client)
+    if announcer is not None:
+        await announcer.deliver_all()

@@ -1,0 +1,568 @@
+"""Every text a player reads about a game, as pure functions: from the log's entries,
+the game's public view, the digest payload saved with a move and the players' ids to
+the words, embeds and mentions Discord shows.
+
+The turn digest (:func:`digest_text`), the mover's own confirmation
+(:func:`reply_text`), a private note by DM (:func:`private_text`), reminders and other
+notices (:func:`notice_text`, :func:`reminder_dm_text`), the status message
+(:func:`status_embed`), and the closing line saying who must act now and how
+(:func:`next_up_text`, with the decision prompts a game registers). Nothing here sends
+anything or touches the database: :mod:`cogs.outbox` delivers what these compose.
+To reword what the channel reads, this is the one file to open.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+import engine
+from db import GameRecord, LogEntry
+from db.computers import MAX_COMPUTER_STREAK, computer_name, is_computer_seat
+from db.limits import LOBBY_EXPIRED
+from db.records import BY_COMPUTER, BY_TIMEOUT, COMPUTERS_ONLY, TAKEOVER
+from db.replay import effective, undone_by
+from db.turns import digest_payload
+from engine import Game, IllegalAction, public_events
+
+log = logging.getLogger("warhost.wording")
+
+
+#: Discord refuses messages over 2000 characters; stay clear of it.
+MESSAGE_LIMIT = 1900
+
+
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters, with an ellipsis when cut."""
+    return text if len(text) <= limit else text[: max(0, limit - 1)] + "…"
+
+
+def chunk_lines(lines: Iterable[str], limit: int = MESSAGE_LIMIT) -> list[str]:
+    """Join lines into as few messages as fit under ``limit``; overlong lines are clipped."""
+    chunks: list[str] = []
+    current = ""
+    for raw in lines:
+        line = clip(raw, limit)
+        if current and len(current) + 1 + len(line) > limit:
+            chunks.append(current)
+            current = line
+        else:
+            current = f"{current}\n{line}" if current else line
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def mention(user_id: str) -> str:
+    """A Discord mention for a player id (plain text if the id is not a snowflake; a
+    computer seat by its name)."""
+    if user_id.isdigit():
+        return f"<@{user_id}>"
+    name = computer_name(user_id)
+    return f"🤖 {name}" if name else user_id
+
+
+_BARE_ID = re.compile(r"(?<![<@&#\d])(\d{15,21})(?![\d>])")
+
+
+def humanize_ids(text: str, user_ids: Iterable[str]) -> str:
+    """Engine messages name players by id; show those ids as mentions (which ping nobody
+    when sent with :data:`NO_MENTIONS`). Other numbers are left alone."""
+    known = set(user_ids)
+    return _BARE_ID.sub(lambda m: mention(m[1]) if m[1] in known else m[0], text)
+
+
+def mentions(user_ids: Iterable[str]) -> dict[str, str]:
+    return {uid: mention(uid) for uid in user_ids}
+
+
+def ping(user_ids: Iterable[str]) -> discord.AllowedMentions:
+    """Allowed mentions that ping exactly these users and nobody else."""
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                   users=[discord.Object(int(u)) for u in user_ids
+                                          if u.isdigit()])
+
+
+#: A decision prompt: fixed text, or text made from the game's *public* view (so it can
+#: say which battle or card is at stake without ever seeing a private one).
+Prompt = str | Callable[[Mapping[str, Any]], str]
+
+
+#: What players must decide in a phase of a game, as registered by that game's cog:
+#: ``(kind, phase) -> prompt`` (the phase is the public view's ``"phase"``).
+DECISION_PROMPTS: dict[tuple[str, str], Prompt] = {}
+
+
+def register_decision(kind: str, phase: str, text: Prompt) -> None:
+    """Say what a player must decide in ``phase`` of ``kind`` (shown after their mention),
+    e.g. ``"you lost the fight: choose a casualty with /play"``; or a function of the
+    public view returning that text (it is only ever given the public view)."""
+    DECISION_PROMPTS[(kind, phase)] = text
+
+
+def decision_prompt(game: Game[Any], public: Mapping[str, Any], to_act: Sequence[str],
+                    current: str | None, choices: Sequence[str] = ()) -> str:
+    """What the players in ``to_act`` must decide when it is not simply their turn.
+
+    The game cog's registered prompt for the view's phase if any, else a generic line
+    naming the phase and whose turn it is; with ``choices`` (a few legal actions).
+    """
+    phase = public.get("phase")
+    registered = DECISION_PROMPTS.get((game.kind, phase)) if isinstance(phase, str) else None
+    prompt: str | None = None
+    if callable(registered):
+        try:
+            prompt = registered(public) or None
+        except Exception:
+            log.exception("The decision prompt of %s/%s failed", game.kind, phase)
+    else:
+        prompt = registered
+    if prompt is None and isinstance(public.get("prompt"), str) and public["prompt"]:
+        # the game's own public sentence, e.g. "Allies: play cards for Austria or ready"
+        said = str(public["prompt"]).rstrip(".")
+        group = f"`/{game.kind}` or " if getattr(game, "verbs", ()) else ""
+        prompt = f"{said[:1].lower()}{said[1:]}; use {group}`/play`"
+    if prompt is None:
+        prompt = "you must act now"
+        if isinstance(phase, str) and phase:
+            prompt += f" ({phase.replace('_', ' ')})"
+        if current is not None and current not in to_act:
+            prompt += f", during {mention(current)}'s turn"
+        prompt += "; use `/play`"
+    text = prompt.rstrip(".")
+    if choices:
+        text += " — " + ", ".join(f"`{a}`" for a in choices)
+    return clip(text + ".", 1000)
+
+
+def outcome_lines(players: Sequence[str], outcome: Mapping[str, Any] | None) -> list[str]:
+    """How the game ended, with mentions, or [] while it runs."""
+    if not outcome:
+        return []
+    winners = [str(w) for w in outcome.get("winners") or ()]
+    named = ", ".join(mention(w) for w in winners) or "nobody"
+    lines = [f"🏆 **Game over** — {named} {'wins' if len(winners) == 1 else 'win'}!"]
+    reason = str(outcome.get("reason") or "")
+    if reason:
+        lines.append(clip(humanize_ids(reason, players), 300))
+    standings = " · ".join(f"{i}. {mention(str(p))}"
+                           for i, p in enumerate(outcome.get("standings") or (), 1))
+    if standings:
+        lines.append(f"Standings: {standings}")
+    return lines
+
+
+def next_up_text(game: Game[Any], players: Sequence[str], view: Mapping[str, Any],
+                 payload: Mapping[str, Any]) -> tuple[str, list[str]]:
+    """The closing line: the result, or who must act now and how; and whom to ping."""
+    outcome = payload.get("outcome")
+    ended = outcome_lines(players, outcome)
+    if ended:
+        return "\n".join(ended), [str(w) for w in (outcome or {}).get("winners") or ()]
+    to_act = [str(p) for p in payload.get("to_act") or ()]
+    current = payload.get("current")
+    if not to_act:
+        return "Waiting.", []
+    who = ", ".join(mention(p) for p in to_act)
+    rnd = view.get("round")
+    prefix = f"Round {rnd} — " if isinstance(rnd, int) and not isinstance(rnd, bool) else ""
+    if to_act == [current]:
+        return f"{prefix}Your turn, {who}. Use `/play` (or the game's own commands).", to_act
+    choices = [str(c) for c in payload.get("choices") or ()]
+    prompt = decision_prompt(game, view, to_act, current, choices)
+    return f"{prefix}{who}: {prompt}", to_act
+
+
+def result_lines(game: Game[Any], state: Any) -> list[str]:
+    """How the game ended, with mentions, or [] while it runs."""
+    outcome = game.outcome(state)
+    return outcome_lines(game.players(state), None if outcome is None else outcome.to_json())
+
+
+def next_up_line(game: Game[Any], state: Any) -> tuple[str, list[str]]:
+    """Who must act now (and how), or the result; plus whom a message would ping."""
+    payload = digest_payload(game, state, 0, 0)
+    return next_up_text(game, game.players(state), payload["view"], payload)
+
+
+def options_lines(game: Game[Any], options: dict[str, Any]) -> list[str]:
+    """One line per option of ``game``: its value (the default when not set) and meaning."""
+    lines = []
+    for option in game.options:
+        value = options.get(option.name, option.default)
+        default = "" if value == option.default else f" (default {option.default})"
+        lines.append(f"`{option.name}={value}`{default} — {option.description}")
+    return lines
+
+
+def narration_lines(game: Game[Any], players: Sequence[str], player: str, action: str,
+                    events: Sequence[dict[str, Any]]) -> list[str]:
+    """The public narration of an accepted action (the game's own lines, dice included).
+
+    When the game has nothing to say, one line saying who did what.
+    """
+    body = game.narrate(public_events(list(events)), mentions(players))
+    if body:
+        return list(body)
+    try:
+        shown = game.normalise(action)
+    except IllegalAction:
+        shown = action
+    return [f"{mention(player)} · `{clip(shown.replace('`', ''), 100)}`"]
+
+
+def private_events_for(events: Sequence[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """Private events grouped by recipient, with the ``private_to`` mark stripped."""
+    grouped: dict[str, list[dict[str, Any]]] = {}
+    for event in events:
+        to = event.get("private_to")
+        if to is None:
+            continue
+        grouped.setdefault(str(to), []).append(
+            {k: v for k, v in event.items() if k != "private_to"})
+    return grouped
+
+
+#: How a game tells one player its private events (the ``private_to`` mark stripped):
+#: ``kind -> narrate(events, names) -> lines``, registered by the game's cog. Games that
+#: narrate their private events themselves need none: ``Game.narrate`` is the default.
+PRIVATE_NARRATORS: dict[str, Callable[[list[dict[str, Any]], dict[str, str]], list[str]]] = {}
+
+
+def register_private_narration(
+        kind: str, narrate: Callable[[list[dict[str, Any]], dict[str, str]], list[str]]
+) -> None:
+    """Tell the recipient of ``kind``'s private events what they say (only they see it)."""
+    PRIVATE_NARRATORS[kind] = narrate
+
+
+def private_lines(rules: Game[Any], recipient: str,
+                  events: list[dict[str, Any]]) -> list[str]:
+    """The lines only ``recipient`` is shown for their private ``events``."""
+    narrate = PRIVATE_NARRATORS.get(rules.kind, rules.narrate)
+    return list(narrate(events, mentions([recipient])))
+
+
+#: Digest content is kept under Discord's 2000 characters with room to spare.
+DIGEST_LIMIT = 1900
+
+
+#: A long turn's narration goes in an embed description (Discord allows 4096).
+EMBED_LIMIT = 4000
+
+
+def digest_marker(game: Game[Any], game_id: int, first: int, last: int) -> str:
+    """The last line of a digest: which game and moves it covers (also its identity)."""
+    if last < first:
+        what = "the game begins"
+    elif first == last:
+        what = f"move {last}"
+    else:
+        what = f"moves {first}–{last}"
+    return f"-# {game.name} #{game_id} · {what}"
+
+
+def private_marker(game: Game[Any], game_id: int, seq: int) -> str:
+    return f"-# {game.name} #{game_id} · move {seq}"
+
+
+def where_line(record: GameRecord, channel_name: str | None, guild_name: str | None) -> str:
+    """Which game, channel and server a DM is about, with a jump link to the channel."""
+    game = engine.get_game(record.kind)
+    channel = f"#{channel_name}" if channel_name else f"<#{record.channel_id}>"
+    server = f" on **{guild_name}**" if guild_name else ""
+    link = channel_link(record)
+    return f"**{game.name} #{record.id}** in {channel}{server} · [open the channel]({link})"
+
+
+def channel_link(record: GameRecord) -> str:
+    guild = record.guild_id or "@me"
+    return f"https://discord.com/channels/{guild}/{record.channel_id}"
+
+
+def entry_lines(game: Game[Any], players: Sequence[str], entry: LogEntry) -> list[str]:
+    """The public narration of one logged action (saying so when the player's clock ran
+    out and Warhost played it for them)."""
+    lines = narration_lines(game, players, entry.player, entry.action, entry.events)
+    if entry.origin == BY_COMPUTER and not is_computer_seat(entry.player):
+        return [f"🤖 The computer played `{clip(entry.action.replace('`', ''), 80)}` "
+                f"for {mention(entry.player)}.", *lines]
+    if entry.origin == BY_TIMEOUT:
+        who = mention(entry.player)
+        if entry.action.strip().lower() == engine.RESIGN:
+            return [f"⏰ {who} ran out of time once too often and is out of the game.",
+                    *lines]
+        shown = clip(entry.action.replace("`", ""), 80)
+        return [f"⏰ {who} ran out of time; Warhost played `{shown}` for them.", *lines]
+    return lines
+
+
+def turn_lines(game: Game[Any], players: Sequence[str], entries: Sequence[LogEntry]
+               ) -> list[str]:
+    """The narration of a turn's entries: what stands (moves taken back are left out,
+    with a line saying so)."""
+    lines: list[str] = []
+    kept = effective(entries)
+    for entry in entries:
+        undone = undone_by(entry)
+        if undone:
+            n = len(undone)
+            lines.append(f"↩️ {mention(entry.player)} took back {n} "
+                         f"action{'s' if n != 1 else ''}.")
+    for entry in kept:
+        lines.extend(entry_lines(game, players, entry))
+    return lines
+
+
+def digest_events(entries: Iterable[LogEntry]) -> list[dict[str, Any]]:
+    """Every public event of ``entries`` that stands, in order: what a board marks."""
+    events: list[dict[str, Any]] = []
+    for entry in effective(entries):
+        events.extend(public_events(entry.events))
+    return events
+
+
+def clock_lines(players: Sequence[str], payload: Mapping[str, Any]) -> list[str]:
+    """Time left for whoever must act, and who of them is on vacation (public facts
+    saved with the digest; Discord shows each time in the reader's own zone)."""
+    lines = []
+    away = payload.get("vacations") or {}
+    timeouts = payload.get("timeouts") or {}
+    for p, until in away.items():
+        lines.append(f"🏖️ {mention(p)} is on vacation until {when(until)}; their "
+                     "clock is stopped.")
+    for p, due in (payload.get("deadlines") or {}).items():
+        if p in away:
+            continue
+        spent = int(timeouts.get(p, 0))
+        note = f" (time-outs so far: {spent})" if spent else ""
+        lines.append(f"⏳ {mention(p)} has until {when(due)}{note}.")
+    return lines
+
+
+def away_lines(facts: Mapping[str, Any]) -> list[str]:
+    """Seated players on vacation who are not waited for (those are in :func:`clock_lines`)."""
+    waited = facts.get("vacations") or {}
+    return [f"🏖️ {mention(p)} is on vacation until {when(until)}."
+            for p, until in (facts.get("away") or {}).items() if p not in waited]
+
+
+def when(timestamp: float) -> str:
+    """A Discord timestamp: the date and time, then how long from now."""
+    t = int(timestamp)
+    return f"<t:{t}:f> (<t:{t}:R>)"
+
+
+@dataclass(frozen=True)
+class Digest:
+    """A turn digest, composed: its content (ending with the marker), the narration in an
+    embed when it is too long for the content, and whom it pings."""
+
+    content: str
+    embed: str | None
+    to_ping: list[str]
+
+
+def digest_text(game: Game[Any], record: GameRecord, payload: Mapping[str, Any],
+                entries: Sequence[LogEntry], *, can_embed: bool = False) -> Digest:
+    """Compose a digest. Everything fits in the content when it can; a long turn's
+    narration goes into an embed (4096 characters instead of 2000) when the channel
+    shows embeds, and is cut in the middle (with a note) only past that."""
+    players = list(record.seats)
+    view = payload.get("view") or {}
+    first, last = int(payload.get("first", 1)), int(payload.get("last", 0))
+    head = f"**{game.name} #{record.id}**"
+    actors = list(dict.fromkeys(e.player for e in entries))
+    if len(actors) == 1:
+        head += f" · {mention(actors[0])}'s play"
+    body: list[str] = []
+    if last < first:
+        seats = " · ".join(f"{i}. {mention(p)}" for i, p in enumerate(players, 1))
+        body.append(f"The game begins. Seats: {seats}")
+    body.extend(turn_lines(game, players, entries))
+    footer, to_ping = next_up_text(game, players, view, payload)
+    if not payload.get("outcome"):
+        footer = "\n".join([footer, *clock_lines(players, payload)])
+    marker = digest_marker(game, record.id, first, last)
+    whole = fit_digest(head, body, footer, marker)
+    if not can_embed or "more lines: `/game log`" not in whole:
+        return Digest(whole, None, to_ping)
+    narration = fit_digest("", body, "", "", limit=EMBED_LIMIT).strip("\n")
+    return Digest(fit_digest(head, [], footer, marker), narration, to_ping)
+
+
+def fit_digest(head: str, body: list[str], footer: str, marker: str,
+               limit: int = DIGEST_LIMIT) -> str:
+    """Head, body, footer and marker in at most ``limit`` characters: body lines are
+    dropped from the middle (with a note saying how many) when they do not all fit."""
+    fixed = [clip(head, 300), clip(footer, 800), marker]
+    budget = limit - sum(len(x) + 1 for x in fixed if x)
+    lines = [clip(line, 400) for line in body]
+    if sum(len(x) + 1 for x in lines) > budget:
+        kept_head: list[str] = []
+        kept_tail: list[str] = []
+        note_room = 60
+        room = budget - note_room
+        i, j = 0, len(lines) - 1
+        while i <= j:   # alternate: the opening of the turn and how it ended both matter
+            if len(kept_head) <= len(kept_tail):
+                if len(lines[i]) + 1 > room:
+                    break
+                kept_head.append(lines[i])
+                room -= len(lines[i]) + 1
+                i += 1
+            else:
+                if len(lines[j]) + 1 > room:
+                    break
+                kept_tail.insert(0, lines[j])
+                room -= len(lines[j]) + 1
+                j -= 1
+        skipped = len(lines) - len(kept_head) - len(kept_tail)
+        lines = [*kept_head, f"… {skipped} more lines: `/game log` has them all.", *kept_tail]
+    return "\n".join(x for x in [fixed[0], *lines, fixed[1], fixed[2]] if x)
+
+
+def reply_text(game: Game[Any], record: GameRecord, entry: LogEntry,
+               payload: Mapping[str, Any]) -> tuple[str, str | None]:
+    """The mover's own, ephemeral confirmation: what their action did, their private
+    events, and whether the turn passed. Returns the content and, when that is too long
+    for a message (a whole battle), an embed's text holding the narration."""
+    try:
+        shown = game.normalise(entry.action)
+    except IllegalAction:
+        shown = entry.action
+    lines = [f"✅ `{clip(shown.replace('`', ''), 100)}`"]
+    undone = undone_by(entry)
+    if undone:
+        n = len(undone)
+        lines.append(f"↩️ Took back {n} action{'s' if n != 1 else ''} (move"
+                     f"{'s' if n != 1 else ''} {', '.join(map(str, undone))}).")
+    body = [] if undone else game.narrate(public_events(entry.events),
+                                          mentions(record.seats))
+    lines.extend(body)
+    mine = private_events_for(entry.events).get(entry.player)
+    if mine:
+        private = private_lines(game, entry.player, mine)
+        if private:
+            lines.append("🔒 Only you can see this:")
+            lines.extend(private)
+    closing = ("The channel has the summary of this turn." if payload.get("turn_passed")
+               else "Still your move: carry on with `/play`.")
+    text = "\n".join([*lines, closing])
+    if len(text) <= DIGEST_LIMIT:
+        return text, None
+    narration = fit_digest("", lines[1:], "", "", limit=EMBED_LIMIT).strip("\n")
+    return f"{lines[0]}\n{closing}", narration
+
+
+def private_text(game: Game[Any], record: GameRecord, entry: LogEntry, recipient: str,
+                 where: str) -> str | None:
+    """A DM with ``recipient``'s private events of ``entry`` (None if nothing to say)."""
+    mine = private_events_for(entry.events).get(recipient)
+    if not mine:
+        return None
+    lines = private_lines(game, recipient, mine)
+    if not lines:
+        return None
+    text = "\n".join([f"🔒 Only you can see this — {where}", *lines])
+    marker = private_marker(game, record.id, entry.seq)
+    return clip(text, DIGEST_LIMIT - len(marker) - 1) + "\n" + marker
+
+
+def notice_text(game: Game[Any], record: GameRecord, payload: Mapping[str, Any]
+                ) -> tuple[str, list[str]]:
+    """A reminder for the channel (pinging the player), the note that reminders stop, or
+    that an idle lobby was closed. Made only of public facts: who, which game, since and
+    until when."""
+    if payload.get("type") == COMPUTERS_ONLY:
+        if int(payload.get("streak") or 0) >= MAX_COMPUTER_STREAK:
+            why = (f"only the computer has moved in it for {MAX_COMPUTER_STREAK} actions in a "
+                   "row")
+        else:
+            why = "every person in it has left, and the computers do not play on alone"
+        return (f"🤖 **{game.name} #{record.id}** is closed without a result: {why}. "
+                "Open a new one with `/game new`."), []
+    if payload.get("type") == TAKEOVER:
+        player = str(payload.get("player", ""))
+        return (f"🤖 {mention(player)}'s time ran out in **{game.name} #{record.id}**, "
+                f"so the computer ({payload.get('level')}) plays their seat until they are "
+                "back (`/game back`, or any move of their own)."), [player]
+    if payload.get("type") == LOBBY_EXPIRED:
+        hours = float(payload.get("idle") or 0) / 3600
+        return (f"⌛ The lobby of **{game.name} #{record.id}** was closed: nobody joined, "
+                f"left or started it for {hours:g} hours. Open a new one with `/game new` "
+                "when everyone is ready."), []
+    player = str(payload.get("player", ""))
+    who = mention(player)
+    deadline = payload.get("deadline")
+    if payload.get("type") == "reminders_stopped":
+        text = (f"🔕 {who} has not acted after {payload.get('limit')} reminders, so Warhost "
+                f"stops reminding them about this move in **{game.name} #{record.id}**.")
+        if deadline:
+            text += (f" Their clock keeps running: at {when(float(deadline))} Warhost plays "
+                     "a safe default for them.")
+        return text, []
+    text = (f"⏰ {who}, **{game.name} #{record.id}** is waiting for you (since "
+            f"{when(float(payload.get('since', 0)))}).")
+    if deadline:
+        text += f" Your time runs out at {when(float(deadline))}."
+    text += (f"\n-# Reminder {payload.get('count')} of {payload.get('limit')}. `/reminders me` "
+             "sets your own interval, quiet hours and reminders by direct message.")
+    return text, [player]
+
+
+def reminder_dm_text(game: Game[Any], record: GameRecord, payload: Mapping[str, Any],
+                     where: str) -> str:
+    """A reminder by direct message (public facts only)."""
+    text = (f"⏰ It is your move — {where}. Waiting since "
+            f"{when(float(payload.get('since', 0)))}.")
+    deadline = payload.get("deadline")
+    if deadline:
+        text += f" Your time runs out at {when(float(deadline))}."
+    return text + (f"\n-# Reminder {payload.get('count')} of {payload.get('limit')}; "
+                   "`/reminders me dm:False` stops these.")
+
+
+def status_embed(game: Game[Any], record: GameRecord, state: Any,
+                 facts: Mapping[str, Any], entries: Sequence[LogEntry]) -> discord.Embed:
+    """The status message: who must act and until when, who is away, the last turn and
+    the seats. Public only (the public view, public events, public time facts)."""
+    players = list(record.seats)
+    ended = result_lines(game, state)
+    if ended:
+        top = ended
+    else:
+        text, _ = next_up_line(game, state)
+        top = [text, *clock_lines(players, facts)]
+    top.extend(away_lines(facts))
+    away = facts.get("away") or {}
+    description = "\n".join(top)
+    last = turn_lines(game, players, entries)
+    if last:
+        description += "\n\n**Last turn**\n" + fit_digest("", last, "", "", limit=1800)
+    embed = discord.Embed(title=f"{game.name} — game #{record.id}",
+                          description=clip(description, 4000),
+                          colour=discord.Colour.dark_gold())
+    timeouts = facts.get("timeouts") or {}
+    seats = []
+    for i, p in enumerate(players, 1):
+        note = f" · ⏰×{timeouts[p]}" if timeouts.get(p) else ""
+        note += " · 🏖️" if p in away else ""
+        seats.append(f"{i}. {mention(p)}{note}")
+    embed.add_field(name="Seats", value=clip("\n".join(seats), 1024), inline=True)
+    if facts.get("clock"):
+        embed.add_field(name="Clock", value=str(facts["clock"]), inline=True)
+    if game.options:
+        embed.add_field(name="Options", value=clip(
+            "\n".join(options_lines(game, record.options)), 1000), inline=False)
+    embed.set_footer(text="This message follows the game. /game log has every move; "
+                          "/game follow sends the turns to you by direct message.")
+    return embed

@@ -1,0 +1,95 @@
+"""Opening a database, and what its failures say to people.
+
+Before the store writes anything, :func:`check_and_migrate` checks the database (a
+damaged file, another application's tables, a read-only replica) and migrates it;
+:func:`unopenable` words why a database cannot be opened for whoever starts the bot,
+and :func:`database_failed` words a failure during a request for the player who made
+it (saying whether anything was saved).
+"""
+
+from __future__ import annotations
+
+import db.backend as backend_module
+from db.backend import (
+    BusyError,
+    ClosedError,
+    CorruptError,
+    DatabaseError,
+    IntegrityError,
+    PostgresBackend,
+    ReadOnlyError,
+    SQLiteBackend,
+)
+from db.records import StoreError
+from db.schema import SCHEMA_VERSION, migrate, user_version
+
+
+def unopenable(where: str, setting: str, exc: DatabaseError) -> str:
+    """Why a database cannot be opened, and what to do, for whoever starts the bot."""
+    if isinstance(exc, CorruptError):
+        return (f"The database {where} is damaged ({exc}). Restore the latest backup "
+                "(`python -m db restore BACKUP_FILE`, see docs/backups.md), or point "
+                f"{setting} at another database.")
+    if isinstance(exc, ReadOnlyError):
+        return (f"The database {where} is read-only ({exc}); Warhost must write to it. "
+                f"Fix its permissions or mount, or point {setting} at a writable one.")
+    if isinstance(exc, BusyError):
+        return (f"The database {where} is locked by another program ({exc}). Stop it, or "
+                "wait and start again.")
+    return (f"Cannot open the database {where}: {exc}. Check {setting} points at a Warhost "
+            "database (or a new file) and that the bot can reach it.")
+
+
+def database_failed(exc: DatabaseError, *, written: bool) -> str:
+    """A database error during a request, worded for the player who made it."""
+    nothing = " Nothing was saved." if written else ""
+    if isinstance(exc, ClosedError):
+        return str(exc)
+    if isinstance(exc, BusyError):
+        return ("The game database is busy (another process has held it for more than "
+                f"{backend_module.BUSY_TIMEOUT_MS / 1000:g} s).{nothing} Try again in a moment.")
+    if isinstance(exc, CorruptError):
+        return (f"The game database is damaged ({exc}).{nothing} Trying again will not "
+                "help: ask the bot's admin to restore a backup (docs/backups.md).")
+    if isinstance(exc, ReadOnlyError):
+        return (f"The game database has become read-only ({exc}).{nothing} Ask the bot's "
+                "admin to check its disk and permissions.")
+    if isinstance(exc, IntegrityError):
+        return (f"The game database refused the change ({exc}).{nothing} This is a bug; "
+                "please tell the bot's admin.")
+    return f"The game database failed ({exc}).{nothing} Try again; if it keeps failing, " \
+           "tell the bot's admin."
+
+
+async def check_and_migrate(backend: SQLiteBackend | PostgresBackend, where: str,
+                            setting: str) -> None:
+    """The checks at start (see :meth:`Store.open`), then the migrations (which refuse
+    another application's database, under their lock)."""
+    async with backend.reading() as conn:
+        if conn.dialect == "sqlite":
+            found = [str(r[0]) for r in await conn.execute_fetchall("PRAGMA quick_check")]
+            if found != ["ok"]:
+                raise CorruptError("; ".join(found[:3]))
+        version = await user_version(conn)
+        if 0 < version <= SCHEMA_VERSION:
+            names = {str(r[0]) for r in await conn.execute_fetchall(
+                "SELECT name FROM sqlite_master WHERE type = 'table'"
+                if conn.dialect == "sqlite" else
+                "SELECT table_name FROM information_schema.tables "
+                "WHERE table_schema = current_schema()")}
+            if not {"games", "actions"} <= names:
+                shown = ", ".join(sorted(names)[:5]) or "none"
+                raise StoreError(f"The database {where} has a schema version but not "
+                                 f"Warhost's tables (it has: {shown}); it belongs to another "
+                                 f"application. Point {setting} at a new file or database.")
+    await migrate(backend, where)
+    async with backend.transaction() as conn:
+        # Prove the database takes writes now, not at the first player's move.
+        if conn.dialect == "sqlite":
+            await conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION:d}")
+        else:
+            rows = await conn.execute_fetchall("SHOW transaction_read_only")
+            if str(rows[0][0]).lower() == "on":
+                raise ReadOnlyError("the server is a read-only replica")
+            await conn.execute("UPDATE warhost_schema SET version = version")
+
