@@ -1,0 +1,107 @@
+"""The Napoleonic Wars board: a stylised map of Europe under a two-sided header.
+
+Drawn from the public view dict only (``engine.napoleon``'s ``view``) and the shared map
+data (``engine/napoleon/data/map.toml``: each country's name, borders, coast, and the
+drawing keys ``at``, ``shape`` and ``lane``). The 17 countries are shapes that touch where
+they share a land border (dark border lines; coasts are light shore lines, so a landlocked
+country is one with no shore), with dashed sea lanes from England to an anchor on every
+coastal country's shore. Each country carries its name, its reinforcement value (a small
+gold badge) and its armies as counters in each side's colour (French blue, Allies red); a
+country is tinted in its controller's colour, striped in both where it is contested (and
+marked with crossed sabres). The battle being fought is framed in gold, with the cards
+played so far under the map.
+
+On top, what ``events`` did (every public event since the last image, e.g. a whole
+turn): an arrow per move in the mover's colour (numbered in order when there are
+several; moves from England follow the sea lanes), dashed arrows for retreats, "+n" tags
+for reinforcements, a red "x n" where armies were destroyed, and every battle fought
+framed in red with its forces written out under the map ("French 12+2+5=19 vs Allies
+10+1+3=14": armies + cards + the defender's 1 + the die).
+
+The header shows the round, both sides (player name, cards in hand: only how many, the
+score and the counters left in the pool), whose turn it is and what must be decided, the
+deck and the discards, and the winner when the game is over. Text a player needs to
+decide (the status line, the round, the country names and army counts, the hands, the
+scores, the battle results) is marked with its role and drawn at least
+:func:`render.common.min_essential_size` tall, so it stays readable on a phone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from render.common import BACKGROUND, DANGER, GOLD, Canvas, load_palette, optional_mapping
+from render.napoleon.backdrop import _interior as _interior
+from render.napoleon.backdrop import _outline, _tinted
+from render.napoleon.events import _read_events
+from render.napoleon.geography import _edges as _edges
+from render.napoleon.geography import countries, land_borders
+from render.napoleon.layout import (
+    BOTTOM_Y,
+    HEIGHT,
+    KIND,
+    MAP_FILE,
+    MAP_SIZE,
+    MAP_X,
+    MAP_Y,
+    ORDER_TEXT,
+    SIDE_COLOURS,
+    TAG_SIZE,
+    TOKEN_GAP,
+    TOKEN_R,
+    WIDTH,
+)
+from render.napoleon.marks import _draw_country, _move_label, _moves, _tag, _token_xy
+from render.napoleon.panel import _bottom, _header
+from render.napoleon.view import _country_id, _places, _side, _Sides
+
+__all__ = ["BOTTOM_Y", "GOLD", "HEIGHT", "MAP_FILE", "MAP_SIZE", "MAP_X", "MAP_Y", "ORDER_TEXT",
+           "SIDE_COLOURS", "TOKEN_R", "WIDTH", "countries", "land_borders", "render"]
+
+
+def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
+           names: dict[str, str] | None = None) -> bytes:
+    """PNG bytes of a Napoleonic Wars view marking what ``events`` did (see the module's
+    docstring). ``view``, ``events`` and ``names`` are never modified."""
+    places = _places(view)
+    sides = _Sides(view, names)
+    turn = _read_events(events)
+    # control: tints; contested: both sides' stripes (one cached base per pattern)
+    tints = tuple((cid, "contested" if place.contested else place.control)
+                  for cid, place in places.items() if place.contested or place.control)
+    c = Canvas(WIDTH, HEIGHT, BACKGROUND, base=_tinted(tints))
+    # battles fought (red frames), the battle being fought (a gold frame)
+    battle = optional_mapping(view.get("battle"))
+    current = _country_id(battle.get("country")) if battle is not None else None
+    for cid in dict.fromkeys(b.country for b in turn.battles):
+        if cid != current:
+            tile, pos = _outline(cid, DANGER, 3.5)
+            c.paste(tile, pos)
+    if current is not None:
+        tile, pos = _outline(current, GOLD, 4.5)
+        c.paste(tile, pos)
+
+    labels = _moves(c, places, turn)
+    mover = _side(view.get("turn"))
+    for place in places.values():
+        _draw_country(c, place, mover)
+    # what the turn left behind: reinforcements placed, armies destroyed
+    for (side, cid), n in turn.placed.items():
+        tx, ty = _token_xy(places[cid], side)
+        _tag(c, (tx + TOKEN_R + 3, ty + TOKEN_R - 4), f"+{n}", (36, 120, 64))
+    for _, cid, n in turn.destroyed:  # left of the counters
+        place = places[cid]
+        x, y = place.country.at
+        label = f"✕ {n}" if n else "✕"
+        left = x - (TOKEN_GAP + 6 if place.french and place.allies else 0) - TOKEN_R
+        _tag(c, (left - 6 - c.text_width(label, TAG_SIZE, bold=True) / 2, y + 15), label, DANGER)
+    for centre, colour, count, order in labels:
+        _move_label(c, centre, colour, count, order)
+    if current is not None:
+        x, y = places[current].country.at
+        _tag(c, (x, y - 33), "BATTLE", GOLD, (30, 24, 6))
+
+    _header(c, view, sides)
+    _bottom(c, view, turn, places)
+    return c.png(load_palette(KIND))
+

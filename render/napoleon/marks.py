@@ -1,0 +1,180 @@
+"""What the Napoleonic Wars map shows each render: every country's name, reinforcement
+badge, counters and contested mark, and what the events did: an arrow per move (numbered
+in order, along the sea lanes from England), dashed retreats, and tags for reinforcements
+placed and armies destroyed."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+from render.common import (
+    GOLD,
+    LABEL_STROKE,
+    TEXT,
+    Canvas,
+    Colour,
+    Point,
+    clean_text,
+    lighten,
+    path_arrow,
+    path_length,
+    point_along,
+    tag,
+    token,
+    trim_path,
+)
+from render.napoleon.backdrop import _sabres
+from render.napoleon.events import _Move, _Turn
+from render.napoleon.layout import (
+    ESSENTIAL,
+    MAX_ARROWS,
+    ORDER_TEXT,
+    SIDE_COLOURS,
+    SIDES,
+    TAG_SIZE,
+    TOKEN_GAP,
+    TOKEN_R,
+    TOKEN_TEXT,
+)
+from render.napoleon.view import _Place
+
+
+def _token_xy(place: _Place, side: str) -> Point:
+    """Where ``side``'s counter sits in a country (both sides: side by side)."""
+    x, y = place.country.at
+    y += 15
+    both = place.french > 0 and place.allies > 0
+    if not both:
+        return x, y
+    gap = TOKEN_GAP + (6 if place.contested else 0)
+    return (x - gap, y) if side == "french" else (x + gap, y)
+
+
+
+def _move_path(places: Mapping[str, _Place], m: _Move, shift: float) -> list[Point]:
+    """The route of a move: token to token, or along the sea lane from England."""
+    src, dst = places[m.src], places[m.dst]
+    side = m.side or "allies"
+    a = _token_xy(src, side) if src.armies(side) else (src.country.at[0], src.country.at[1] + 15)
+    b = _token_xy(dst, side) if dst.armies(side) else (dst.country.at[0], dst.country.at[1] + 15)
+    lane = dst.country.lane if m.src == "england" and not m.retreat else ()
+    if lane:
+        pts = [a, *lane, b]
+    else:
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        d = max(1.0, math.hypot(dx, dy))
+        ox, oy = -dy / d * shift, dx / d * shift
+        pts = [(a[0] + ox, a[1] + oy), (b[0] + ox, b[1] + oy)]
+    start = TOKEN_R - 4 if src.armies(side) else 8
+    end = TOKEN_R + 3 if dst.armies(side) else 12
+    if path_length(pts) <= start + end + 10:
+        return []
+    return trim_path(pts, start, end)
+
+
+def _moves(c: Canvas, places: Mapping[str, _Place], turn: _Turn) -> list[tuple[Point, Colour,
+                                                                                   str, str]]:
+    """Arrows for the moves and retreats; returns their labels (where, colour, count and
+    order number) to draw over the counters."""
+    labels: list[tuple[Point, Colour, str, str]] = []
+    pairs: dict[frozenset[str], int] = {}
+    skipped = max(0, len(turn.moves) - MAX_ARROWS)  # a huge digest: its last moves only
+    every = turn.moves[skipped:] + turn.retreats[-MAX_ARROWS:]
+    for m in every:
+        key = frozenset((m.src, m.dst))
+        pairs[key] = pairs.get(key, 0) + 1
+    seen: dict[frozenset[str], int] = {}
+    numbered = len(turn.moves) > 1
+    for i, m in enumerate(every):
+        key = frozenset((m.src, m.dst))
+        k = seen.get(key, 0)
+        seen[key] = k + 1
+        shift = (k - (pairs[key] - 1) / 2) * 12
+        if m.src > m.dst:
+            shift = -shift
+        pts = _move_path(places, m, shift)
+        if not pts:
+            continue
+        colour = lighten(SIDE_COLOURS.get(m.side or "", (150, 150, 150)), 0.18)
+        if m.retreat:  # dashed
+            path_arrow(c, pts, colour, 3.5, head=15.0, spread=1.7, outline=3, dash=(9, 5))
+        else:
+            path_arrow(c, pts, colour, 4.5, head=15.0, spread=1.7, outline=3.5)
+        order = str(skipped + i + 1) if numbered and not m.retreat else ""
+        labels.append((point_along(pts, 0.5 if m.src != "england" else 0.82), colour,
+                       str(m.count) if m.count else "", order))
+    return labels
+
+
+def _move_label(c: Canvas, centre: Point, colour: Colour, count: str, order: str) -> None:
+    """How many armies moved (a pill on the arrow), led by the move's order number in a
+    gold disc when the turn made several."""
+    if not count and not order:
+        return
+    cw = c.text_width(count, 13, bold=True) + 12 if count else 0
+    w = cw + (20.0 if order else 0)
+    c.stamp(("move-label", tuple(colour), count, order), centre, w / 2 + 2,
+            lambda cv, p: _draw_move_label(cv, p, colour, count, order, cw))
+
+
+def _draw_move_label(c: Canvas, centre: Point, colour: Colour, count: str, order: str,
+                     cw: float) -> None:
+    x, y = centre
+    ow = 20.0 if order else 0
+    w = cw + ow
+    left = x - w / 2
+    c.rect((left, y - 10, left + w, y + 10), fill=(16, 17, 22, 235), outline=colour,
+           width=1.6, radius=10)
+    if order:
+        c.circle((left + 10, y), 8, fill=GOLD)
+        c.text((left + 10, y + 0.5), order, ORDER_TEXT if len(order) < 2 else ORDER_TEXT - 1.5,
+               fill=(30, 24, 6), bold=True, anchor="mm")
+    if count:
+        c.text((left + ow + cw / 2 - (2 if order else 0), y + 0.5), count, 13, fill=TEXT,
+               bold=True, anchor="mm")
+
+
+def _reinforcement_badge(c: Canvas, centre: Point, value: int) -> None:
+    label = str(max(0, min(99, value)))
+    c.stamp(("reinf", label), centre, 11,
+            lambda cv, p: _draw_reinforcement(cv, p, label))
+
+
+def _draw_reinforcement(c: Canvas, centre: Point, label: str) -> None:
+    x, y = centre
+    c.circle((x + 0.5, y + 1), 9.5, fill=(0, 0, 0, 110))
+    c.circle((x, y), 9, fill=(40, 30, 8), outline=GOLD, width=1.4)
+    c.text((x, y + 0.5), label, 11.5, fill=GOLD, bold=True, anchor="mm")
+
+
+def _tag(c: Canvas, centre: Point, label: str, fill: Colour, fg: Colour = TEXT) -> None:
+    """A small pill (reinforcements placed, armies destroyed) centred on ``centre``."""
+    tag(c, centre, label, fill, fg, size=TAG_SIZE, height=18)
+
+
+def _draw_country(c: Canvas, place: _Place, mover: str | None) -> None:
+    """A country's name, reinforcement badge, counters and contested mark."""
+    country = place.country
+    x, y = country.at
+    name = clean_text(country.name, 40) or country.id
+    ny = y - 12
+    c.text((x, ny), name, ESSENTIAL, fill=TEXT, bold=True, anchor="mm", stroke=2.5,
+           stroke_fill=LABEL_STROKE, role="count")
+    half = c.text_width(name, ESSENTIAL, bold=True) / 2
+    _reinforcement_badge(c, (x + half + 13, ny), country.reinforcement)
+    for side in SIDES:
+        n = place.armies(side)
+        if n <= 0:
+            continue
+        tx, ty = _token_xy(place, side)
+        token(c, (tx, ty), TOKEN_R, SIDE_COLOURS[side], str(n), TOKEN_TEXT)
+        if side == mover and place.moved > 0:  # beside the counter, on its outer side
+            label = f"{min(place.moved, n)} moved"
+            half = c.text_width(label, TAG_SIZE, bold=True) / 2 + 5
+            right = side == "allies" and place.french > 0
+            _tag(c, (tx + (TOKEN_R + 3 + half) * (1 if right else -1), ty), label,
+                 (48, 50, 58), (214, 214, 220))
+    if place.french > 0 and place.allies > 0:
+        _sabres(c, (x, y + 15), 10)
+
