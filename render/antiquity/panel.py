@@ -1,0 +1,276 @@
+"""The Antiquity header, log and nation panels: the round, whose turn it is and the prompt
+(or the winner); the last turn in words; a panel per nation in seat order (name and
+player, points, resources, cities, temples, legions, galleys, personalities, know-hows),
+each drawn once and kept while it does not change."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Mapping
+from functools import partial
+from typing import Any
+
+from PIL import Image
+
+from render.antiquity.board import _hull, _temple_glyph
+from render.antiquity.events import _Turn
+from render.antiquity.layout import (
+    ESSENTIAL,
+    KNOWHOW_TAGS,
+    KNOWHOWS,
+    LOG_BOX,
+    MAX_NATIONS,
+    PANEL_GAP,
+    PANEL_H,
+    PANEL_W,
+    PANELS_Y,
+    PERSONALITIES,
+    PERSONALITY_TAGS,
+    RESOURCE_COLOURS,
+    RESOURCES,
+    WIDTH,
+    M,
+)
+from render.antiquity.view import _NationView, _winners
+from render.common import (
+    ACCENT,
+    BACKGROUND,
+    DANGER,
+    FAINT,
+    GOLD,
+    MUTED,
+    PANEL,
+    PANEL_HIGHLIGHT,
+    TEXT,
+    Canvas,
+    Colour,
+    DrawingCache,
+    Point,
+    as_int,
+    bounded,
+    clean_text,
+    lighten,
+    mapping,
+    pill,
+    round_label,
+    tag,
+    text_on,
+    text_runs,
+)
+
+
+def _header(c: Canvas, view: Mapping[str, Any], nations: list[_NationView],
+            current: str | None, doing: str, over: bool) -> None:
+    x0, x1 = M + 12, WIDTH - M - 12
+    y = M + 16
+    c.text((x0, y), "ANTIQUITY", 14, fill=MUTED, bold=True, anchor="lm")
+    label = round_label(view)
+    if label:
+        c.text((x1, y), label, ESSENTIAL, fill=TEXT, bold=True, anchor="rm", role="turn")
+    target = as_int(view.get("target"))
+    if target > 0:
+        tx = x0 + c.text_width("ANTIQUITY", 14, bold=True) + 18
+        c.text((tx, y), f"First to {min(target, 99)} personalities wins", 13, fill=MUTED,
+               anchor="lm")
+    y = M + 40
+    if over:
+        winners = _winners(view, nations)
+        if winners:
+            runs: list[tuple[str, Colour, float | None]] = [("Winner: ", ACCENT, None)]
+            for i, n in enumerate(winners):
+                runs.append(((", " if i else "") + n.name, lighten(n.colour, 0.3), None))
+                runs.append((f" ({n.player_name})", ACCENT, 200))
+            text_runs(c, x0, y, runs, ESSENTIAL, x1, bold=True, role="turn")
+        else:
+            c.text((x0, y), "Game over", ESSENTIAL, fill=ACCENT, bold=True, anchor="lm",
+                   role="turn")
+        reason = clean_text(mapping(view.get("outcome")).get("reason"), limit=160)
+        if reason:
+            c.text((x0, y + 22), c.fit(reason, 13, x1 - x0), 13, fill=MUTED, anchor="lm")
+        return
+    nation = next((n for n in nations if n.id == current), None)
+    if nation is None:
+        c.text((x0, y), "Waiting", ESSENTIAL, fill=MUTED, bold=True, anchor="lm", role="turn")
+    else:
+        c.circle((x0 + 7, y), 7, fill=nation.colour, outline=(240, 238, 230), width=1.5)
+        runs = [(nation.name, lighten(nation.colour, 0.35), None),
+                (" (", TEXT, None), (nation.player_name, TEXT, 220), (f") {doing}", TEXT, None)]
+        text_runs(c, x0 + 20, y, runs, ESSENTIAL, x1, bold=True, role="turn")
+    prompt = clean_text(view.get("prompt"), limit=200)
+    if prompt:
+        c.text((x0, y + 24), c.fit(prompt, ESSENTIAL, x1 - x0), ESSENTIAL, fill=MUTED,
+               anchor="lm", role="turn")
+
+
+def _log(c: Canvas, turn: _Turn) -> None:
+    x0, y0, x1, y1 = LOG_BOX
+    c.text((x0 + 12, y0 + 14), "LAST TURN", 10.5, fill=MUTED, bold=True, anchor="lm")
+    size, step = 13.0, 18.0
+    room = int((y1 - y0 - 30) // step)
+    lines = turn.lines
+    if not lines:
+        c.text((x0 + 12, y0 + 36), "Nothing yet.", size, fill=FAINT, anchor="lm")
+        return
+    shown = lines[-room:] if len(lines) > room else lines
+    y: float = y0 + 36
+    if len(lines) > room:
+        shown = lines[-(room - 1):]
+        c.text((x0 + 12, y), f"… {len(lines) - len(shown)} earlier", size, fill=FAINT,
+               anchor="lm")
+        y += step
+    for runs in shown:
+        text_runs(c, x0 + 12, y, [(t, col, None) for t, col in runs], size, x1 - 10)
+        y += step
+
+
+def _icon(c: Canvas, kind: str, centre: Point) -> None:
+    c.stamp(("icon", kind), centre, 9, lambda cv, p: _draw_icon(cv, p, kind))
+
+
+def _draw_icon(c: Canvas, centre: Point, kind: str) -> None:
+    x, y = centre
+    if kind in RESOURCE_COLOURS:
+        colour = RESOURCE_COLOURS[kind]
+        if kind == "gold":
+            c.circle((x, y), 6.5, fill=colour, outline=(120, 84, 10), width=1.2)
+            c.circle((x, y), 3.8, outline=(200, 150, 30), width=1)
+        elif kind == "iron":
+            c.polygon([(x - 7, y + 4.5), (x - 4, y - 4.5), (x + 4, y - 4.5), (x + 7, y + 4.5)],
+                      fill=colour, outline=(50, 60, 72), width=1.2)
+        else:
+            c.rect((x - 6.5, y - 5.5, x + 6.5, y + 5.5), fill=colour, outline=(120, 116, 108),
+                   width=1.2, radius=1.5)
+            c.line([(x - 3, y - 3), (x + 1, y + 2)], fill=(170, 166, 156), width=1)
+    elif kind == "city":
+        c.circle((x, y), 6.5, fill=(210, 200, 180), outline=(60, 54, 40), width=1.4)
+    elif kind == "temple":
+        _temple_glyph(c, (x, y + 1), 7, (240, 230, 200), (40, 34, 24))
+    elif kind == "legion":
+        c.rect((x - 6.5, y - 6.5, x + 6.5, y + 6.5), fill=(200, 200, 206),
+               outline=(40, 40, 46), width=1.2, radius=2)
+    elif kind == "galley":
+        c.polygon(_hull(x, y, 15, 10), fill=(200, 200, 206), outline=(40, 40, 46), width=1.2)
+
+
+def _panel(c: Canvas, box: tuple[float, float, float, float], n: _NationView,
+           view: Mapping[str, Any], current: str | None, over: bool, winner: bool,
+           turn: _Turn, target: int) -> None:
+    x0, y0, x1, y1 = box
+    now = not over and n.id == current
+    fill = PANEL_HIGHLIGHT if now else PANEL
+    c.rect(box, fill=n.colour if not n.out else FAINT, radius=10)
+    c.rect((x0 + 6, y0, x1, y1), fill=fill, radius=10)
+    c.rect((x0 + 6, y0, x0 + 16, y1), fill=fill)
+    if now:
+        c.rect(box, outline=GOLD, width=2, radius=10)
+    # row 1: name, player, points
+    right = x1 - 8
+    points = n.num("points")
+    score = f"{points}/{target}" if target > 0 else str(points)
+    sw = c.text_width(score, ESSENTIAL, bold=True)
+    c.text((right, y0 + 14), score, ESSENTIAL, fill=ACCENT if winner else TEXT, bold=True,
+           anchor="rm", role="score")
+    right -= sw + 6
+    if winner:
+        right = pill(c, right, y0 + 5, "WINNER", ACCENT, size=10.5, height=18) - 5
+    elif n.out:
+        right = pill(c, right, y0 + 5, "OUT", DANGER, size=10.5, height=18) - 5
+    elif now:
+        right = pill(c, right, y0 + 5, "TURN", GOLD, size=10.5, height=18) - 5
+    nx = x0 + 14
+    runs: list[tuple[str, Colour, float | None]] = [
+        (n.name, lighten(n.colour, 0.35), None), ("  ", TEXT, None),
+        (n.player_name, TEXT, None)]
+    text_runs(c, nx, y0 + 14, runs, 14, right - 4, bold=True)
+    # row 2: resources, then production this turn
+    y = y0 + 37
+    x = nx + 6
+    for res in RESOURCES:
+        _icon(c, res, (x, y))
+        value = str(n.num(res))
+        c.text((x + 10, y), value, ESSENTIAL, fill=TEXT, bold=True, anchor="lm", role="score")
+        x += 10 + c.text_width(value, ESSENTIAL, bold=True) + 16
+    made = turn.produced.get(n.id)
+    if made:
+        tag(c, (x + 22, y), made[-1], (36, 120, 64), size=11)
+    # personalities by kind (only those held)
+    pers = mapping(n.raw.get("personalities"))
+    held = [f"{PERSONALITY_TAGS[k]}{bounded(pers.get(k))}" for k in PERSONALITIES
+            if bounded(pers.get(k)) > 0]
+    if held:
+        text = " ".join(held)
+        c.text((x1 - 8, y), c.fit(text, 12, 120), 12, fill=MUTED, bold=True, anchor="rm")
+    # row 3: cities, temples, legions, galleys
+    y = y0 + 59
+    x = nx + 6
+    for kind, key in (("city", "cities"), ("temple", "temples"), ("legion", "legions"),
+                      ("galley", "galleys")):
+        _icon(c, kind, (x, y))
+        value = str(n.num(key))
+        c.text((x + 11, y), value, ESSENTIAL, fill=TEXT, bold=True, anchor="lm", role="count")
+        x += 11 + c.text_width(value, ESSENTIAL, bold=True) + 16
+    stones = n.raw.get("stones")
+    if isinstance(stones, int) and not isinstance(stones, bool):
+        c.text((x1 - 8, y), f"{bounded(stones)} stones left", 11.5, fill=MUTED, anchor="rm")
+    # row 4: know-hows
+    y = y0 + 80
+    known = n.raw.get("knowhow")
+    kinds = [k for k in KNOWHOWS if isinstance(known, list) and k in known]
+    new = turn.learnt.get(n.id, set())
+    x = nx
+    if not kinds:
+        c.text((x, y), "no know-how", 11, fill=FAINT, anchor="lm")
+    for k in kinds:
+        label = KNOWHOW_TAGS[k]
+        w = c.text_width(label, 10.5, bold=True) + 10
+        if x + w > x1 - 6:
+            break
+        colour = GOLD if k in new else (70, 80, 104)
+        c.rect((x, y - 8, x + w, y + 8), fill=colour, radius=8)
+        c.text((x + w / 2, y + 0.5), label, 10.5, fill=text_on(colour), bold=True, anchor="mm")
+        x += w + 4
+
+
+#: Panels drawn lately (a nation's panel rarely changes from one board to the next), by
+#: everything they show.
+PANEL_CACHE = 96
+_PANELS = DrawingCache(PANEL_CACHE)
+
+
+def _panel_key(n: _NationView, now: bool, over: bool, winner: bool, turn: _Turn,
+               target: int) -> Hashable:
+    pers = mapping(n.raw.get("personalities"))
+    known = n.raw.get("knowhow")
+    stones = n.raw.get("stones")
+    return (n.id, n.name, n.colour, n.player_name, n.out, now, over, winner, target,
+            tuple(n.num(k) for k in ("points", *RESOURCES, "cities", "temples", "legions",
+                                     "galleys")),
+            tuple(bounded(pers.get(k)) for k in PERSONALITIES),
+            tuple(k for k in KNOWHOWS if isinstance(known, list) and k in known),
+            bounded(stones) if isinstance(stones, int) and not isinstance(stones, bool) else None,
+            tuple(turn.produced.get(n.id, [])[-1:]), tuple(sorted(turn.learnt.get(n.id, ()))))
+
+
+def _panels(c: Canvas, view: Mapping[str, Any], nations: list[_NationView],
+            current: str | None, over: bool, turn: _Turn) -> None:
+    winners = {n.id for n in _winners(view, nations)} if over else set()
+    target = as_int(view.get("target"))
+    for i, n in enumerate(nations[:MAX_NATIONS]):
+        col, row = i % 2, i // 2
+        x0 = M + col * (PANEL_W + 8)
+        y0 = PANELS_Y + row * (PANEL_H + PANEL_GAP)
+        args = (n, view, current, over, n.id in winners, turn, target)
+        if not c.fast:  # reference quality: drawn in place
+            _panel(c, (x0, y0, x0 + PANEL_W, y0 + PANEL_H), *args)
+            continue
+        key = _panel_key(n, not over and n.id == current, over, n.id in winners, turn, target)
+        c.paste(_PANELS.get(key, partial(_panel_image, *args)), (x0, y0))
+
+
+def _panel_image(n: _NationView, view: Mapping[str, Any], current: str | None, over: bool,
+                 winner: bool, turn: _Turn, target: int) -> Image.Image:
+    """A nation's panel on its own, at final size (to be kept)."""
+    pc = Canvas(math.ceil(PANEL_W), math.ceil(PANEL_H), BACKGROUND)
+    _panel(pc, (0, 0, PANEL_W, PANEL_H), n, view, current, over, winner, turn, target)
+    return pc.image
+
