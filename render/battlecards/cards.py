@@ -136,24 +136,14 @@ def _unit_card(c: Canvas, box: Box, unit: Mapping[str, Any], style: Style, phase
     elif level == 1:
         _phase_boxes(c, x1 - pad - c.text_width(ref, rsz, bold=True) - 4 * 11 - 12,
                      y0 + (hh - 10) / 2, 10, fires, phase, destroyed, gap=2)
-        room = w - 2 * pad
-        if bonus:
-            room = pill(c, x1 - 3, y0 + hh + 4, f"+{bonus}", GOLD if not destroyed else
-                        (110, 110, 110), size=9.5, height=14, text=INK) - x0 - pad - 3
-        c.text((x0 + pad, y0 + hh + 11), c.fit(name, 10.5, room, bold=True), 10.5,
-               fill=ink, bold=True, anchor="lm")
+        _short_name(c, box, hh, pad, name, bonus, destroyed, ink, level)
         _stat_table(c, x0 + pad, x1 - pad, y0 + hh + 22, attack, defense, (12, 12.5), ink, muted,
                     11.5, destroyed)
     else:
         if phase in fires and not destroyed:
             c.circle((x1 - 9 - c.text_width(ref, rsz, bold=True) - 5, y0 + hh / 2), 3.5,
                      fill=GOLD)
-        room = w - 2 * pad
-        if bonus:
-            room = pill(c, x1 - 3, y0 + hh + 3, f"+{bonus}", GOLD if not destroyed else
-                        (110, 110, 110), size=8.5, height=12, text=INK) - x0 - pad - 3
-        c.text((x0 + pad, y0 + hh + 9.5), c.fit(name, 9.5, room, bold=True), 9.5,
-               fill=ink, bold=True, anchor="lm")
+        _short_name(c, box, hh, pad, name, bonus, destroyed, ink, level)
         atk = "/".join(_stat(attack.get(f)) for f in FORCES)
         dfn = "/".join(_stat(defense.get(f)) for f in FORCES)
         sy = y0 + hh + 21.5
@@ -170,6 +160,24 @@ def _unit_card(c: Canvas, box: Box, unit: Mapping[str, Any], style: Style, phase
     elif withdrawn:
         c.rect(box, fill=with_alpha(BACKGROUND, 150), radius=rad)
         _stamp(c, box, "↩ WITHDRAWN", (86, 128, 186), level)
+
+
+#: A compact (1) or tiny (2) card's name under its header: its size, its line's middle and
+#: the top and height of the bonus pill beside it (below the header).
+SHORT_NAME = {1: (10.5, 11.0, 4.0, 14.0), 2: (9.5, 9.5, 3.0, 12.0)}
+
+
+def _short_name(c: Canvas, box: Box, hh: float, pad: float, name: str, bonus: int,
+                destroyed: bool, ink: Colour, level: int) -> None:
+    """A compact or tiny card's name on one line, left of its bonus ("+2") if it has one."""
+    x0, y0, x1, _ = box
+    size, dy, pill_dy, pill_h = SHORT_NAME[level]
+    room = x1 - x0 - 2 * pad
+    if bonus:
+        room = pill(c, x1 - 3, y0 + hh + pill_dy, f"+{bonus}", GOLD if not destroyed else
+                    (110, 110, 110), size=size - 1, height=pill_h, text=INK) - x0 - pad - 3
+    c.text((x0 + pad, y0 + hh + dy), c.fit(name, size, room, bold=True), size, fill=ink,
+           bold=True, anchor="lm")
 
 
 def _stamp(c: Canvas, box: Box, label: str, colour: RGB, level: int) -> None:
