@@ -17,7 +17,7 @@ import dataclasses
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -65,6 +65,31 @@ class Outcome:
     def to_json(self) -> JSON:
         return {"winners": list(self.winners), "standings": list(self.standings),
                 "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """What a game tells the platform's generic tests about itself: facts only the game
+    knows, beyond what the contract's calls answer (``tests/test_engine_timeouts.py``,
+    ``tests/test_engine_movegen.py``, ``tests/test_render_phone.py``, the store's round
+    trip). Every field has a default, so a game that declares nothing still passes those
+    suites; a game declares more to be held to more. Nothing in play reads them.
+    """
+
+    #: Decisions (:meth:`Game.decision`) that seeded random play must reach.
+    decisions: frozenset[str] = frozenset()
+    #: How many seeded random games that takes.
+    decision_seeds: int = 8
+    #: Verbs whose undo verdict (:meth:`Game.reversible`) is the same in every position:
+    #: verb -> whether it may be undone.
+    fixed_undo: Mapping[str, bool] = field(default_factory=dict)
+    #: What the board image must show readable on a phone: text roles of
+    #: ``render.common.ESSENTIAL_ROLES`` ("turn", "count", "score", "hand").
+    board_shows: frozenset[str] = frozenset({"turn", "score"})
+    #: Options for a short game, for tests that play whole games (the store, Discord).
+    short_game: Mapping[str, Any] = field(default_factory=dict)
+    #: Other option sets that random play covers too (a smaller board, say).
+    variants: tuple[Mapping[str, Any], ...] = ()
 
 
 _MASK64 = (1 << 64) - 1
@@ -172,6 +197,8 @@ class Game(ABC, Generic[S]):
     #: What :meth:`narrate` tells events with: usually the game's narration module, with
     #: its ``narrate(events, names)``. None: each public event's ``text`` (or its type).
     narrator: Narration | None = None
+    #: What the generic tests hold this game to (see :class:`GameFacts`).
+    facts: ClassVar[GameFacts] = GameFacts()
 
     def resolve_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
         """Defaults overlaid with ``options``; unknown names or bad values are refused."""
@@ -245,6 +272,25 @@ class Game(ABC, Generic[S]):
     #: :meth:`timeout_action` prefers them.
     SAFE_ENDINGS: ClassVar[tuple[str, ...]] = ("end", "pass", "done", "end turn")
 
+    def still_in(self, state: S) -> list[str]:
+        """The players who have not gone out (resigned or been eliminated), in seat order:
+        who may still resign. By default the seats not ``out`` of a state that keeps
+        ``seats`` (:class:`Seated`), else every player."""
+        seats = getattr(state, "seats", None)
+        if isinstance(seats, list) and all(hasattr(s, "id") and hasattr(s, "out")
+                                           for s in seats):
+            return [str(s.id) for s in seats if not s.out]
+        return self.players(state)
+
+    def decision(self, state: S) -> str:
+        """A short name for the kind of decision ``state`` asks for ("turn", "casualty",
+        "battle fire"...): the public view's ``phase``, or "turn" for a game without
+        phases. Tests use it to show that random play reaches every decision a game has
+        (:attr:`GameFacts.decisions`); a game whose phases hide finer decisions refines it.
+        """
+        phase = self.view(state, None).get("phase")
+        return phase if isinstance(phase, str) and phase else "turn"
+
     def timeout_action(self, state: S, player: str) -> str | None:
         """The action the platform plays for ``player`` when their clock runs out.
 
@@ -299,13 +345,16 @@ class Game(ABC, Generic[S]):
         must never become a way to peek and retry. So undo may never go past anything
         chance decided (a die roll: the generator in ``state.dice`` moved or a forced
         result was used), anything one player was told privately (an event with
-        ``private_to``), or the end of the game (a result is final once announced).
+        ``private_to``), a player going out (:meth:`still_in`: a resignation stands) or
+        the end of the game (a result is final once announced).
         Everything else in a game is deterministic, so the platform can undo by
         replaying the log up to ``before``. Games whose chance or secrets live outside
         ``state.dice`` (cards, hidden hands) or whose fights must stand override this and
         call it for the common checks.
         """
         if any("private_to" in event for event in events):
+            return False
+        if self.still_in(after) != self.still_in(before):
             return False
         dice_before, dice_after = getattr(before, "dice", None), getattr(after, "dice", None)
         if dice_before is not None or dice_after is not None:
