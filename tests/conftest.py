@@ -1,18 +1,22 @@
 """Shared fixtures: ``database`` runs a storage test on SQLite and on PostgreSQL; ``store``
 opens a Store there on ``clock`` (a FakeClock a file may override); ``race`` registers the
 tiny test game (tests/fakegame.py) for the tests of a file that asks for it
-(``pytestmark = pytest.mark.usefixtures("race")``)."""
+(``pytestmark = pytest.mark.usefixtures("race")``); a test parametrized with
+``kind="toy"`` gets the sixth game of tests/toy_game registered (engine and renderer)
+for its duration, and ``toy`` registers it for any test that asks."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import engine
 from db import Store
-from tests import databases
+from engine import Game
+from tests import databases, toy_game
 from tests.clocks import T0, FakeClock
 from tests.fakegame import GAME as RACE
 
@@ -63,6 +67,25 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 def race(monkeypatch: pytest.MonkeyPatch) -> None:
     """The Race test game, as ``engine.GAMES["race"]``, for this test only."""
     monkeypatch.setitem(engine.GAMES, "race", RACE)
+
+
+@pytest.fixture(autouse=True)
+def _sixth_game(request: pytest.FixtureRequest) -> Iterator[None]:
+    """The toy game (tests/toy_game), registered for a test parametrized with kind "toy"
+    (see ``toy_game.kinds()``): the generic suites run over it like over the real games."""
+    callspec = getattr(request.node, "callspec", None)
+    if callspec is None or callspec.params.get("kind") != toy_game.KIND:
+        yield
+        return
+    with toy_game.registered():
+        yield
+
+
+@pytest.fixture
+def toy() -> Iterator[Game[Any]]:
+    """The toy game (tests/toy_game) registered, engine and renderer, for this test only."""
+    with toy_game.registered() as game:
+        yield game
 
 
 @pytest.fixture
