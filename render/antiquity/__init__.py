@@ -72,7 +72,7 @@ from render.antiquity.panel import _header, _log, _panels
 from render.antiquity.view import _nations, _places, _status
 from render.antiquity.wheel import _draw_wheel
 from render.antiquity.wheel import _marker_slots as _marker_slots
-from render.common import BACKGROUND, GOLD, Canvas, load_palette
+from render.common import BACKGROUND, GOLD, Canvas, is_over, load_palette
 from render.common import lighten as lighten
 
 __all__ = [
@@ -92,8 +92,7 @@ def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
     nations = _nations(view, names)
     places = _places(view)
     turn = _read_events(events)
-    phase = view.get("phase")
-    over = phase == "over" or isinstance(view.get("outcome"), Mapping)
+    over = is_over(view)
     current, doing = _status(view, nations)
     if over:
         current = None

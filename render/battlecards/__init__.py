@@ -68,7 +68,16 @@ from render.battlecards.table import _key, _style, _Table
 from render.battlecards.words import _long_text as _long_text
 from render.battlecards.words import clip_words
 from render.common import ACCENT as ACCENT
-from render.common import BACKGROUND, Canvas, load_palette, mapping, mappings, optional_mapping
+from render.common import (
+    BACKGROUND,
+    Canvas,
+    is_over,
+    load_palette,
+    mapping,
+    mappings,
+    optional_mapping,
+    winner_ids,
+)
 from render.common import lighten as lighten
 
 __all__ = [
@@ -108,8 +117,8 @@ def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
     digest = read_events(events)
     c = Canvas(WIDTH, HEIGHT, BACKGROUND, base=_backdrop())
     outcome = optional_mapping(view.get("outcome"))
-    over = outcome is not None or view.get("phase") == "over"
-    winners = {w for w in (outcome or {}).get("winners") or [] if isinstance(w, str)}
+    over = is_over(view)
+    winners = set(winner_ids(outcome))
 
     _title(c, view, over)
     _status(c, view, table, over, outcome)

@@ -52,6 +52,7 @@ from render.common import (
     mappings,
     pill,
     text_runs,
+    winner_ids,
 )
 
 
@@ -250,7 +251,7 @@ def _runs_right(c: Canvas, x0: float, x1: float, cy: float, runs: list[Run],
 def _outcome_header(c: Canvas, table: _Table, outcome: Mapping[str, Any]) -> None:
     x0, y0, x1, _ = HEADER_BOX
     c.rect(HEADER_BOX, fill=(54, 48, 30), outline=ACCENT, width=2.5, radius=10)
-    winners = [w for w in outcome.get("winners") or [] if isinstance(w, str)][:2]
+    winners = winner_ids(outcome)[:2]
     runs: list[Run] = []
     for i, winner in enumerate(winners):
         label = table.style(winner).label

@@ -29,15 +29,7 @@ from render.common.canvas import (
     capture_images,
     reference_quality,
 )
-from render.common.icons import (
-    burst,
-    coin_icon,
-    heart,
-    logs_icon,
-    star_points,
-    token,
-    tower_icon,
-)
+from render.common.icons import burst, coin_icon, heart, logs_icon, star_points, token, tower_icon
 from render.common.palette import (
     ACCENT,
     BACKGROUND,
@@ -91,11 +83,13 @@ from render.common.view import (
     bounded,
     drawable_events,
     first_to_act,
+    is_over,
     mapping,
     mappings,
     note_actor,
     optional_mapping,
     round_label,
+    winner_ids,
 )
 from render.common.widgets import (
     Run,
@@ -119,9 +113,9 @@ __all__ = [
     "TextLog", "arrow", "as_int", "as_str", "bounded", "burst", "capture_images", "clean_text",
     "coin_icon", "darken", "dashed_line", "dashed_rect", "display_name", "drawable_events",
     "encode_png", "essential_size", "first_to_act", "fit_text", "font", "has_glyph", "heart",
-    "lighten", "load_palette", "logs_icon", "luminance", "mapping", "mappings",
+    "is_over", "lighten", "load_palette", "logs_icon", "luminance", "mapping", "mappings",
     "min_essential_size", "mix", "note_actor", "optional_mapping", "palette_png", "path_arrow",
     "path_length", "pill", "pips", "point_along", "progress_bar", "reference_quality",
     "round_label", "rounded_mask", "seat_colour", "star_points", "tag", "text_on", "text_runs",
-    "token", "tower_icon", "trim_path", "who_line", "with_alpha", "wrap_text",
+    "token", "tower_icon", "trim_path", "who_line", "winner_ids", "with_alpha", "wrap_text",
 ]

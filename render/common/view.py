@@ -46,6 +46,16 @@ def mappings(value: Any, limit: int | None = None) -> list[Mapping[str, Any]]:
     return [v for v in value[:limit] if isinstance(v, Mapping)]
 
 
+def is_over(view: Mapping[str, Any]) -> bool:
+    """Whether the game is over: the view has an ``outcome`` or is in its "over" phase."""
+    return optional_mapping(view.get("outcome")) is not None or view.get("phase") == "over"
+
+
+def winner_ids(outcome: Mapping[str, Any] | None) -> list[str]:
+    """The player ids among an outcome's ``winners``, in order (none without an outcome)."""
+    return [w for w in (outcome or {}).get("winners") or [] if isinstance(w, str)]
+
+
 def first_to_act(view: Mapping[str, Any], default: Any = None) -> Any:
     """The first of the view's ``to_act`` list, ``default`` if it has none."""
     to_act = view.get("to_act")

@@ -32,11 +32,13 @@ from render.common import (
     essential_size,
     first_to_act,
     heart,
+    is_over,
     mapping,
     optional_mapping,
     pill,
     seat_colour,
     who_line,
+    winner_ids,
     with_alpha,
 )
 from render.liege.events import LINE_FIGHT, _Marks, _unit_squares
@@ -194,9 +196,8 @@ def _status(c: Canvas, view: Mapping[str, Any], players: Players,
            radius=10)
     phase = view.get("phase")
     tw = x1 - x0 - 28
-    if outcome is not None or phase == "over":
-        winners = [players.name(w) for w in (outcome or {}).get("winners") or []
-                   if isinstance(w, str)][:4]
+    if is_over(view):
+        winners = [players.name(w) for w in winner_ids(outcome)][:4]
         label = ("Winner: " if len(winners) == 1 else "Winners: ") + ", ".join(winners) \
             if winners else "No winner"
         c.text((x0 + 14, top + 24), c.fit(label, ESSENTIAL, tw, bold=True), ESSENTIAL,
@@ -234,12 +235,12 @@ def _panel(c: Canvas, view: Mapping[str, Any], players: Players, board: _Board,
     turn = view.get("turn")
     to_act = view.get("to_act")
     acting = {a for a in to_act if isinstance(a, str)} if isinstance(to_act, list) else set()
-    winners_set = {w for w in (outcome or {}).get("winners") or [] if isinstance(w, str)}
+    winners_set = set(winner_ids(outcome))
     shown = players.players[:4]
     y: float = CARDS_TOP
     card_h = 104 if len(shown) > 3 else 110
     gap = 8
-    over = outcome is not None or view.get("phase") == "over"
+    over = is_over(view)
     for i, p in enumerate(shown):
         pid = p.get("id")
         seat = as_int(p.get("seat"), i + 1)

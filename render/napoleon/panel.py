@@ -24,6 +24,7 @@ from render.common import (
     clean_text,
     darken,
     first_to_act,
+    is_over,
     lighten,
     mapping,
     mappings,
@@ -115,7 +116,7 @@ def _side_card(c: Canvas, box: tuple[float, float, float, float], side: str, sid
 def _header(c: Canvas, view: Mapping[str, Any], sides: _Sides) -> None:
     x0, x1 = MAP_X, MAP_X + MAP_SIZE
     outcome = optional_mapping(view.get("outcome"))
-    over = outcome is not None or view.get("phase") == "over"
+    over = is_over(view)
     winners = _winner_sides(view, sides)
     # title, deck, round
     c.text((x0 + 2, 24), "NAPOLEONIC WARS", 16, fill=MUTED, bold=True, anchor="lm")
@@ -310,8 +311,7 @@ def _happenings(view: Mapping[str, Any], turn: _Turn,
     if pending:
         out.append((1, 5, ([("Battles still to fight: " + ", ".join(pending), (255, 170, 150),
                              None)], 15, None)))
-    outcome = view.get("outcome")
-    if isinstance(outcome, Mapping) or view.get("phase") == "over":
+    if is_over(view):
         scores = mapping(view.get("scores"))
         final = " · ".join(f"{SIDE_NAMES[s]} {bounded(scores.get(s))}"
                            for s in SIDES)
