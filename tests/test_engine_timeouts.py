@@ -10,7 +10,7 @@ casualty, no withdrawal, decline optional cards; never undo dice, cards or secre
 
 from __future__ import annotations
 
-import importlib
+import dataclasses
 import random
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -21,15 +21,16 @@ import engine
 from engine.battlecards import GAME as BATTLECARDS
 from engine.battlecards.cards import CONFLICT
 from engine.conqueror import GAME as CONQUEROR
+from engine.core import Dice
 from engine.liege import GAME as LIEGE
+from engine.search import heuristic_action
 from tests import battlecards_positions as bp
 from tests import conqueror_positions as cp
 from tests import liege_positions as lp
+from tests import toy_game
 
-KINDS = sorted(engine.GAMES)
-#: Every game's automatic player (``engine/<kind>/ai.py``'s ``choose_action``).
-AIS: dict[str, Callable[[Any, Any, str], str]] = {
-    kind: importlib.import_module(f"engine.{kind}.ai").choose_action for kind in engine.GAMES}
+#: Every game, and the toy one (registered for its tests by tests/conftest.py).
+KINDS = toy_game.kinds()
 #: The platform's loop must get a timed-out player out of ``to_act`` within this many steps.
 BOUND = 200
 
@@ -40,8 +41,8 @@ def _players(game: Any, seed: int) -> list[str]:
 
 
 def _walk(kind: str, seed: int, plies: int) -> Iterator[tuple[Any, str, str, Any, list]]:
-    """A game played by a mix of the computer player and random legal actions; yields
-    ``(before, player, action, after, events)`` for every step."""
+    """A game played by a mix of the computer player's heuristic and random legal actions;
+    yields ``(before, player, action, after, events)`` for every step."""
     game = engine.GAMES[kind]
     rng = random.Random(seed)
     state = game.new_game(_players(game, seed), seed)
@@ -51,27 +52,11 @@ def _walk(kind: str, seed: int, plies: int) -> Iterator[tuple[Any, str, str, Any
             return
         player = rng.choice(to_act)
         legal = game.legal_actions(state, player)
-        action = AIS[kind](game, state, player) if rng.random() < 0.6 else rng.choice(legal)
+        action = (heuristic_action(game, state, player) if rng.random() < 0.6
+                  else rng.choice(legal))
         after, events = game.apply(state, player, action)
         yield state, player, action, after, events
         state = after
-
-
-def _decision(kind: str, state: Any) -> str:
-    """Which kind of decision a position asks for (to show the walks cover them all)."""
-    if kind == "liege":
-        return "casualty" if state.pending is not None else state.phase
-    if kind == "battlecards":
-        if state.pending is not None:
-            return state.pending.kind
-        return f"battle {state.battle.step}" if state.battle is not None else state.phase
-    if kind == "napoleon":
-        return str(state.phase)
-    if kind == "antiquity":
-        if state.phase == "action":
-            return "maneuver" if state.field in ("maneuver1", "maneuver2") else state.field
-        return str(state.phase)
-    return "turn"
 
 
 def _time_out(game: Any, state: Any, player: str) -> tuple[Any, int]:
@@ -89,26 +74,16 @@ def _time_out(game: Any, state: Any, player: str) -> tuple[Any, int]:
 
 # -- timeout_action over random reachable positions ------------------------------------
 
-EXPECTED_DECISIONS = {
-    "conqueror": {"turn"},
-    "liege": {"setup", "general", "deploy", "fight", "casualty"},
-    "battlecards": {"setup", "draw", "deploy", "scout", "decide", "homeland", "battle bonus",
-                    "battle fire", "battle withdraw"},
-    "napoleon": {"discard", "move", "choose", "cards", "retreat"},
-    "antiquity": {"wheel", "temple", "arming", "knowhow", "maneuver"},
-}
-SEEDS = {"conqueror": 14, "liege": 40, "battlecards": 14, "napoleon": 14, "antiquity": 8}
-
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_timeout_is_legal_and_takes_the_player_out_of_to_act(kind: str) -> None:
     game = engine.GAMES[kind]
     seen: set[str] = set()
     checked = 0
-    for seed in range(SEEDS[kind]):
+    for seed in range(game.facts.decision_seeds):
         for before, _player, _action, _after, _events in _walk(kind, seed, 160):
             to_act = game.to_act(before)
-            seen.add(_decision(kind, before))
+            seen.add(game.decision(before))
             for p in [*game.players(before), "stranger"]:
                 if p not in to_act:
                     assert game.timeout_action(before, p) is None
@@ -120,32 +95,40 @@ def test_timeout_is_legal_and_takes_the_player_out_of_to_act(kind: str) -> None:
                 assert game.dump(before) == dumped  # the state was never mutated
                 assert steps >= 1 and (p not in game.to_act(after) or not game.to_act(after))
                 checked += 1
-    assert EXPECTED_DECISIONS[kind] <= seen, f"walks missed {EXPECTED_DECISIONS[kind] - seen}"
+    wanted = game.facts.decisions
+    assert wanted <= seen, f"walks missed {wanted - seen}"
     assert checked > 500
 
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_timeouts_alone_keep_a_game_moving(kind: str) -> None:
-    """Everyone asleep: the game still advances (never stuck on one player)."""
+    """Everyone asleep: the game still advances (never stuck on one player): the turn
+    goes round every player, and the public view's round moves on."""
     game = engine.GAMES[kind]
     state = game.new_game(_players(game, 1), 5)
-    start = state.round
+    start = game.view(state, None).get("round")
+    turns = [game.current_turn(state)]
     for _ in range(30):
         for p in game.to_act(state):
             state, _ = _time_out(game, state, p)
-    assert game.outcome(state) is None and state.round >= start + 5
+        if game.current_turn(state) != turns[-1]:
+            turns.append(game.current_turn(state))
+    assert game.outcome(state) is None
+    assert set(turns) == set(game.players(state)) and len(turns) >= 6
+    if start is not None:
+        assert game.view(state, None)["round"] >= start + 5
 
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_no_timeout_once_the_game_is_over(kind: str) -> None:
     game = engine.GAMES[kind]
-    # a game played to its natural end by the computer players
+    # a game played to its natural end by the computer player's heuristic
     state = game.new_game(_players(game, 0), 3)
     for _ in range(3000):
         if not game.to_act(state):
             break
         p = game.to_act(state)[0]
-        state, _ = game.apply(state, p, AIS[kind](game, state, p))
+        state, _ = game.apply(state, p, heuristic_action(game, state, p))
     assert game.outcome(state) is not None
     assert all(game.timeout_action(state, p) is None for p in [*game.players(state), "x"])
     # and one ended by a resignation in the middle of a decision
@@ -153,8 +136,7 @@ def test_no_timeout_once_the_game_is_over(kind: str) -> None:
         state = before
     over = state
     for p in game.players(state):  # 3-4 players: resign until one is left
-        if game.outcome(over) is None and p in [s.id for s in getattr(over, "seats", ())
-                                                 if not s.out]:
+        if game.outcome(over) is None and p in game.still_in(over):
             over, _ = game.apply(over, p, "resign")
     assert game.outcome(over) is not None
     assert all(game.timeout_action(over, p) is None for p in game.players(over))
@@ -370,26 +352,39 @@ def test_battlecards_withdrawal_is_declined_with_stay() -> None:
 
 # -- reversible over random play ---------------------------------------------------------
 
-#: Verbs that always (True) or never (False) may be undone, whatever the position; the
-#: rest depend on what the action set off.
-ALWAYS = {
-    "conqueror": {"recruit": True, "fort": True, "raze": True, "convert": True, "end": True},
-    "liege": {"skip": True, "buy": True, "shift": True, "turn": True, "done": True,
-              "attack": False, "casualty": False, "grenade": False, "missile": False,
-              "gas": False},
-    "battlecards": {"draw": False, "deploy": False, "emergency": False, "scout": False,
-                    "decline": False, "done": False, "play": False, "fire": False},
-    "napoleon": {"move": True, "march": True, "end": False, "battle": False, "play": False,
-                 "ready": False, "retreat": False, "discard": False},
-    # no dice and no secrets: everything but the end of the game may be undone (`go` and
-    # `end` may end it)
-    "antiquity": {"move": True, "fight": True, "found": True, "conquer": True, "abandon": True,
-                  "temple": True, "legion": True, "galley": True, "learn": True},
+
+def _dice(state: Any) -> list[tuple[int, list[int]]]:
+    """Every dice generator a state holds (in its fields, or directly inside them), as
+    (generator state, forced results): what chance decides next."""
+    found: list[tuple[int, list[int]]] = []
+
+    def look(value: Any, depth: int) -> None:
+        if isinstance(value, Dice):
+            found.append((value.state, list(value.forced)))
+        elif depth == 0 and dataclasses.is_dataclass(value) and not isinstance(value, type):
+            for f in dataclasses.fields(value):
+                look(getattr(value, f.name), depth + 1)
+        elif depth == 1 and isinstance(value, dict | list | tuple):
+            for inner in value.values() if isinstance(value, dict) else value:
+                look(inner, depth + 1)
+
+    look(state, 0)
+    return found
+
+
+def _battlecards_undo_moves_no_card(before: Any, after: Any, events: list) -> None:
+    """Battlecards: an action that may be undone moved no card and fired no shot."""
+    assert (before.conflict_deck, before.conflict_discard, before.current) == (
+        after.conflict_deck, after.conflict_discard, after.current)
+    assert [s.hand for s in before.seats] == [s.hand for s in after.seats]
+    assert not any(e["type"] == "shot" for e in events)
+
+
+#: What one game also checks of every action it lets be undone (keyed by kind: about that
+#: game alone; the generic checks run for every game).
+UNDO_CHECKS: dict[str, Callable[[Any, Any, list], None]] = {
+    "battlecards": _battlecards_undo_moves_no_card,
 }
-
-
-def _dice(state: Any) -> tuple[int, list[int]]:
-    return state.dice.state, list(state.dice.forced)
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -404,18 +399,16 @@ def test_reversible_never_passes_dice_cards_or_secrets_and_replays_exactly(kind:
                 assert not ok
             if game.outcome(after) is not None:
                 assert not ok
-            if kind == "battlecards" and ok:
-                assert (before.conflict_deck, before.conflict_discard, before.current) == (
-                    after.conflict_deck, after.conflict_discard, after.current)
-                assert [s.hand for s in before.seats] == [s.hand for s in after.seats]
-                assert not any(e["type"] == "shot" for e in events)
+            if ok and kind in UNDO_CHECKS:
+                UNDO_CHECKS[kind](before, after, events)
             if ok:  # undo by replay: the same action from the same position, exactly
                 replayed, again = game.apply(game.load(game.dump(before)), player, action)
                 assert game.dump(replayed) == game.dump(after) and again == events
                 assert game.dump(game.apply(before, player, action)[0]) == game.dump(after)
-    for verb, expected in ALWAYS[kind].items():  # (gas, say, is rare in random play)
+    fixed = game.facts.fixed_undo
+    for verb, expected in fixed.items():  # (gas, say, is rare in random play)
         assert verdicts.get(verb, {expected}) == {expected}, (verb, verdicts[verb])
-    assert len(set(ALWAYS[kind]) & set(verdicts)) >= len(ALWAYS[kind]) - 2
+    assert len(set(fixed) & set(verdicts)) >= len(fixed) - 2
     assert True in set().union(*verdicts.values())  # some actions may be undone
 
 

@@ -42,7 +42,17 @@ from engine.antiquity.state import (
     WHEEL,
     AntiquityState,
 )
-from engine.core import JSON, Dice, Event, Game, IllegalAction, Option, Outcome, seated_player
+from engine.core import (
+    JSON,
+    Dice,
+    Event,
+    Game,
+    GameFacts,
+    IllegalAction,
+    Option,
+    Outcome,
+    seated_player,
+)
 from engine.narration import counted
 from engine.notation import Action
 
@@ -75,6 +85,16 @@ class Antiquity(Game[AntiquityState]):
     verbs = VERBS
     positions = st
     narrator = narration
+    #: What the generic tests hold Antiquity to. No dice and no secrets: everything but
+    #: the end of the game may be undone (``go`` and ``end`` may end it).
+    facts = GameFacts(
+        decisions=frozenset({"wheel", "temple", "arming", "knowhow", "maneuver"}),
+        decision_seeds=8,
+        fixed_undo={"move": True, "fight": True, "found": True, "conquer": True,
+                    "abandon": True, "temple": True, "legion": True, "galley": True,
+                    "learn": True},
+        board_shows=frozenset({"turn", "score", "count"}),
+        short_game={"rounds": 30})
 
     # -- set-up ------------------------------------------------------------------------
 
@@ -96,6 +116,13 @@ class Antiquity(Game[AntiquityState]):
 
     def current_turn(self, state: AntiquityState) -> str | None:
         return None if state.over else state.player_of(state.turn)
+
+    def decision(self, state: AntiquityState) -> str:
+        """Finer than the view's phase: in the action phase, the wheel's field (both
+        Maneuver fields are one decision)."""
+        if state.phase == "action":
+            return "maneuver" if state.field in ("maneuver1", "maneuver2") else str(state.field)
+        return str(state.phase)
 
     def to_act(self, state: AntiquityState) -> list[str]:
         return [] if state.over else [state.player_of(state.turn)]

@@ -21,7 +21,7 @@ from engine.battlecards.cards import (
 )
 from engine.battlecards.notation import VERBS, parse
 from engine.battlecards.state import BattlecardsState, Pending, Seat
-from engine.core import JSON, Dice, Event, Game, IllegalAction, Outcome, seated_player
+from engine.core import JSON, Dice, Event, Game, GameFacts, IllegalAction, Outcome, seated_player
 from engine.notation import Action
 
 REASONS = {
@@ -56,6 +56,14 @@ class Battlecards(Game[BattlecardsState]):
     verbs = VERBS
     positions = st
     narrator = narration
+    #: What the generic tests hold Battlecards to: every card and shot stands.
+    facts = GameFacts(
+        decisions=frozenset({"setup", "draw", "deploy", "scout", "decide", "homeland",
+                             "battle bonus", "battle fire", "battle withdraw"}),
+        decision_seeds=14,
+        fixed_undo={"draw": False, "deploy": False, "emergency": False, "scout": False,
+                    "decline": False, "done": False, "play": False, "fire": False},
+        board_shows=frozenset({"turn", "score", "hand", "count"}))
     min_players = 2
     max_players = 2
     summary = ("1940-45, German against British: build forces from your arsenal, draw the "
@@ -105,6 +113,13 @@ class Battlecards(Game[BattlecardsState]):
             return Outcome((), tuple(ids), REASONS[state.result])
         rest = [p for p in ids if p != state.winner]
         return Outcome((state.winner,), (state.winner, *rest), REASONS[state.result])
+
+    def decision(self, state: BattlecardsState) -> str:
+        """Finer than the view's phase: a pending choice by its kind ("scout",
+        "homeland"...), a battle by its step ("battle fire")."""
+        if state.pending is not None:
+            return state.pending.kind
+        return f"battle {state.battle.step}" if state.battle is not None else state.phase
 
     def view_phase(self, state: BattlecardsState) -> str:
         if state.over:

@@ -18,7 +18,17 @@ from engine.conqueror.state import (
     Seat,
     Square,
 )
-from engine.core import JSON, Dice, Event, Game, IllegalAction, Outcome, move_record, seated_player
+from engine.core import (
+    JSON,
+    Dice,
+    Event,
+    Game,
+    GameFacts,
+    IllegalAction,
+    Outcome,
+    move_record,
+    seated_player,
+)
 
 FORT_COST = {"lumber": 2, "gold": 2, "ap": 2}
 MAX_BLANKS_PER_QUADRANT = 2
@@ -68,6 +78,12 @@ class Conqueror(Game[ConquerorState]):
     verbs = VERBS
     positions = st
     narrator = narration
+    #: What the generic tests hold Conqueror to: every decision is one's own turn.
+    facts = GameFacts(
+        decisions=frozenset({"turn"}), decision_seeds=14,
+        fixed_undo={"recruit": True, "fort": True, "raze": True, "convert": True,
+                    "end": True},
+        board_shows=frozenset({"turn", "count", "score"}))
     min_players = 2
     max_players = 4
     summary = ("Race from your corner across a hidden 6x6 board: discover gold and lumber, "

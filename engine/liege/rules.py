@@ -14,6 +14,7 @@ from engine.core import (
     Dice,
     Event,
     Game,
+    GameFacts,
     IllegalAction,
     Option,
     Outcome,
@@ -40,6 +41,15 @@ class Liege(Game[LiegeState]):
     verbs = VERBS
     positions = st
     narrator = narration
+    #: What the generic tests hold Liège to (the 8x8 board is played by random games too).
+    facts = GameFacts(
+        decisions=frozenset({"setup", "general", "deploy", "fight", "casualty"}),
+        decision_seeds=40,
+        fixed_undo={"skip": True, "buy": True, "shift": True, "turn": True, "done": True,
+                    "attack": False, "casualty": False, "grenade": False, "missile": False,
+                    "gas": False},
+        board_shows=frozenset({"turn", "count", "score"}),
+        short_game={"size": 8}, variants=({"size": 8},))
     min_players = 2
     max_players = 4
     summary = ("1914: buy rifles, machine guns, mortars, armored vehicles and trenches, fight "

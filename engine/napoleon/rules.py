@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.core import JSON, Dice, Event, Game, IllegalAction, Option, Outcome
+from engine.core import JSON, Dice, Event, Game, GameFacts, IllegalAction, Option, Outcome
 from engine.napoleon import narration
 from engine.napoleon import state as st
 from engine.napoleon.board import (
@@ -60,6 +60,14 @@ class Napoleon(Game[NapoleonState]):
     verbs = VERBS
     positions = st
     narrator = narration
+    #: What the generic tests hold Napoleonic Wars to.
+    facts = GameFacts(
+        decisions=frozenset({"discard", "move", "choose", "cards", "retreat"}),
+        decision_seeds=14,
+        fixed_undo={"move": True, "march": True, "end": False, "battle": False,
+                    "play": False, "ready": False, "retreat": False, "discard": False},
+        board_shows=frozenset({"turn", "score", "hand", "count"}),
+        short_game={"rounds": 10})
 
     # -- set-up ------------------------------------------------------------------
 
