@@ -11,7 +11,6 @@ must replay bit for bit from its seed and actions.
 
 from __future__ import annotations
 
-import importlib
 import itertools
 import random
 from collections.abc import Callable
@@ -30,6 +29,8 @@ from engine.liege.board import Board
 from engine.liege.pieces import BUY_ORDER, FIRERS, LIMITS, TURNING, WEAPONS, prices
 from engine.liege.rules import _quarter
 from engine.liege.state import LiegeState
+from engine.search import heuristic_action
+from tests import toy_game
 from tests.antiquity_positions import antiquity_reference
 from tests.napoleon_positions import napoleon_reference
 
@@ -264,6 +265,7 @@ def battlecards_reference(game: Any, state: Any, player: str) -> list[str]:
 
 
 Reference = Callable[[Any, Any, str], list[str]]
+#: The brute-force listings, for the games that had one (a game's own check, by kind).
 REFERENCES: dict[str, Reference] = {
     "conqueror": conqueror_reference,
     "liege": liege_reference,
@@ -271,36 +273,57 @@ REFERENCES: dict[str, Reference] = {
     "napoleon": napoleon_reference,
     "antiquity": antiquity_reference,
 }
-#: Every game's automatic player (``engine/<kind>/ai.py``'s ``choose_action``).
-AIS: dict[str, Callable[[Any, Any, str], str]] = {
-    kind: importlib.import_module(f"engine.{kind}.ai").choose_action for kind in engine.GAMES}
+
+
+def conqueror_near_misses(state: Any) -> list[str]:
+    """Every move between neighbouring squares, of every count."""
+    return [f"move {a} {b} {n}" for a in SQUARES for b in NEIGHBOURS[a]
+            for n in range(1, MAX_STACK + 1)]
+
+
+def liege_near_misses(state: Any) -> list[str]:
+    """Every attack between neighbouring squares with a piece on one of them."""
+    return [f"attack {a} {b}" for a in state.geo.squares for b in state.geo.neighbours[a]
+            if a in state.pieces or b in state.pieces]
+
+
+#: Square-pair actions to try beside the listed ones (by kind: each unlisted one must be
+#: refused).
+NEAR_MISSES: dict[str, Callable[[Any], list[str]]] = {
+    "conqueror": conqueror_near_misses,
+    "liege": liege_near_misses,
+}
 
 
 # -- random games ------------------------------------------------------------------------
 
 
 def _games() -> list[tuple[str, int, int, dict[str, Any] | None]]:
-    """(kind, players, seed, options) for every game kind and player count."""
+    """(kind, players, seed, options) for every game kind (the toy one too) and player
+    count, and the option variants each game asks random play to cover."""
     out: list[tuple[str, int, int, dict[str, Any] | None]] = []
-    for kind, game in engine.GAMES.items():
+    for kind, game in toy_game.every_game().items():
         seeds = 4 if game.max_players > 2 else 12  # a two-player game: more seeds
         for players in range(game.min_players, game.max_players + 1):
             out += [(kind, players, seed, None) for seed in range(seeds)]
-    out += [("liege", players, seed, {"size": 8}) for players in (2, 4) for seed in (1, 2)]
+    for kind, game in toy_game.every_game().items():
+        for options in game.facts.variants:
+            out += [(kind, players, seed, dict(options))
+                    for players in (game.min_players, game.max_players) for seed in (1, 2)]
     return out
 
 
-def _choose(kind: str, game: Any, state: Any, player: str, legal: list[str],
+def _choose(game: Any, state: Any, player: str, legal: list[str],
             rng: random.Random) -> tuple[str, str]:
-    """Who acts and what: mostly random or the game's AI (it fights more), now and then
-    a resignation by anyone still in while three or more are (players going out, the
-    game going on)."""
+    """Who acts and what: mostly random or the computer player's heuristic (it fights
+    more), now and then a resignation by anyone still in while three or more are (players
+    going out, the game going on)."""
     roll = rng.random()
-    still_in = [s.id for s in getattr(state, "seats", ()) if not s.out]
+    still_in = game.still_in(state)
     if roll < 0.01 and len(still_in) >= 3:
         return rng.choice(still_in), RESIGN
     if roll < 0.35:
-        return player, AIS[kind](game, state, player)
+        return player, heuristic_action(game, state, player)
     return player, rng.choice(legal)
 
 
@@ -316,7 +339,7 @@ def _play(kind: str, players: int, seed: int, options: dict[str, Any] | None,
         to_act = game.to_act(state)
         if not to_act:
             break
-        who, action = _choose(kind, game, state, to_act[0], game.legal_actions(state, to_act[0]),
+        who, action = _choose(game, state, to_act[0], game.legal_actions(state, to_act[0]),
                               rng)
         line.append((state, who, action))
         state, _ = game.apply(state, who, action)
@@ -324,9 +347,13 @@ def _play(kind: str, players: int, seed: int, options: dict[str, Any] | None,
     return line
 
 
+def _variant(options: dict[str, Any] | None) -> str:
+    return "".join(f"-{k}{v}" for k, v in sorted((options or {}).items()))
+
+
 def _cases(first_seeds: int = 99) -> list[Any]:
     return [pytest.param(kind, players, seed, options,
-                         id=f"{kind}-{players}p-seed{seed}{'-8x8' if options else ''}")
+                         id=f"{kind}-{players}p-seed{seed}{_variant(options)}")
             for kind, players, seed, options in _games() if seed < first_seeds]
 
 
@@ -348,30 +375,26 @@ def test_legal_actions_equal_the_brute_force_reference(kind: str, players: int, 
     assert checked > 0
 
 
-@pytest.mark.parametrize("kind", sorted(REFERENCES))
+@pytest.mark.parametrize("kind", toy_game.kinds())
 def test_every_listed_action_is_accepted_and_near_misses_refused(kind: str) -> None:
     """The fast lists agree with apply itself: each listed action is accepted; for the
-    square-pair actions, each unlisted pair is refused."""
+    square-pair actions of the games that have them, each unlisted pair is refused."""
     game = engine.GAMES[kind]
+    tried = 0
     for state, _, _ in _play(kind, game.max_players, 5, None, plies=120)[:-1:3]:
         acting = game.to_act(state)[0]
         legal = game.legal_actions(state, acting)
         for action in legal:
             game.apply(state, acting, action)  # raises if refused
-        if kind == "conqueror":
-            tries = [f"move {a} {b} {n}" for a in SQUARES for b in NEIGHBOURS[a]
-                     for n in range(1, MAX_STACK + 1)]
-        elif kind == "liege":
-            squares = state.geo.squares
-            tries = [f"attack {a} {b}" for a in squares for b in state.geo.neighbours[a]
-                     if a in state.pieces or b in state.pieces]
-        else:
+            tried += 1
+        if kind not in NEAR_MISSES:
             continue
-        for action in tries:
+        for action in NEAR_MISSES[kind](state):
             if action in legal:
                 continue
             with pytest.raises(IllegalAction):
                 game.apply(state, acting, action)
+    assert tried > 0
 
 
 @pytest.mark.parametrize(("kind", "players", "seed", "options"), _cases(first_seeds=2))

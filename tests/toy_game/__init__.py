@@ -42,9 +42,15 @@ def registered() -> Iterator[Game[Any]]:
         engine.unregister(KIND)
 
 
+def every_game() -> dict[str, Game[Any]]:
+    """What the generic suites run over, by kind: every discovered game, then the toy
+    (whether it is registered yet or not: a suite's parameters are made before)."""
+    return {**{k: engine.GAMES[k] for k in sorted(engine.GAMES) if k != KIND}, KIND: GAME}
+
+
 def kinds() -> list[str]:
-    """What the generic suites parametrize over: every discovered game, then the toy."""
-    return [*sorted(k for k in engine.GAMES if k != KIND), KIND]
+    """The kinds of :func:`every_game`, in its order."""
+    return list(every_game())
 
 
-__all__ = ["GAME", "KIND", "Toy", "kinds", "registered", "render_board"]
+__all__ = ["GAME", "KIND", "Toy", "every_game", "kinds", "registered", "render_board"]
