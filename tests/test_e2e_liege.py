@@ -14,17 +14,13 @@ defender loses, so the loser decides off-turn; the second lets the computer play
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from discord_double import DiscordDouble, Message, Reply, Table
-from e2e_world import World, deal_seeds, is_recap, start_world
+from discord_double import Message
+from e2e_driver import Match, check_commands_elsewhere, check_png, computer
+from e2e_world import World, world_fixture
 
-from cogs import wording
-from db import GameRecord
 from engine import IllegalAction
 from engine.liege import GAME
 from engine.liege.ai import choose_action
@@ -47,48 +43,7 @@ OPENING = ["general e1", "general d8",                       # set-up
 MAX_ACTIONS = 1500
 CASUALTY_PROMPT = "you lost the fight: choose a casualty with `/play` or `/liege casualty`"
 
-
-# -- the world ----------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def seeded(monkeypatch: pytest.MonkeyPatch) -> SimpleNamespace:
-    return deal_seeds(monkeypatch, SEED)
-
-
-@pytest.fixture
-async def world(discord_double: DiscordDouble, start_bot: Any, tmp_path: Path,
-                seeded: SimpleNamespace) -> World:
-    return await start_world(discord_double, start_bot, tmp_path, PEOPLE, COMMANDS, seeded)
-
-
-# -- checks ---------------------------------------------------------------------------------------
-
-
-def mention_map(players: list[str]) -> dict[str, str]:
-    return {p: f"<@{p}>" for p in players}
-
-
-def unmention(text: str) -> str:
-    return re.sub(r"<@!?(\d+)>", r"\1", text)
-
-
-def check_png(message: Message) -> tuple[int, int]:
-    [png] = message.attachments
-    assert png.filename.endswith(".png") and png.is_png
-    image = png.image()                                # fully decoded: a corrupt file fails
-    assert image.format == "PNG"
-    width, height = image.size
-    assert 300 <= width <= 3000 and 300 <= height <= 3000
-    return width, height
-
-
-def check_board(board: Message, ping: list[str]) -> None:
-    assert not board.ephemeral
-    check_png(board)
-    assert sorted(board.pings) == sorted(ping), board.content
-    for p in ping:
-        assert f"<@{p}>" in board.content
+world = world_fixture(people=PEOPLE, commands=COMMANDS, seed=SEED)
 
 
 def friendly_form(action: str) -> tuple[str, dict[str, Any]]:
@@ -109,155 +64,26 @@ def friendly_form(action: str) -> tuple[str, dict[str, Any]]:
     raise ValueError(action)
 
 
-class Match:
+class LiegeMatch(Match):
     """One game with the engine run alongside from the store's seed."""
 
-    def __init__(self, world: World, table: Table, record: GameRecord) -> None:
-        self.world = world
-        self.table = table
-        self.game_id = record.id
-        self.players = list(record.seats)
-        assert record.state is not None
-        self.state = GAME.new_game(self.players, record.seed, dict(record.options))
-        assert GAME.dump(self.state) == record.state
-        self.version = record.version
-        self.boards = 0
-        self.off_turn_boards = 0
-        self.untold: list[str] = []     # narration the next digest must carry, in order
-        self.seen = len(table.messages)
+    game = GAME
+    line_cut = None
 
-    @classmethod
-    async def open(cls, world: World, table: Table, options: str | None = "size=8"
-                   ) -> tuple[Match, Reply]:
-        extra = {"options": options} if options else {}
-        opened = await table.slash("alice", "game new", kind="liege", **extra)
-        assert not opened.ephemeral, opened.describe()
-        lobby = opened.message
-        game_id = int(lobby.embeds[0]["title"].rsplit("#", 1)[1])
-        joined = await table.click("bob", "Join", message=lobby)
-        assert joined.response_type == 7 and not joined.errors
-        seen = len(table.messages)
-        await table.click("alice", "Start", message=lobby)
-        record = await world.store.get(game_id)
-        assert record.status == "active"
-        assert list(record.seats) == [world.uid("alice"), world.uid("bob")]
-        match = cls(world, table, record)
-        [board] = [m for m in table.messages[seen:]
-                   if not m.ephemeral and not is_recap(m)]   # the opening digest
-        check_board(board, [match.players[0]])
-        match.boards += 1
-        match.seen = len(table.messages)
-        return match, opened
+    def friendly_form(self, action: str) -> tuple[str, dict[str, Any]]:
+        return friendly_form(action)
 
-    def uid(self, name: str) -> str:
-        return self.world.uid(name)
+    def check_image(self, size: tuple[int, int]) -> None:
+        width, height = size
+        assert 300 <= width <= 3000 and 300 <= height <= 3000
 
-    def name(self, user_id: str) -> str:
-        return self.world.name(user_id)
-
-    @property
-    def acting(self) -> str:
-        [player] = GAME.to_act(self.state)
-        return player
-
-    async def record(self) -> GameRecord:
-        return await self.world.store.get(self.game_id)
-
-    async def send(self, action: str, *, friendly: bool = False) -> Reply:
-        """Whoever must act sends ``action``; the bot's answer is checked against the
-        engine copy."""
-        player = self.acting
-        name = self.name(player)
-        expected, events = GAME.apply(self.state, player, action)
-        if friendly:
-            command, options = friendly_form(action)
-            reply = await self.table.invoke(name, command, options)
-        else:
-            reply = await self.table.slash(name, "play", action=action)
-        await self.adopt(reply, player, action, expected, events)
-        return reply
-
-    async def adopt(self, reply: Reply, player: str, action: str, expected: Any,
-                    events: list[dict[str, Any]]) -> None:
-        record = await self.record()
-        assert record.version == self.version + 1, reply.describe()
-        assert record.state == GAME.dump(expected)
-        assert GAME.dump(self.world.store.load_state(record)) == record.state
-        [entry] = await self.world.store.history.log(self.game_id, limit=1)
-        assert (entry.seq, entry.player) == (record.version, player)
-        assert GAME.normalise(entry.action) == GAME.normalise(action)
-        assert entry.events == events
-        assert record.status == ("finished" if GAME.outcome(expected) else "active")
-
-        # the mover's own answer: private, with the engine's lines for these events
-        lines = wording.narration_lines(GAME, self.players, player, action, events)
-        assert reply.ephemeral and (reply.content or "").startswith("✅"), reply.describe()
-        for line in lines:
-            assert line in reply.content
-        assert all(m.pings == [] for m in reply.messages)
-        self.untold.extend(lines)
-
-        # the channel: one digest when the turn passes, the decision moves to someone
-        # else or the game ends (with everything since the last one), else nothing
-        boards = [m for m in self.table.messages[self.seen:]
-                  if not m.ephemeral and not is_recap(m)]
-        self.seen = len(self.table.messages)
-        outcome = GAME.outcome(expected)
-        turn_before, turn_after = GAME.current_turn(self.state), GAME.current_turn(expected)
-        acting_before, acting_after = GAME.to_act(self.state), GAME.to_act(expected)
-        if outcome is not None or turn_before != turn_after or acting_before != acting_after \
-                or action == "resign":
-            [board] = boards
-            at = 0
-            for line in self.untold:
-                found = board.content.find(line, at)
-                assert found >= 0, (line, board.content)
-                at = found + len(line)
-            self.untold = []
-        if outcome is not None:
-            check_board(board, list(outcome.winners))
-            assert "Game over" in board.content
-        elif turn_before != turn_after or acting_before != acting_after:
-            check_board(board, acting_after)
-            if acting_after == [turn_after]:
-                assert "your turn" in board.content.lower()
-            else:
-                # someone decides off-turn: named, told what to decide, with the choices
-                [loser] = acting_after
-                assert f"<@{loser}>: {CASUALTY_PROMPT}" in board.content
-                for choice in GAME.legal_actions(expected, loser):
-                    assert f"`{choice}`" in board.content
-                assert board.pings == [loser]            # the attacker is not pinged
-                self.off_turn_boards += 1
-        else:
-            assert boards == [], "a public message while the same player keeps acting"
-        self.boards += len(boards)
-        self.state = expected
-        self.version = record.version
-
-    async def refused(self, name: str, command: str, options: dict[str, Any] | None = None,
-                      ) -> Reply:
-        """``name`` runs a command that must change nothing and get an ephemeral answer."""
-        before = await self.record()
-        reply = await self.table.invoke(name, command, options or {})
-        after = await self.record()
-        assert (after.version, after.state) == (before.version, before.state)
-        assert reply.ephemeral and reply.content, reply.describe()
-        assert "Something went wrong" not in reply.content
-        return reply
-
-    async def offered(self, name: str, command: str, option: str, typed: str = "",
-                      **options: Any) -> list[str]:
-        choices = await self.table.autocomplete(name, command, option, typed=typed, **options)
-        assert len(choices) <= 25
-        return [str(c.value) for c in choices]
-
-    async def check_play_autocomplete(self) -> None:
-        """Whoever must act gets their legal actions; everyone else gets nothing."""
-        for name in PEOPLE:
-            pid = self.uid(name)
-            legal = GAME.legal_actions(self.state, pid) if pid in GAME.to_act(self.state) else []
-            assert await self.offered(name, "play", "action") == legal[:25]
+    def check_off_turn(self, board: Message, state: Any) -> None:
+        # someone decides off-turn: named, told what to decide, with the choices
+        [loser] = GAME.to_act(state)
+        assert f"<@{loser}>: {CASUALTY_PROMPT}" in board.content
+        for choice in GAME.legal_actions(state, loser):
+            assert f"`{choice}`" in board.content
+        assert board.pings == [loser]            # the attacker is not pinged
 
 
 def firsts(legal: list[str], verb: str) -> list[str]:
@@ -328,8 +154,8 @@ async def test_options_lobby_opening_fight_and_an_off_turn_casualty(world: World
     assert bad.ephemeral and "no option called `speed`" in (bad.content or "")
     assert table.messages == []
 
-    match, opened = await Match.open(world, table, "size=8")
-    fields = {f["name"]: f["value"] for f in opened.message.embeds[0]["fields"]}
+    match = await LiegeMatch.open(world, table, ["alice", "bob"], options="size=8")
+    fields = {f["name"]: f["value"] for f in match.opened.message.embeds[0]["fields"]}
     assert fields["Options"].splitlines()[0].startswith("`size=8` (default 10)")
     assert fields["Options"].splitlines()[1].startswith("`forward_bonus=30` — ")
     record = await match.record()
@@ -394,7 +220,8 @@ async def test_options_lobby_opening_fight_and_an_off_turn_casualty(world: World
     shown = await table.slash("carol", "liege range", square="d6")
     assert shown.ephemeral and all(m.ephemeral for m in shown.messages)
     [picture] = [m for m in shown.messages if m.attachments]
-    check_png(picture)
+    width, height = check_png(picture)
+    assert 300 <= width <= 3000 and 300 <= height <= 3000
     reach = GAME.piece_range(match.state, "d6")
     assert reach and ", ".join(reach) in (picture.content or "")
     assert "d6" in await match.offered("carol", "liege range", "square")
@@ -415,7 +242,7 @@ async def test_options_lobby_opening_fight_and_an_off_turn_casualty(world: World
                                **{"from": src}) == \
         seconds(GAME.legal_actions(match.state, player), "attack", src)[:25]
     await match.send(attack, friendly=True)
-    assert match.off_turn_boards == 1
+    assert match.off_turn == 1
 
     # the loser decides during the attacker's turn
     attacker = GAME.current_turn(match.state)
@@ -424,7 +251,7 @@ async def test_options_lobby_opening_fight_and_an_off_turn_casualty(world: World
     assert GAME.view(match.state, None)["phase"] == "casualty"
     choices = GAME.legal_actions(match.state, loser)
     assert choices and all(c.startswith("casualty ") for c in choices)
-    await match.check_play_autocomplete()
+    await match.check_play_autocomplete(PEOPLE)
     assert await match.offered(match.name(loser), "play", "action") == choices
     assert await match.offered(match.name(attacker), "play", "action") == []
     assert await match.offered(match.name(loser), "liege casualty", "square") == \
@@ -446,29 +273,23 @@ async def test_options_lobby_opening_fight_and_an_off_turn_casualty(world: World
 async def test_a_complete_game_to_a_winner(world: World) -> None:
     """The computer player picks every move; they go through /play and /liege by turns."""
     table = world.dd.table()
-    match, _ = await Match.open(world, table, "size=8 forward_bonus=40")
+    match = await LiegeMatch.open(world, table, ["alice", "bob"],
+                                  options="size=8 forward_bonus=40")
     assert (await match.record()).options == {"size": 8, "forward_bonus": 40}
-    n = 0
     turn = None
-    while GAME.outcome(match.state) is None:
-        assert n < MAX_ACTIONS
-        player = match.acting
-        action = choose_action(GAME, match.state, player)
+
+    async def autocomplete_each_turn(player: str, action: str) -> None:
+        nonlocal turn
+        assert player == match.acting
         if player != turn:
-            await match.check_play_autocomplete()
+            await match.check_play_autocomplete(PEOPLE)
             turn = player
-        await match.send(action, friendly=n % 2 == 1)
-        n += 1
-    outcome = GAME.outcome(match.state)
-    assert outcome is not None
+
+    n = await match.play_until_over(computer(GAME, choose_action),
+                                    before=autocomplete_each_turn,
+                                    friendly=lambda n: n % 2 == 1, limit=MAX_ACTIONS)
+    outcome = await match.check_over()
     [winner] = outcome.winners
-    result = table.last_message(lambda m: bool(m.attachments) and not is_recap(m))
-    assert f"🏆 **Game over** — <@{winner}> wins!" in result.content
-    assert result.pings == [winner]
-    record = await match.record()
-    assert record.status == "finished"
-    assert await world.store.history.verify(match.game_id)
-    assert await world.store.active_in_channel(table.channel.id) is None
     refused = await match.refused(world.name(winner), "liege end")
     assert "no game in this channel" in (refused.content or "")
     assert await match.offered(world.name(winner), "play", "action") == []
@@ -485,13 +306,8 @@ async def test_liege_commands_in_a_conqueror_channel_and_without_a_game(world: W
     assert shop.ephemeral and "no game" in (shop.content or "")
     assert await table.autocomplete("alice", "liege attack", "from") == []
     assert await table.autocomplete("alice", "liege range", "square") == []
-    await table.slash("alice", "game new", kind="conqueror")
-    await table.click("bob", "Join")
-    await table.click("alice", "Start")
-    other = await table.slash("alice", "liege end")
-    assert other.ephemeral and "/play" in (other.content or "")
-    assert await table.autocomplete("alice", "liege general", "square") == []
-    assert await table.autocomplete("alice", "liege buy", "piece") == []
+    await check_commands_elsewhere(table, "liege end", {}, [("liege general", "square"),
+                                                            ("liege buy", "piece")])
     shop = await table.slash("alice", "liege shop")
     assert shop.ephemeral and "no Battle of Liège" in (shop.content or "")
 
