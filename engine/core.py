@@ -273,9 +273,12 @@ class Game(ABC, Generic[S]):
     SAFE_ENDINGS: ClassVar[tuple[str, ...]] = ("end", "pass", "done", "end turn")
 
     def still_in(self, state: S) -> list[str]:
-        """The players who have not gone out (resigned or been eliminated), in seat order:
-        who may still resign. By default the seats not ``out`` of a state that keeps
-        ``seats`` (:class:`Seated`), else every player."""
+        """The players who may still resign, in seat order: while the game runs, those who
+        have not gone out (resigned or been eliminated); nobody once it is over. By
+        default the seats not ``out`` of a state that keeps ``seats`` (:class:`Seated`),
+        else every player."""
+        if self.outcome(state) is not None:
+            return []
         seats = getattr(state, "seats", None)
         if isinstance(seats, list) and all(hasattr(s, "id") and hasattr(s, "out")
                                            for s in seats):

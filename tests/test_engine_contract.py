@@ -1,19 +1,25 @@
-"""Properties every game kind owes the platform, checked for each one in ``engine.GAMES``.
+"""Properties every game kind owes the platform, checked for each one in ``engine.GAMES``
+and for the toy sixth game (tests/toy_game, registered by tests/conftest.py).
 
 Game-specific invariants live in each game's own property tests; what is the same for all
-games (determinism, the position format continuing a game exactly) is tested once, here.
+games (determinism, the position format continuing a game exactly, views, resigning, how
+a game ends) is tested once, here.
 """
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
 import pytest
 
 import engine
+from engine import RESIGN, IllegalAction
+from engine.search import heuristic_action
+from tests import toy_game
 
-KINDS = sorted(engine.GAMES)
+KINDS = toy_game.kinds()
 
 
 def _random_line(game: Any, state: Any, rng: random.Random, plies: int,
@@ -54,6 +60,95 @@ def test_replaying_from_a_loaded_position_matches_continuing(kind: str) -> None:
     copy = game.load(game.dump(state))
     assert game.dump(copy) == game.dump(state)
     _random_line(game, state, rng, 200, copy=copy)
+
+
+def _positions(kind: str, seed: int, plies: int = 120) -> list[Any]:
+    """The positions of a random game (every 3rd), from a seat count between the bounds."""
+    game = engine.GAMES[kind]
+    rng = random.Random(seed)
+    count = game.min_players + seed % (game.max_players - game.min_players + 1)
+    state = game.new_game([f"p{i}" for i in range(1, count + 1)], seed)
+    found = [state]
+    for _ in range(plies):
+        if not game.to_act(state):
+            break
+        p = game.to_act(state)[0]
+        state, _ = game.apply(state, p, rng.choice(game.legal_actions(state, p)))
+        found.append(state)
+    return found[::3]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_views_are_json_and_show_a_hand_to_its_owner_alone(kind: str) -> None:
+    game = engine.GAMES[kind]
+    hands = 0
+    for seed in (1, 2):
+        for state in _positions(kind, seed):
+            public = game.view(state, None)
+            assert json.loads(json.dumps(public)) == public
+            assert public.get("viewer") is None
+            entries = public.get("players") or []
+            assert not any("hand" in e for e in entries if isinstance(e, dict))
+            for p in game.players(state):
+                own = game.view(state, p)
+                assert json.loads(json.dumps(own)) == own and own.get("viewer") == p
+                shown = [e for e in own.get("players") or []
+                         if isinstance(e, dict) and "hand" in e]
+                assert all(e.get("id") == p for e in shown)
+                for entry in shown:
+                    assert isinstance(entry["hand"], list)
+                    assert all(isinstance(c, dict) and c.get("name") for c in entry["hand"])
+                    hands += 1
+    if "hand" in game.facts.board_shows:  # a game with hands shows each its own
+        assert hands > 0
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_resign_is_accepted_from_anyone_still_in_and_never_listed(kind: str) -> None:
+    game = engine.GAMES[kind]
+    resigned = 0
+    for state in _positions(kind, 3)[::4]:
+        if game.outcome(state) is not None:
+            continue
+        for p in [*game.players(state), "stranger"]:
+            assert RESIGN not in game.legal_actions(state, p)
+            if p not in game.still_in(state):
+                with pytest.raises(IllegalAction):
+                    game.apply(state, p, RESIGN)
+                continue
+            after, events = game.apply(state, p, "  Resign ")
+            assert p not in game.still_in(after) and events
+            assert game.outcome(after) is not None or p not in game.to_act(after)
+            resigned += 1
+    assert resigned > 0
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_game_ends_with_every_player_in_its_standings(kind: str) -> None:
+    """Played by the computer player's heuristic (a short game if the game has one) to
+    its end, or resigned down to one player: an outcome that ranks everyone, no one left
+    to act, nothing legal, and a narration of text lines."""
+    game = engine.GAMES[kind]
+    players = [f"p{i}" for i in range(1, game.max_players + 1)]
+    state = game.new_game(players, 4, dict(game.facts.short_game))
+    for _ in range(1500):
+        if not game.to_act(state):
+            break
+        p = game.to_act(state)[0]
+        state, events = game.apply(state, p, heuristic_action(game, state, p))
+        lines = game.narrate(events, {q: q.upper() for q in players})
+        assert all(isinstance(line, str) and line for line in lines)
+    for p in players:
+        if game.outcome(state) is None and p in game.still_in(state):
+            state, _ = game.apply(state, p, RESIGN)
+    outcome = game.outcome(state)
+    assert outcome is not None and outcome.reason
+    assert sorted(outcome.standings) == sorted(players)
+    assert outcome.winners and set(outcome.winners) <= set(outcome.standings[:len(
+        outcome.winners)])
+    assert game.to_act(state) == [] and game.current_turn(state) is None
+    assert all(game.legal_actions(state, p) == [] for p in players)
+    assert game.view(state, None)["outcome"] == outcome.to_json()
 
 
 def test_dice_shuffle_is_a_deterministic_permutation_that_leaves_forced_dice_alone() -> None:

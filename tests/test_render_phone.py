@@ -18,16 +18,12 @@ import pytest
 import engine
 import render
 from render.common import ESSENTIAL_ROLES, TextLog, min_essential_size
+from tests import toy_game
 
-#: The roles each game's image must show (a game with hands shows hand counts).
-EXPECTED_ROLES: dict[str, set[str]] = {
-    "conqueror": {"turn", "count", "score"},
-    "liege": {"turn", "count", "score"},
-    "battlecards": {"turn", "score", "hand", "count"},
-    "napoleon": {"turn", "score", "hand", "count"},
-    "antiquity": {"turn", "score", "count"},
-}
-DEFAULT_ROLES = {"turn", "score"}
+#: Every game's image and the toy sixth game's (registered by tests/conftest.py); the roles
+#: each must show are the game's own ``facts.board_shows`` (a game with hands shows hand
+#: counts).
+KINDS = toy_game.kinds()
 
 
 def positions(kind: str, seed: int, samples: int = 6) -> list[tuple[dict[str, Any],
@@ -59,9 +55,9 @@ def positions(kind: str, seed: int, samples: int = 6) -> list[tuple[dict[str, An
     return out[:samples]
 
 
-@pytest.mark.parametrize("kind", sorted(engine.GAMES))
+@pytest.mark.parametrize("kind", KINDS)
 def test_essential_text_is_readable_on_a_phone(kind: str) -> None:
-    wanted = EXPECTED_ROLES.get(kind, DEFAULT_ROLES)
+    wanted = engine.GAMES[kind].facts.board_shows
     seen: set[str] = set()
     for seed in (1, 2):
         for view, events in positions(kind, seed):
