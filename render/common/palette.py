@@ -9,8 +9,6 @@ from typing import Any
 RGB = tuple[int, int, int]
 Colour = tuple[int, ...]  # RGB or RGBA
 
-# --- palette (a dark "war table" theme) ----------------------------------------------
-
 BACKGROUND: RGB = (27, 29, 34)
 PANEL: RGB = (38, 41, 49)
 PANEL_HIGHLIGHT: RGB = (50, 54, 65)
