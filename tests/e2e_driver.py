@@ -326,13 +326,14 @@ class Match:
                               after: Callable[[int], Awaitable[None]] | None = None,
                               friendly: Callable[[int], bool] = lambda n: n % 2 == 0,
                               limit: int = MAX_ACTIONS) -> int:
-        """Actions from ``chooser`` until the game ends, through ``/play`` and the game's own
-        commands by turns (``friendly(n)``); ``before(player, action)`` runs before each,
-        ``after(n)`` after. How many actions it took."""
+        """Actions from ``chooser(state, n)`` until the game ends, through ``/play`` and the
+        game's own commands by turns (``friendly(n)``), ``n`` counting from 0 here;
+        ``before(player, action)`` runs before each, ``after(n)`` after (``n`` sent). How
+        many actions it took."""
         n = 0
         while self.game.outcome(self.state) is None:
             assert n < limit
-            player, action = chooser(self.state, self.n)
+            player, action = chooser(self.state, n)
             if before is not None:
                 await before(player, action)
             await self.send(action, player=player, friendly=friendly(n))

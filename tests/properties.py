@@ -1,0 +1,252 @@
+"""What the games' whole-game property tests share (tests/test_<kind>_properties.py):
+walking games by random, automatic or mixed play, the checks every step of any game must
+pass, and the hypothesis tests every game's inputs must survive. A game's file keeps only
+its own invariants and facts.
+
+* Walking: :func:`walk` yields each :class:`Step` (``before, player, action, after,
+  events``) of a game played by ``choose(rng, state, player, legal)`` — :func:`any_legal`,
+  :func:`automatic`, :func:`mixed`, :func:`timeouts` — for ``pick(rng, acting)`` (default:
+  the first to act); :func:`play_out` plays a game to its end.
+* :func:`fuzz`: a random game from a seed in which, at every step, garbage from anyone is
+  refused with a reason and changes nothing, only those who must act have legal actions
+  (unique; nobody else may take them), and the action applied in upper case is accepted,
+  leaves its input alone, keeps its canonical notation and JSON views, narrates in text,
+  keeps the game's ``invariants`` and reloads to the same state.
+* Checks: :func:`check_garbage`, :func:`check_single_winner`, :func:`check_stable_dump`,
+  :func:`check_non_text_refused`.
+* Hypothesis: :data:`JSON_VALUES`, and the test factories :func:`any_text_test` (any text
+  as an action is refused or applied, never a crash, never a change to the input) and
+  :func:`any_json_test` (any JSON is a valid position or refused cleanly).
+* :func:`strings`: every string in a JSON value (to look for names that must not leak).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, NamedTuple
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hst
+
+from engine import IllegalAction
+from engine.core import Game
+
+#: ``choose(rng, state, player, legal) -> action``
+Choose = Callable[[random.Random, Any, str, list[str]], str]
+#: ``pick(rng, acting) -> player``
+Pick = Callable[[random.Random, list[str]], str]
+
+
+class Step(NamedTuple):
+    """One action of a walked game."""
+
+    before: Any
+    player: str
+    action: str
+    after: Any
+    events: list[dict[str, Any]]
+
+
+# -- choosing ----------------------------------------------------------------------------------
+
+
+def first(rng: random.Random, acting: list[str]) -> str:
+    return acting[0]
+
+
+def anyone(rng: random.Random, acting: list[str]) -> str:
+    """Any of those who must act, at random."""
+    return rng.choice(acting)
+
+
+def any_legal(rng: random.Random, state: Any, player: str, legal: list[str]) -> str:
+    return rng.choice(legal)
+
+
+def automatic(game: Game[Any], choose_action: Callable[..., str]) -> Choose:
+    """The game's automatic player."""
+    return lambda rng, state, player, legal: choose_action(game, state, player)
+
+
+def mixed(game: Game[Any], choose_action: Callable[..., str], share: float) -> Choose:
+    """The automatic player ``share`` of the time, else a random legal action."""
+    def choose(rng: random.Random, state: Any, player: str, legal: list[str]) -> str:
+        if rng.random() < share:
+            return choose_action(game, state, player)
+        return rng.choice(legal)
+    return choose
+
+
+def timeouts(game: Game[Any]) -> Choose:
+    """What the game plays for a player whose time ran out (``end`` if nothing)."""
+    return lambda rng, state, player, legal: game.timeout_action(state, player) or "end"
+
+
+# -- walking -----------------------------------------------------------------------------------
+
+
+def walk(game: Game[Any], state: Any, rng: random.Random | None, plies: int, *,
+         choose: Choose = any_legal, pick: Pick = first, shout: bool = False,
+         frozen: bool = True) -> Iterator[Step]:
+    """At most ``plies`` actions from ``state`` (fewer if the game ends). With ``shout``
+    each action is applied in upper case (the input is case-insensitive); with ``frozen``
+    every apply is checked to leave its input as it was."""
+    rng = rng or random.Random(0)
+    for _ in range(plies):
+        acting = game.to_act(state)
+        if not acting:
+            return
+        player = pick(rng, acting)
+        action = choose(rng, state, player, game.legal_actions(state, player))
+        before = game.dump(state) if frozen else None
+        after, events = game.apply(state, player, action.upper() if shout else action)
+        if frozen:
+            assert game.dump(state) == before  # apply never changes its input
+        yield Step(state, player, action, after, events)
+        state = after
+
+
+def play_out(game: Game[Any], state: Any, choose: Choose, plies: int,
+             invariants: Callable[[Any], None] | None = None) -> Any:
+    """The game played on by ``choose`` for whoever acts first, until it ends or
+    ``plies`` actions were taken; each position checked by ``invariants``. The last."""
+    for step in walk(game, state, None, plies, choose=choose, frozen=False):
+        state = step.after
+        if invariants is not None:
+            invariants(state)
+    return state
+
+
+def check_garbage(game: Game[Any], state: Any, who: Any, text: Any) -> None:
+    """``who`` sending ``text`` is refused with a reason (or it was legal), and the state
+    does not change either way."""
+    before = game.dump(state)
+    try:
+        game.apply(state, who, text)
+    except IllegalAction as exc:
+        assert str(exc)                  # a message for the player
+    assert game.dump(state) == before    # refused or not, the input is never mutated
+
+
+def fuzz(game: Game[Any], players: list[str], seed: int, plies: int, *,
+         garbage: list[str], invariants: Callable[[Any], None],
+         strangers: Iterable[Any] = ("stranger",), anytime: tuple[str, ...] = (),
+         options: dict[str, Any] | None = None, choose: Choose = any_legal,
+         pick: Pick = first) -> Iterator[Step]:
+    """A game from ``seed`` by ``choose``, every step checked (see the module's doc);
+    ``strangers`` try garbage too, and actions starting with ``anytime`` may be taken out
+    of turn (so they are not tried by those who must not act). Yields each step."""
+    rng = random.Random(seed)
+    strangers = list(strangers)
+    state = game.new_game(players, seed, options)
+    for step in walk(game, state, rng, plies, choose=choose, pick=pick, shout=True):
+        before, player, action, after, events = step
+        check_garbage(game, before, rng.choice([*players, *strangers]), rng.choice(garbage))
+        legal = game.legal_actions(before, player)
+        assert legal and len(set(legal)) == len(legal) and action in legal
+        acting = game.to_act(before)
+        for other in [*players, "stranger"]:
+            if other not in acting:
+                assert game.legal_actions(before, other) == []
+                with pytest.raises(IllegalAction):
+                    game.apply(before, other, next(a for a in legal
+                                                   if not a.startswith(anytime)))
+        assert after.last_move["action"] == action   # canonical notation round-trips
+        json.dumps(events)
+        json.dumps(game.view(after, None))
+        json.dumps(game.view(after, player))
+        assert all(isinstance(line, str) for line in game.narrate(events))
+        invariants(after)
+        assert game.load(game.dump(after)) == after
+        yield step
+
+
+# -- results and positions -------------------------------------------------------------------
+
+
+def check_single_winner(game: Game[Any], state: Any, players: list[str]) -> None:
+    """The game is over with one winner, first of standings that rank every player."""
+    outcome = game.outcome(state)
+    assert outcome is not None and len(outcome.winners) == 1
+    assert sorted(outcome.standings) == sorted(players)
+    assert outcome.standings[0] == outcome.winners[0]
+
+
+def check_stable_dump(game: Game[Any], state: Any) -> dict[str, Any]:
+    """The position's text reloads to the same text, in the game's format; its data."""
+    text = game.dump(state)
+    assert game.dump(game.load(text)) == text
+    data = json.loads(text)
+    assert data["format"] == f"warhost.{game.kind}/1"
+    return data
+
+
+def check_non_text_refused(game: Game[Any], state: Any, player: str, action: str,
+                           more: Iterable[Any] = ()) -> None:
+    """Actions that are not text, and a player that is not one, are refused."""
+    for bad in (None, 3, [action], action.encode(), *more):
+        with pytest.raises(IllegalAction):
+            game.apply(state, player, bad)
+    with pytest.raises(IllegalAction):
+        game.apply(state, None, action)  # type: ignore[arg-type]
+
+
+# -- hypothesis ------------------------------------------------------------------------------
+
+
+#: Any JSON value, nested a few levels.
+JSON_VALUES = hst.recursive(
+    hst.none() | hst.booleans() | hst.integers() | hst.text(max_size=5),
+    lambda kids: hst.lists(kids, max_size=3)
+    | hst.dictionaries(hst.text(max_size=8), kids, max_size=4))
+
+
+def any_text_test(game: Game[Any], position: Callable[[], Any],
+                  players: Iterable[str]) -> Callable[[str], None]:
+    """A test: any text sent as an action by any of ``players`` in ``position()`` is
+    refused or applied, never a crash, and never changes the position."""
+    players = list(players)
+
+    @settings(max_examples=300, deadline=None)
+    @given(hst.text(max_size=60))
+    def test(text: str) -> None:
+        state = position()
+        before = game.dump(state)
+        for player in players:
+            with contextlib.suppress(IllegalAction):
+                game.apply(state, player, text)
+        assert game.dump(state) == before
+
+    return test
+
+
+def any_json_test(game: Game[Any]) -> Callable[[Any], None]:
+    """A test: any JSON is a valid position or refused with IllegalAction."""
+    @settings(max_examples=200, deadline=None)
+    @given(JSON_VALUES)
+    def test(value: Any) -> None:
+        with contextlib.suppress(IllegalAction):
+            game.load(json.dumps(value))
+
+    return test
+
+
+# -- leaks -------------------------------------------------------------------------------------
+
+
+def strings(value: Any, out: set[str] | None = None) -> set[str]:
+    """Every string in a JSON value (keys aside)."""
+    out = set() if out is None else out
+    if isinstance(value, str):
+        out.add(value)
+    elif isinstance(value, dict):
+        for v in value.values():
+            strings(v, out)
+    elif isinstance(value, list):
+        for v in value:
+            strings(v, out)
+    return out
