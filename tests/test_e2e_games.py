@@ -22,22 +22,17 @@ from __future__ import annotations
 import asyncio
 import copy
 import io
-import re
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from discord_double import ClientRefused, DiscordDouble, Message, Reply, Table
-from e2e_world import is_recap
+from discord_double import ClientRefused, Message, Reply
+from e2e_driver import Match, check_board, computer, unmention
+from e2e_world import World, is_recap, new_messages, world_fixture
 from PIL import Image
 
-import bot as warhost
 import render
-from cogs import wording
-from db import GameRecord, Store
-from db.turns import Turn
 from engine import IllegalAction
 from engine.conqueror import GAME
 from engine.conqueror.ai import choose_action
@@ -57,83 +52,22 @@ SEEDS = {2: 20250101, 3: 7, 4: 11}
 MAX_ACTIONS = 2000
 
 
-# -- the world: a double, a bot, people ---------------------------------------------------
+# -- the world: a double, a bot (restartable on the same database), people --------------------
 
-
-class World:
-    """The double, the bot (restartable on the same database) and the people at the tables."""
-
-    def __init__(self, dd: DiscordDouble, start_bot: Any, tmp_path: Path) -> None:
-        self.dd = dd
-        self.start_bot = start_bot
-        self.config = warhost.Config.from_env({
-            "DISCORD_TOKEN": dd.token,
-            "DISCORD_API_BASE": dd.api_base,
-            "DATABASE_PATH": str(tmp_path / "warhost.db"),
-            "DEV_GUILD_ID": dd.guild.id,
-            "RATE_LIMITS": "off",       # scripted players play faster than people may
-        }, None)
-        self.running: Any = None
-
-    async def start(self) -> None:
-        self.running = await self.start_bot(warhost.create_bot(self.config), commands=COMMANDS)
-
-    async def restart(self) -> None:
-        """Shut the bot down and start a brand new one on the same database file."""
-        await self.running.stop()
-        assert self.running.bot.store is None          # the old store is closed
-        await self.start()
-
-    @property
-    def store(self) -> Store:
-        store = self.running.bot.store
-        assert isinstance(store, Store)
-        return store
-
-    def uid(self, name: str) -> str:
-        return self.dd.resolve_user(name).id
-
-    def name(self, user_id: str) -> str:
-        return self.dd.users[user_id].name
+#: Until a test calls ``seeded``, the store deals real random seeds.
+world = world_fixture(people=PEOPLE, commands=COMMANDS)
 
 
 @pytest.fixture
-def seeded(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    """``seeded(n)`` makes the store deal the next game from ``SEEDS[n]``.
-
-    The store draws seeds with ``secrets.randbits``; only its own reference is replaced.
-    """
-    import db.lobby
-
+def seeded(world: World) -> Callable[[int], None]:
+    """``seeded(n)`` makes the store deal the next game from ``SEEDS[n]``."""
     def use(players: int) -> None:
-        monkeypatch.setattr(db.lobby, "secrets",
-                            SimpleNamespace(randbits=lambda bits: SEEDS[players]))
+        world.dealer.seed = SEEDS[players]
 
-    yield use
-
-
-@pytest.fixture
-async def world(discord_double: DiscordDouble, start_bot: Any, tmp_path: Path) -> World:
-    # an interaction is done once the bot's handler tasks finished and nothing moved for
-    # this long; 5 ms instead of the default 20 ms halves the time of the whole games
-    discord_double.quiet_period = 0.005
-    for name in PEOPLE:
-        discord_double.add_user(name)
-    w = World(discord_double, start_bot, tmp_path)
-    await w.start()
-    return w
+    return use
 
 
 # -- checking what the bot posted ------------------------------------------------------------
-
-
-def mention_map(players: list[str]) -> dict[str, str]:
-    return {p: f"<@{p}>" for p in players}
-
-
-def unmention(text: str) -> str:
-    """Mentions back to bare ids, to compare the bot's text with the engine's."""
-    return re.sub(r"<@!?(\d+)>", r"\1", text)
 
 
 def engine_refusal(state: Any, player: str, action: str) -> str:
@@ -157,24 +91,9 @@ def dice_lines(events: list[dict[str, Any]]) -> list[str]:
     return shown
 
 
-def check_board(board: Message, ping: list[str]) -> None:
-    """A public board PNG of the right size that pings exactly ``ping``."""
-    assert not board.ephemeral
-    [png] = board.attachments
-    assert png.filename.endswith(".png") and png.is_png
-    image = png.image()                                # fully decoded: a corrupt file fails
-    assert (image.format, image.size) == ("PNG", BOARD_SIZE)
-    assert sorted(board.pings) == sorted(ping), board.content
-    sent = board.allowed_mentions or {}
-    assert sorted(str(u) for u in sent.get("users") or []) == sorted(ping)
-    assert "everyone" not in (sent.get("parse") or [])
-    for p in ping:
-        assert f"<@{p}>" in board.content
-
-
-def new_messages(table: Table, seen: int) -> list[Message]:
-    """Channel messages (what everyone sees) created after the first ``seen``."""
-    return [m for m in table.messages[seen:] if not m.ephemeral and not is_recap(m)]
+def check_conqueror_board(board: Message, ping: list[str]) -> None:
+    """A board (see ``e2e_driver.check_board``) of the full Conqueror size."""
+    assert check_board(board, ping) == BOARD_SIZE
 
 
 def expect_filter(legal: list[str], typed: str) -> list[str]:
@@ -203,148 +122,35 @@ def friendly_form(action: str) -> tuple[str, dict[str, Any]]:
 # -- a game with its engine copy alongside --------------------------------------------------
 
 
-class Match:
+class ConquerorMatch(Match):
     """One game at one table, with the engine run alongside from the store's seed."""
 
-    def __init__(self, world: World, table: Table, record: GameRecord) -> None:
-        self.world = world
-        self.table = table
-        self.game_id = record.id
-        self.players = list(record.seats)
-        assert record.state is not None
-        self.state = GAME.new_game(self.players, record.seed, dict(record.options))
-        assert GAME.dump(self.state) == record.state
-        self.version = record.version
-        self.boards = 0            # board PNGs checked
+    game = GAME
+    line_cut = None
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
         self.dice = 0              # narrated dice lines checked
-        self.untold: list[str] = []  # narration the next digest must carry, in order
-        self.seen = len(table.messages)
 
     @classmethod
-    async def open(cls, world: World, table: Table, names: list[str]) -> Match:
-        """``/game new`` by the first name, Join buttons for the others, Start button."""
-        host, *guests = names
-        opened = await table.slash(host, "game new", kind="conqueror")
-        assert not opened.ephemeral
-        lobby = opened.message
-        game_id = int(lobby.embeds[0]["title"].rsplit("#", 1)[1])
-        assert lobby.custom_ids == [f"warhost:lobby:{a}:{game_id}"
-                                    for a in ("join", "leave", "start", "addbot")]
-        for guest in guests:
-            joined = await table.click(guest, "Join", message=lobby)
-            assert joined.response_type == 7 and not joined.errors   # the lobby itself
-        seen = len(table.messages)
-        await table.click(host, "Start", message=lobby)
-        assert lobby.components == []                  # buttons gone once started
-        record = await world.store.get(game_id)
-        assert record.status == "active" and record.channel_id == table.channel.id
-        assert list(record.seats) == [world.uid(n) for n in names]   # join order
-        match = cls(world, table, record)
-        [board] = new_messages(table, seen)            # the opening digest
-        check_board(board, [match.players[0]])
-        assert "The game begins" in board.content
-        match.boards += 1
-        match.seen = len(table.messages)
+    async def open(cls, world: World, table: Any, names: list[str], *,  # type: ignore[override]
+                   options: str | None = None) -> ConquerorMatch:
+        match = await super().open(world, table, names, options=options)
+        assert match.opening is not None and "The game begins" in match.opening.content
         return match
 
-    def uid(self, name: str) -> str:
-        return self.world.uid(name)
+    def friendly_form(self, action: str) -> tuple[str, dict[str, Any]]:
+        return friendly_form(action)
 
-    @property
-    def to_act(self) -> str:
-        turn = GAME.current_turn(self.state)
-        assert turn is not None
-        return turn
+    def check_image(self, size: tuple[int, int]) -> None:
+        assert size == BOARD_SIZE
 
-    async def record(self) -> GameRecord:
-        return await self.world.store.get(self.game_id)
-
-    async def send(self, action: str, *, friendly: bool = False) -> Reply:
-        """The player to act sends ``action``; the bot's answer is checked move by move."""
-        return await self.send_as(self.world.name(self.to_act), action, friendly=friendly)
-
-    async def send_as(self, name: str, action: str, *, friendly: bool = False) -> Reply:
-        player = self.uid(name)
-        before = self.state
-        expected, events = GAME.apply(before, player, action)  # the engine copy first
-        if friendly:
-            command, options = friendly_form(action)
-            reply = await self.table.invoke(name, command, options)
-        else:
-            reply = await self.table.slash(name, "play", action=action)
-        await self.adopt(reply, player, action, expected, events)
-        return reply
-
-    async def adopt(self, reply: Reply, player: str, action: str, expected: Any,
-                    events: list[dict[str, Any]]) -> None:
-        """Check that ``reply`` applied ``action`` exactly as the engine copy did."""
-        record = await self.record()
-        assert record.version == self.version + 1, reply.describe()
-        assert record.state == GAME.dump(expected)
-        assert GAME.dump(self.world.store.load_state(record)) == record.state
-        [entry] = await self.world.store.history.log(self.game_id, limit=1)
-        assert (entry.seq, entry.player, entry.action) == (record.version, player, action)
-        assert entry.events == events
-        assert record.status == ("finished" if GAME.outcome(expected) else "active")
-
-        # the mover's own answer: private, the engine's lines for these events
-        lines = wording.narration_lines(GAME, self.players, player, action, events)
-        assert reply.ephemeral and (reply.content or "").startswith("✅"), reply.describe()
-        for line in lines:
-            assert line in reply.content
-        for line in dice_lines(events):
-            assert line in reply.content
+    def check_answer(self, reply: Reply, player: str, action: str,
+                     events: list[dict[str, Any]], lines: list[str]) -> None:
+        super().check_answer(reply, player, action, events, lines)
+        for line in dice_lines(events):               # the dice, as the engine rolled them
+            assert line in (reply.content or "")
             self.dice += 1
-        assert all(m.pings == [] for m in reply.messages)
-        self.untold.extend(lines)
-
-        # the channel: one digest when the turn passes or the game ends, else nothing
-        posted = new_messages(self.table, self.seen)
-        self.seen = len(self.table.messages)
-        outcome = GAME.outcome(expected)
-        turn_changed = Turn.of(GAME, expected) != Turn.of(GAME, self.state)
-        if outcome is not None or turn_changed or action == "resign":   # resigning is news
-            [board] = posted
-            check_board(board, list(outcome.winners) if outcome else
-                        [GAME.current_turn(expected)])
-            said = board.content
-            if outcome is not None:
-                assert "Game over" in said
-            else:
-                assert "your turn" in said.lower()
-            at = 0
-            for line in self.untold:                  # every action since the last one
-                found = said.find(line, at)
-                assert found >= 0, (line, said)
-                at = found + len(line)
-            self.untold = []
-            self.boards += 1
-        else:
-            assert posted == [], "a public message mid-turn"
-        self.state = expected
-        self.version = record.version
-
-    async def refused(self, name: str, command: str = "play",
-                      options: dict[str, Any] | None = None, *,
-                      engine_says: str | None = None) -> Reply:
-        """``name`` runs a command that must change nothing and get an ephemeral answer."""
-        before = await self.record()
-        reply = await self.table.invoke(name, command, options or {})
-        return await self.unchanged(reply, before, engine_says=engine_says)
-
-    async def unchanged(self, reply: Reply, before: GameRecord, *,
-                        engine_says: str | None = None) -> Reply:
-        after = await self.record()
-        assert (after.version, after.state, after.status) == (
-            before.version, before.state, before.status)
-        assert after.updated_at == before.updated_at
-        assert len(await self.world.store.history.log(self.game_id, limit=10_000)) == before.version
-        assert reply.ephemeral and reply.content, reply.describe()
-        assert all(m.ephemeral for m in reply.messages)
-        assert "Something went wrong" not in reply.content
-        if engine_says is not None:
-            assert unmention(reply.content) == engine_says
-        return reply
 
     async def forged(self, name: str, template: dict[str, Any], value: Any, *,
                      engine_says: str) -> Reply:
@@ -377,36 +183,27 @@ class Match:
 
     async def play_to_the_end(self, *, autocomplete: bool = False) -> int:
         """Computer-chosen moves until someone wins; alternates /play and /conqueror."""
-        n = 0
         turn = None
-        while GAME.outcome(self.state) is None:
-            assert n < MAX_ACTIONS
-            player = self.to_act
-            action = choose_action(GAME, self.state, player)
+
+        async def each_turn(player: str, action: str) -> None:
+            nonlocal turn
+            assert player == GAME.current_turn(self.state)
             if autocomplete and player != turn:
                 await self.check_autocomplete()
                 await self.check_autocomplete(action.split()[0],
                                               people=(self.world.name(player),))
             turn = player
-            await self.send(action, friendly=n % 2 == 1)
-            n += 1
-        return n
+
+        return await self.play_until_over(computer(GAME, choose_action), before=each_turn,
+                                          friendly=lambda n: n % 2 == 1, limit=MAX_ACTIONS)
 
     async def check_finished(self) -> None:
         """The result is announced, the game is finished and no longer playable."""
-        outcome = GAME.outcome(self.state)
-        assert outcome is not None
+        outcome = await self.check_over()
         [winner] = outcome.winners
-        result = self.table.last_message(lambda m: bool(m.attachments) and not is_recap(m))
-        assert f"🏆 **Game over** — <@{winner}> wins!" in result.content
-        assert result.pings == [winner]
-        record = await self.record()
-        assert record.status == "finished"
-        assert await self.world.store.history.verify(self.game_id)
-        assert await self.world.store.active_in_channel(self.table.channel.id) is None
         for name in ("alice", "bob", "erin"):
             refused = await self.refused(name, "play", {"action": "end"})
-            assert "no game in this channel" in refused.content
+            assert "no game in this channel" in (refused.content or "")
         await self.refused(self.world.name(winner), "conqueror end")
         assert await self.table.autocomplete(self.world.name(winner), "play", "action") == []
 
@@ -417,7 +214,7 @@ class Match:
 async def test_a_complete_two_player_game(world: World, seeded: Any) -> None:
     """Lobby, every move through interactions, autocomplete each turn, the win."""
     seeded(2)
-    match = await Match.open(world, world.dd.table(), ["alice", "bob"])
+    match = await ConquerorMatch.open(world, world.dd.table(), ["alice", "bob"])
     moves = await match.play_to_the_end(autocomplete=True)
     await match.check_finished()
     turns = sum(1 for e in await world.store.history.log(match.game_id, limit=10_000)
@@ -429,7 +226,7 @@ async def test_a_complete_two_player_game(world: World, seeded: Any) -> None:
 async def test_a_complete_four_player_game(world: World, seeded: Any) -> None:
     seeded(4)
     table = world.dd.table()
-    match = await Match.open(world, table, ["alice", "bob", "carol", "dave"])
+    match = await ConquerorMatch.open(world, table, ["alice", "bob", "carol", "dave"])
     moves = await match.play_to_the_end()
     await match.check_finished()
     outcome = GAME.outcome(match.state)
@@ -450,18 +247,18 @@ async def test_autocomplete_offers_only_the_callers_legal_actions(world: World,
                                                                   seeded: Any) -> None:
     seeded(2)
     table = world.dd.table()
-    match = await Match.open(world, table, ["alice", "bob"])
+    match = await ConquerorMatch.open(world, table, ["alice", "bob"])
     await match.check_autocomplete()
     # advance (through the store, quickly) to a position with more than 25 legal actions
     store = world.store
     for _ in range(MAX_ACTIONS):
-        player = match.to_act
+        player = match.acting
         if len(GAME.legal_actions(match.state, player)) > 25:
             break
         action = choose_action(GAME, match.state, player)
         result = await store.apply_action(match.game_id, player, action)
         match.state, match.version = result.state, result.seq
-    player = match.to_act
+    player = match.acting
     legal = GAME.legal_actions(match.state, player)
     assert len(legal) > 25
     name = world.name(player)
@@ -488,7 +285,7 @@ async def test_out_of_turn_non_player_and_spectator_change_nothing(world: World,
                                                                    seeded: Any) -> None:
     seeded(3)
     table = world.dd.table()
-    match = await Match.open(world, table, ["alice", "bob", "carol"])
+    match = await ConquerorMatch.open(world, table, ["alice", "bob", "carol"])
     alice, bob, carol = (match.uid(n) for n in ("alice", "bob", "carol"))
     # carol resigns at once (allowed out of turn) and stays to watch: a seated spectator
     resigned = await table.slash("carol", "game resign")
@@ -523,7 +320,7 @@ async def test_out_of_turn_non_player_and_spectator_change_nothing(world: World,
         assert "Only the host" in (refused.content or "")
     assert len(table.messages) == public      # none of that reached the channel
     await match.send("end")
-    assert match.to_act == bob                   # carol, out, is skipped
+    assert match.acting == bob                   # carol, out, is skipped
     await match.check_autocomplete()
 
 
@@ -531,7 +328,7 @@ async def test_garbage_and_unicode_get_a_clear_ephemeral_error(world: World,
                                                                seeded: Any) -> None:
     seeded(2)
     table = world.dd.table()
-    match = await Match.open(world, table, ["alice", "bob"])
+    match = await ConquerorMatch.open(world, table, ["alice", "bob"])
     alice = match.uid("alice")
     junk = [
         "💥💥💥", "🙂", "move 🙂 b2 1",                         # emoji
@@ -579,9 +376,9 @@ async def test_a_restart_mid_game_continues_it_and_old_buttons_work(world: World
                                                                     seeded: Any) -> None:
     seeded(2)
     table = world.dd.table()
-    match = await Match.open(world, table, ["alice", "bob"])
+    match = await ConquerorMatch.open(world, table, ["alice", "bob"])
     for _ in range(12):
-        await match.send(choose_action(GAME, match.state, match.to_act))
+        await match.send(choose_action(GAME, match.state, match.acting))
     side = world.dd.table(channel="side-room")
     lobby = (await side.slash("carol", "game new", kind="conqueror")).message
 
@@ -592,7 +389,7 @@ async def test_a_restart_mid_game_continues_it_and_old_buttons_work(world: World
     status = await table.slash("erin", "game status")
     assert f"round {GAME.view(match.state, None)['round']}" in (status.content or "")
     for i in range(12):
-        await match.send(choose_action(GAME, match.state, match.to_act), friendly=i % 2 == 0)
+        await match.send(choose_action(GAME, match.state, match.acting), friendly=i % 2 == 0)
     await match.check_autocomplete()
     assert await world.store.history.verify(match.game_id)
     # the lobby's buttons, posted by the old bot, work for the new one
@@ -602,7 +399,7 @@ async def test_a_restart_mid_game_continues_it_and_old_buttons_work(world: World
     seen = len(side.messages)
     await side.click("carol", "Start", message=lobby)
     [board] = new_messages(side, seen)
-    check_board(board, [world.uid("carol")])
+    check_conqueror_board(board, [world.uid("carol")])
     side_game = await world.store.active_in_channel(side.channel.id)
     assert side_game is not None and side_game.seats == (world.uid("carol"), world.uid("dave"))
     # a second restart, and the first game still finishes through interactions
@@ -618,7 +415,7 @@ async def test_two_interactions_at_once_exactly_one_applies(world: World,
                                                             seeded: Any) -> None:
     seeded(2)
     table = world.dd.table()
-    match = await Match.open(world, table, ["alice", "bob"])
+    match = await ConquerorMatch.open(world, table, ["alice", "bob"])
     alice = match.uid("alice")
 
     async def race(name: str, a: tuple[str, dict[str, Any]],
@@ -647,7 +444,7 @@ async def test_two_interactions_at_once_exactly_one_applies(world: World,
                ("play", {"action": "move a1 b1 1"}), ("move a1 b2 1", "move a1 b1 1"))
     # two ends, one from /play and one from /conqueror: the second is now out of turn
     await race("alice", ("play", {"action": "end"}), ("conqueror end", {}), ("end", "end"))
-    assert match.to_act == match.uid("bob")
+    assert match.acting == match.uid("bob")
     # the very same move twice, as two interactions
     await race("bob", ("play", {"action": "move f6 e5 1"}),
                ("play", {"action": "move f6 e5 1"}), ("move f6 e5 1", "move f6 e5 1"))
@@ -688,9 +485,9 @@ async def test_other_channels_and_threads_run_their_own_games(world: World) -> N
     thread = general.thread("rematch")
     war_room = world.dd.table(channel="war-room")
     matches = [
-        await Match.open(world, general, ["alice", "bob"]),
-        await Match.open(world, thread, ["carol", "dave"]),
-        await Match.open(world, war_room, ["bob", "erin", "alice"]),
+        await ConquerorMatch.open(world, general, ["alice", "bob"]),
+        await ConquerorMatch.open(world, thread, ["carol", "dave"]),
+        await ConquerorMatch.open(world, war_room, ["bob", "erin", "alice"]),
     ]
     assert len({m.game_id for m in matches}) == 3
     busy = await thread.slash("alice", "game new", kind="conqueror")
@@ -699,13 +496,13 @@ async def test_other_channels_and_threads_run_their_own_games(world: World) -> N
     assert all(f"#{m.game_id}" in (listed.content or "") for m in matches)
     for i in range(30):                       # interleaved: each table keeps its own game
         match = matches[i % 3]
-        await match.send(choose_action(GAME, match.state, match.to_act), friendly=i % 2 == 0)
+        await match.send(choose_action(GAME, match.state, match.acting), friendly=i % 2 == 0)
     for match in matches:
         assert await world.store.history.verify(match.game_id)
         record = await match.record()
         assert record.state == GAME.dump(match.state)
     # a move in the wrong channel is judged against that channel's game
-    outsider = matches[1].to_act
+    outsider = matches[1].acting
     assert outsider not in matches[0].players
     refused = await matches[0].refused(world.name(outsider), "play", {"action": "end"})
     assert unmention(refused.content or "") == engine_refusal(matches[0].state, outsider, "end")
@@ -713,7 +510,7 @@ async def test_other_channels_and_threads_run_their_own_games(world: World) -> N
     assert not aborted.ephemeral
     assert (await matches[1].record()).status == "aborted"
     assert (await matches[0].record()).status == "active"
-    await matches[0].send(choose_action(GAME, matches[0].state, matches[0].to_act))
+    await matches[0].send(choose_action(GAME, matches[0].state, matches[0].acting))
 
 
 # -- make demo --------------------------------------------------------------------------------
