@@ -53,6 +53,7 @@ from render.common import (
     mapping,
     pill,
     round_label,
+    seat_card,
     tag,
     text_on,
     text_runs,
@@ -155,12 +156,10 @@ def _draw_icon(c: Canvas, centre: Point, kind: str) -> None:
 def _panel(c: Canvas, box: tuple[float, float, float, float], n: _NationView,
            view: Mapping[str, Any], current: str | None, over: bool, winner: bool,
            turn: _Turn, target: int) -> None:
-    x0, y0, x1, y1 = box
+    x0, y0, x1, _ = box
     now = not over and n.id == current
     fill = PANEL_HIGHLIGHT if now else PANEL
-    c.rect(box, fill=n.colour if not n.out else FAINT, radius=10)
-    c.rect((x0 + 6, y0, x1, y1), fill=fill, radius=10)
-    c.rect((x0 + 6, y0, x0 + 16, y1), fill=fill)
+    seat_card(c, box, n.colour if not n.out else FAINT, fill)
     if now:
         c.rect(box, outline=GOLD, width=2, radius=10)
     # row 1: name, player, points

@@ -99,6 +99,7 @@ from render.common.widgets import (
     pill,
     pips,
     progress_bar,
+    seat_card,
     tag,
     text_runs,
     who_line,
@@ -116,6 +117,7 @@ __all__ = [
     "is_over", "lighten", "load_palette", "logs_icon", "luminance", "mapping", "mappings",
     "min_essential_size", "mix", "note_actor", "optional_mapping", "palette_png", "path_arrow",
     "path_length", "pill", "pips", "point_along", "progress_bar", "reference_quality",
-    "round_label", "rounded_mask", "seat_colour", "star_points", "tag", "text_on", "text_runs",
-    "token", "tower_icon", "trim_path", "who_line", "winner_ids", "with_alpha", "wrap_text",
+    "round_label", "rounded_mask", "seat_card", "seat_colour", "star_points", "tag", "text_on",
+    "text_runs", "token", "tower_icon", "trim_path", "who_line", "winner_ids", "with_alpha",
+    "wrap_text",
 ]

@@ -76,6 +76,17 @@ def dashed_rect(canvas: Canvas, box: Box, colour: Colour, width: float = 2,
                 dash, gap)
 
 
+def seat_card(canvas: Canvas, box: Box, edge_colour: Colour, fill: Colour, edge: float = 6,
+              corner: float = 16) -> None:
+    """A player's (or side's) card in a panel: ``fill`` with an ``edge`` px strip of
+    ``edge_colour`` down its left side; the fill's left corners are square up to ``corner``
+    px from the box's left, the card's outer corners round."""
+    x0, y0, x1, y1 = box
+    canvas.rect(box, fill=edge_colour, radius=10)
+    canvas.rect((x0 + edge, y0, x1, y1), fill=fill, radius=10)
+    canvas.rect((x0 + edge, y0, x0 + corner, y1), fill=fill)
+
+
 def pill(canvas: Canvas, x: float, top: float, label: str, fill: Colour, size: float = 12,
          height: float = 21, align: str = "right", text: Colour | None = None,
          role: str | None = None) -> float:

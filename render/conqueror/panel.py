@@ -33,6 +33,7 @@ from render.common import (
     logs_icon,
     optional_mapping,
     pips,
+    seat_card,
     seat_colour,
     text_on,
     tower_icon,
@@ -133,10 +134,8 @@ def _player_card(c: Canvas, top: float, height: float, p: Mapping[str, Any], nam
     x0, x1 = PANEL_X0, PANEL_X1
     out = bool(p.get("out"))
     card = PANEL_HIGHLIGHT if to_move else PANEL
-    c.rect((x0, top, x1, top + height), fill=colour if not out else darken(colour, 0.45),
-           radius=10)
-    c.rect((x0 + 7, top, x1, top + height), fill=card, radius=10)
-    c.rect((x0 + 7, top, x0 + 20, top + height), fill=card)
+    seat_card(c, (x0, top, x1, top + height), colour if not out else darken(colour, 0.45), card,
+              edge=7, corner=20)
     if to_move:
         c.rect((x0, top, x1, top + height), outline=colour, width=2, radius=10)
     # name row with a status badge on the right

@@ -36,6 +36,7 @@ from render.common import (
     mapping,
     optional_mapping,
     pill,
+    seat_card,
     seat_colour,
     who_line,
     winner_ids,
@@ -97,10 +98,8 @@ def _player_card(c: Canvas, top: float, height: float, p: Mapping[str, Any], nam
     x0, x1 = PANEL_X0, PANEL_X1
     out = bool(p.get("out"))
     card = PANEL_HIGHLIGHT if turn or acting else PANEL
-    c.rect((x0, top, x1, top + height), fill=colour if not out else darken(colour, 0.45),
-           radius=10)
-    c.rect((x0 + 7, top, x1, top + height), fill=card, radius=10)
-    c.rect((x0 + 7, top, x0 + 20, top + height), fill=card)
+    seat_card(c, (x0, top, x1, top + height), colour if not out else darken(colour, 0.45), card,
+              edge=7, corner=20)
     if acting or turn:
         c.rect((x0, top, x1, top + height), outline=colour, width=2 if acting else 1.5,
                radius=10)

@@ -31,6 +31,7 @@ from render.common import (
     optional_mapping,
     pill,
     round_label,
+    seat_card,
     text_runs,
 )
 from render.napoleon.events import _Battle, _pair, _Turn
@@ -80,9 +81,7 @@ def _side_card(c: Canvas, box: tuple[float, float, float, float], side: str, sid
     acting = not over and isinstance(to_act, list) and sides.pid[side] in to_act \
         and sides.pid[side] is not None
     turn = not over and view.get("turn") == side
-    c.rect(box, fill=colour, radius=10)
-    c.rect((x0 + 6, y0, x1, y1), fill=PANEL_HIGHLIGHT if turn or acting else PANEL, radius=10)
-    c.rect((x0 + 6, y0, x0 + 16, y1), fill=PANEL_HIGHLIGHT if turn or acting else PANEL)
+    seat_card(c, box, colour, PANEL_HIGHLIGHT if turn or acting else PANEL)
     if acting:
         c.rect(box, outline=lighten(colour, 0.2), width=2, radius=10)
     right = x1 - 10
