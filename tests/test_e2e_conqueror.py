@@ -7,15 +7,14 @@ double recorded from discord.py: embeds, components, ephemeral flags, pings, PNG
 
 from __future__ import annotations
 
-import io
 import logging
 from pathlib import Path
 from typing import Any
 
 import pytest
 from discord_double import ClientRefused, DiscordDouble, Message, Reply, Table
-from e2e_world import is_recap
-from PIL import Image
+from e2e_driver import check_png, digest_after
+from e2e_world import World, open_game, start_world, world_config, world_fixture
 
 import bot as warhost
 import engine
@@ -23,39 +22,20 @@ from db import Store
 
 pytest_plugins = ["discord_double.fixtures"]
 
+COMMANDS = ["game", "play", "help", "conqueror"]
+#: Everything the bot and discord.py log, so a test can look for the token there.
+DEBUG = {"LOG_LEVEL": "DEBUG"}
 
-def make_config(dd: DiscordDouble, tmp_path: Path) -> warhost.Config:
-    return warhost.Config.from_env({
-        "DISCORD_TOKEN": dd.token,
-        "DATABASE_PATH": str(tmp_path / "warhost.db"),
-        "DEV_GUILD_ID": dd.guild.id,
-        "DISCORD_API_BASE": dd.api_base,          # the gateway is asked of the double
-        "LOG_LEVEL": "DEBUG",
-        "RATE_LIMITS": "off",       # scripted players play faster than people may
-    }, None)
+world = world_fixture(people=("alice", "bob", "carol"), commands=COMMANDS, **DEBUG)
 
 
 @pytest.fixture
-async def table(discord_double: DiscordDouble, start_bot: Any, tmp_path: Path) -> Table:
-    dd = discord_double
-    for name in ("alice", "bob", "carol"):
-        dd.add_user(name)
-    running = await start_bot(warhost.create_bot(make_config(dd, tmp_path)),
-                              commands=["game", "play", "help", "conqueror"])
-    table = dd.table()
-    table.running = running  # type: ignore[attr-defined]
-    return table
+def table(world: World) -> Table:
+    return world.dd.table()
 
 
 def uid(table: Table, name: str) -> str:
     return table.user(name).id
-
-
-def png_size(data: bytes) -> tuple[int, int]:
-    with Image.open(io.BytesIO(data)) as img:
-        img.verify()
-    with Image.open(io.BytesIO(data)) as img:
-        return img.size
 
 
 def board_message(reply: Reply) -> Message:
@@ -64,18 +44,8 @@ def board_message(reply: Reply) -> Message:
     return with_file[0]
 
 
-def digest_after(table: Table, seen: int) -> Message:
-    """The one channel message (a turn digest, with its board) posted after ``seen``."""
-    posted = [m for m in table.messages[seen:] if not m.ephemeral and not is_recap(m)]
-    assert len(posted) == 1, [m.content for m in posted]
-    assert len(posted[0].attachments) == 1
-    return posted[0]
-
-
-async def open_and_start(table: Table) -> Reply:
-    await table.slash("alice", "game new", kind="conqueror")
-    await table.click("bob", "Join")
-    return await table.click("alice", "Start")
+async def open_and_start(table: Table) -> None:
+    await open_game(table, "conqueror", ["alice", "bob"])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -168,9 +138,7 @@ async def test_start_posts_the_board_and_pings_the_first_player(table: Table) ->
     board = digest_after(table, 1)
     assert not board.ephemeral and "The game begins" in board.content
     assert board.pings == [uid(table, "alice")]
-    [png] = board.attachments
-    assert png.filename.endswith(".png")
-    width, height = png_size(png.data)
+    width, height = check_png(board)
     assert 800 <= width <= 1400 and height > 300
 
 
@@ -255,12 +223,10 @@ async def test_a_few_turns(table: Table) -> None:
     assert "No games" in (listed.content or "")
 
 
-async def test_lobby_buttons_survive_a_restart(discord_double: DiscordDouble, start_bot: Any,
-                                               tmp_path: Path, table: Table) -> None:
+async def test_lobby_buttons_survive_a_restart(world: World, table: Table) -> None:
     await table.slash("alice", "game new", kind="conqueror")
-    await table.running.stop()  # type: ignore[attr-defined]
     # a new process, as far as the bot knows: fresh objects, the same database file
-    await start_bot(warhost.create_bot(make_config(discord_double, tmp_path)))
+    await world.restart()
     joined = await table.click("bob", "Join")
     assert joined.response_type == 7
     assert f"<@{uid(table, 'bob')}>" in table.messages[0].embeds[0]["fields"][0]["value"]
@@ -287,9 +253,7 @@ async def test_the_token_never_reaches_the_logs(discord_double: DiscordDouble, s
                                                 tmp_path: Path,
                                                 caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG)
-    discord_double.add_user("alice")
-    discord_double.add_user("bob")
-    await start_bot(warhost.create_bot(make_config(discord_double, tmp_path)))
+    await start_world(discord_double, start_bot, tmp_path, ("alice", "bob"), True, **DEBUG)
     await open_and_start(discord_double.table())
     assert any(r.name.startswith("discord.") for r in caplog.records)
     assert discord_double.token not in caplog.text
@@ -297,7 +261,7 @@ async def test_the_token_never_reaches_the_logs(discord_double: DiscordDouble, s
 
 async def test_the_store_is_closed_with_the_bot(discord_double: DiscordDouble, start_bot: Any,
                                                 tmp_path: Path) -> None:
-    created = warhost.create_bot(make_config(discord_double, tmp_path))
+    created = warhost.create_bot(world_config(discord_double, tmp_path, **DEBUG))
     running = await start_bot(created)
     store = created.store
     assert isinstance(store, Store)
@@ -314,7 +278,7 @@ async def test_gateway_is_found_from_the_api_base_alone(discord_double: DiscordD
     # forget where the double's gateway is: only DISCORD_API_BASE can lead the bot there
     monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY",
                         yarl.URL("ws://127.0.0.1:9/nowhere"))
-    config = make_config(discord_double, tmp_path)
+    config = world_config(discord_double, tmp_path, **DEBUG)
     assert config.gateway_url is None
     await start_bot(warhost.create_bot(config))
     assert str(discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY) == discord_double.gateway_url
