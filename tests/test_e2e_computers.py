@@ -15,37 +15,28 @@
 from __future__ import annotations
 
 import importlib
-from pathlib import Path
-from types import SimpleNamespace
-from typing import Any
 
 import pytest
 from databases import raw
-from discord_double import DiscordDouble, Table
-from test_e2e_hosting import PEOPLE, Host, public_after
+from discord_double import Table
+from e2e_world import World, public_after, world_fixture
 
 import engine
 from db.clocks import DAY, MINUTE
 
 pytest_plugins = ["discord_double.fixtures"]
 
+COMMANDS = ["game", "play", "mygames", "vacation", "reminders"]
+PEOPLE = ("alice", "bob", "carol", "dave", "erin")
+#: Monday 2 March 2026, 20:00 UTC.
+EVENING = 1772481600.0
 
-@pytest.fixture
-async def host(discord_double: DiscordDouble, start_bot: Any, tmp_path: Path,
-               monkeypatch: pytest.MonkeyPatch) -> Host:
-    import db.lobby
-
-    discord_double.quiet_period = 0.005
-    for name in PEOPLE:
-        discord_double.add_user(name)
-    monkeypatch.setattr(db.lobby, "secrets", SimpleNamespace(randbits=lambda bits: 5))
-    h = Host(discord_double, start_bot, tmp_path)
-    h.config = type(h.config)(**{**h.config.__dict__, "computer_workers": 1})
-    await h.start()
-    return h
+#: The bot on its own clock, its computers searching in one worker process.
+host = world_fixture(name="host", people=PEOPLE, commands=COMMANDS, seed=5, clock=EVENING,
+                     RENDER_WORKERS="0", COMPUTER_WORKERS="1")
 
 
-async def settle(host: Host) -> None:
+async def settle(host: World) -> None:
     """Let every computer that is due move, and every announcement arrive."""
     bot = host.running.bot
     for _ in range(50):
@@ -61,7 +52,7 @@ async def settle(host: Host) -> None:
     raise AssertionError("the computer never finished its turn")
 
 
-async def human_turn(host: Host, table: Table, name: str, kind: str = "conqueror") -> None:
+async def human_turn(host: World, table: Table, name: str, kind: str = "conqueror") -> None:
     """``name`` plays until nothing waits for them, with the game's heuristic, via /play."""
     uid = host.uid(name)
     game = engine.get_game(kind)
@@ -75,7 +66,7 @@ async def human_turn(host: Host, table: Table, name: str, kind: str = "conqueror
         assert "not" not in (reply.content or "")[:40] or reply.ephemeral
 
 
-async def test_one_person_plays_a_whole_game_against_the_computer(host: Host) -> None:
+async def test_one_person_plays_a_whole_game_against_the_computer(host: World) -> None:
     table = host.dd.table()
     alice = host.uid("alice")
     reply = await table.slash("alice", "game new", kind="conqueror", bots=1, level="easy")
@@ -116,7 +107,7 @@ async def test_one_person_plays_a_whole_game_against_the_computer(host: Host) ->
     assert host.running.bot.computers.fallbacks == 0
 
 
-async def test_a_computer_turn_pending_at_a_restart_is_played_after_it(host: Host) -> None:
+async def test_a_computer_turn_pending_at_a_restart_is_played_after_it(host: World) -> None:
     table = host.dd.table()
     await table.slash("alice", "game new", kind="conqueror", bots=1)
     await table.click("alice", "Start")
@@ -135,7 +126,7 @@ async def test_a_computer_turn_pending_at_a_restart_is_played_after_it(host: Hos
     assert any(e.player == "cpu-1" for e in await host.store.history.log(1))
 
 
-async def test_a_timed_out_seat_goes_to_the_computer_and_comes_back(host: Host) -> None:
+async def test_a_timed_out_seat_goes_to_the_computer_and_comes_back(host: World) -> None:
     table = host.dd.table()
     alice, bob = host.uid("alice"), host.uid("bob")
     refused = await table.slash("alice", "game new", kind="conqueror", takeover=True)
@@ -166,7 +157,7 @@ async def test_a_timed_out_seat_goes_to_the_computer_and_comes_back(host: Host) 
     assert (await host.store.history.log(1))[-1].origin == "player"
 
 
-async def test_when_the_last_person_resigns_the_computers_stop(host: Host) -> None:
+async def test_when_the_last_person_resigns_the_computers_stop(host: World) -> None:
     table = host.dd.table()
     await table.slash("alice", "game new", kind="conqueror", bots=2)
     await table.click("alice", "Start")
@@ -180,7 +171,7 @@ async def test_when_the_last_person_resigns_the_computers_stop(host: Host) -> No
 
 
 @pytest.mark.parametrize("kind", sorted(engine.GAMES))
-async def test_every_game_can_be_played_against_the_computer(host: Host, kind: str) -> None:
+async def test_every_game_can_be_played_against_the_computer(host: World, kind: str) -> None:
     """A few rounds of each game, one person against an easy computer: the computer
     answers every time through the worker, and nothing it is dealt reaches the channel."""
     table = host.dd.table()

@@ -16,19 +16,12 @@ injected clock (``bot.create_bot(config, clock=...)``; nothing sleeps for real).
 from __future__ import annotations
 
 import io
-import time
-from pathlib import Path
-from types import SimpleNamespace
-from typing import Any
 
-import pytest
-from discord_double import DiscordDouble, Message, Table
-from e2e_world import is_recap
+from discord_double import DiscordDouble
+from e2e_world import World, dms, is_recap, open_game, public_after, world_fixture
 from PIL import Image
 
-import bot as warhost
 from cogs import battlecards as bc
-from db import Store
 from db.clocks import DAY, HOUR, MINUTE
 from engine.battlecards import GAME as BATTLECARDS
 from engine.conqueror import GAME as CONQUEROR
@@ -43,100 +36,20 @@ MANAGE_CHANNELS = 1 << 4
 EVENING = 1772481600.0
 
 
-class Clock:
-    """The bot's clock: it runs at real speed (so an interaction is seen after it was
-    sent, as on Discord) from wherever the test set it, and jumps when told to."""
-
-    def __init__(self, t: float) -> None:
-        self.offset = t - time.time()
-
-    def __call__(self) -> float:
-        return time.time() + self.offset
-
-    @property
-    def t(self) -> float:
-        return self()
-
-    @t.setter
-    def t(self, value: float) -> None:
-        self.offset = value - time.time()
-
-    def advance(self, seconds: float) -> None:
-        self.offset += seconds
+def moderators(dd: DiscordDouble) -> None:
+    dd.add_role("mods", permissions=MANAGE_CHANNELS, members=["erin"])
 
 
-class Host:
-    """The double, the bot (restartable on the same database) and the clock."""
-
-    def __init__(self, dd: DiscordDouble, start_bot: Any, tmp_path: Path) -> None:
-        self.dd = dd
-        self.start_bot = start_bot
-        self.clock = Clock(EVENING)
-        self.config = warhost.Config.from_env({
-            "DISCORD_TOKEN": dd.token, "DISCORD_API_BASE": dd.api_base,
-            "DATABASE_PATH": str(tmp_path / "warhost.db"), "DEV_GUILD_ID": dd.guild.id,
-            "RENDER_WORKERS": "0", "RATE_LIMITS": "off"}, None)
-        self.running: Any = None
-
-    async def start(self) -> None:
-        self.running = await self.start_bot(warhost.create_bot(self.config, clock=self.clock),
-                                            commands=COMMANDS)
-
-    async def restart(self) -> None:
-        await self.running.stop()
-        await self.start()
-
-    @property
-    def store(self) -> Store:
-        store = self.running.bot.store
-        assert isinstance(store, Store)
-        return store
-
-    async def run_due(self) -> None:
-        """One scheduler pass now, and wait until what it sent has arrived."""
-        await self.running.bot.scheduler.run_due()
-        await self.running.bot.announcer.deliver_all()
-
-    def uid(self, name: str) -> str:
-        return self.dd.resolve_user(name).id
-
-
-@pytest.fixture
-async def host(discord_double: DiscordDouble, start_bot: Any, tmp_path: Path,
-               monkeypatch: pytest.MonkeyPatch) -> Host:
-    import db.lobby
-
-    discord_double.quiet_period = 0.005
-    for name in PEOPLE:
-        discord_double.add_user(name)
-    discord_double.add_role("mods", permissions=MANAGE_CHANNELS, members=["erin"])
-    monkeypatch.setattr(db.lobby, "secrets", SimpleNamespace(randbits=lambda bits: 11))
-    h = Host(discord_double, start_bot, tmp_path)
-    await h.start()
-    return h
-
-
-def public_after(table: Table, seen: int) -> list[Message]:
-    return [m for m in table.messages[seen:] if not m.ephemeral]
-
-
-def dms(dd: DiscordDouble, name: str) -> list[Message]:
-    return dd.channel_messages(dd.dm_channel(name))
-
-
-async def open_game(table: Table, kind: str, players: list[str], **extra: Any) -> int:
-    reply = await table.slash(players[0], "game new", kind=kind, **extra)
-    for name in players[1:]:
-        await table.click(name, "Join")
-    await table.click(players[0], "Start")
-    return int(reply.message.embeds[0]["title"].rsplit("#", 1)[1])
+#: The double, the bot (restartable on the same database) and its clock, from EVENING.
+host = world_fixture(name="host", people=PEOPLE, commands=COMMANDS, seed=11, clock=EVENING,
+                     prepare=moderators, RENDER_WORKERS="0")
 
 
 # -- reminders ---------------------------------------------------------------------------
 
 
 async def test_reminders_come_on_time_across_a_restart_wait_for_quiet_hours_and_stop(
-        host: Host) -> None:
+        host: World) -> None:
     dd, table = host.dd, host.dd.table()
     alice, bob = host.uid("alice"), host.uid("bob")
     refused = await table.slash("bob", "reminders channel", every="1h")
@@ -191,7 +104,7 @@ async def test_reminders_come_on_time_across_a_restart_wait_for_quiet_hours_and_
 # -- clocks, vacations, the status message --------------------------------------------------
 
 
-async def test_clocks_skip_then_remove_and_a_vacation_stops_every_game(host: Host) -> None:
+async def test_clocks_skip_then_remove_and_a_vacation_stops_every_game(host: World) -> None:
     dd = host.dd
     alice, bob, carol = host.uid("alice"), host.uid("bob"), host.uid("carol")
     first = dd.table()
@@ -251,7 +164,7 @@ async def test_clocks_skip_then_remove_and_a_vacation_stops_every_game(host: Hos
 
 
 async def test_undo_previews_refuses_past_dice_and_cards_and_the_log_keeps_both(
-        host: Host) -> None:
+        host: World) -> None:
     dd = host.dd
     table = dd.table()
     alice = host.uid("alice")
@@ -291,7 +204,7 @@ async def test_undo_previews_refuses_past_dice_and_cards_and_the_log_keeps_both(
 # -- secrets ----------------------------------------------------------------------------------
 
 
-async def test_nothing_private_reaches_reminders_followers_or_the_status(host: Host) -> None:
+async def test_nothing_private_reaches_reminders_followers_or_the_status(host: World) -> None:
     dd, table = host.dd, host.dd.table()
     alice, bob = host.uid("alice"), host.uid("bob")
     await table.slash("alice", "reminders me", dm=True)
@@ -336,7 +249,7 @@ async def test_nothing_private_reaches_reminders_followers_or_the_status(host: H
 
 
 async def test_a_month_with_one_player_gone_and_one_on_vacation_finishes_unattended(
-        host: Host) -> None:
+        host: World) -> None:
     dd, table = host.dd, host.dd.table()
     ids = {name: host.uid(name) for name in ("alice", "bob", "carol", "dave")}
     names = {v: k for k, v in ids.items()}

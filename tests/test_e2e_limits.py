@@ -12,18 +12,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from discord_double import DiscordDouble, Table
 from discord_double.models import ATTACH_FILES, EMBED_LINKS, SEND_MESSAGES_IN_THREADS
+from e2e_world import Clock, World, start_world
+from e2e_world import game_id_of as game_id
 
-import bot as warhost
 from cogs.limits import Limiter, Rate
 from cogs.lobby import LobbyExpiry
-from db import Store
 
 pytest_plugins = ["discord_double.fixtures"]
 
@@ -31,48 +30,13 @@ COMMANDS = ["game", "play", "help"]
 HOUR = 3600.0
 
 
-class Clock:
-    """Real time from where the test set it, moved forward when told."""
-
-    def __init__(self, t: float = 1_800_000_000.0) -> None:
-        self.offset = t - time.time()
-
-    def __call__(self) -> float:
-        return time.time() + self.offset
-
-    def advance(self, seconds: float) -> None:
-        self.offset += seconds
-
-
-class Site:
-    def __init__(self, dd: DiscordDouble, running: Any, clock: Clock) -> None:
-        self.dd = dd
-        self.running = running
-        self.clock = clock
-
-    @property
-    def store(self) -> Store:
-        store = self.running.bot.store
-        assert isinstance(store, Store)
-        return store
-
-
 async def start(dd: DiscordDouble, start_bot: Any, tmp_path: Path,
-                **settings: str) -> Site:
-    dd.quiet_period = 0.005
-    for name in ("alice", "bob", "carol"):
-        dd.add_user(name)
-    config = warhost.Config.from_env({
-        "DISCORD_TOKEN": dd.token, "DISCORD_API_BASE": dd.api_base,
-        "DATABASE_PATH": str(tmp_path / "warhost.db"), "DEV_GUILD_ID": dd.guild.id,
-        "RENDER_WORKERS": "0", **settings}, None)
-    clock = Clock()
-    running = await start_bot(warhost.create_bot(config, clock=clock), commands=COMMANDS)
-    return Site(dd, running, clock)
-
-
-def game_id(reply: Any) -> int:
-    return int(reply.message.embeds[0]["title"].rsplit("#", 1)[1])
+                **settings: str) -> World:
+    """The bot on its own clock with the limits as ``settings`` say (rate limits on
+    unless ``RATE_LIMITS=off``)."""
+    return await start_world(dd, start_bot, tmp_path, ("alice", "bob", "carol"), COMMANDS,
+                             clock=Clock(), RENDER_WORKERS="0",
+                             **{"RATE_LIMITS": None, **settings})
 
 
 # -- rate limits ---------------------------------------------------------------------------------
