@@ -21,9 +21,10 @@ What it offers (the world it plays in is ``tests/e2e_world.py``):
 * :class:`HiddenMatch`, :class:`Secrets`, :class:`Audit` — for games with hidden cards:
   everything the double recorded (messages and their edits, ephemeral answers, direct
   messages, autocomplete) is checked against what each audience may know.
-* Checks: :func:`check_png`, :func:`check_board` (a public, decodable board PNG pinging exactly the right
-  people), :func:`digest_after`, :func:`answered_once`, :func:`told_in_order`,
-  :func:`check_commands_elsewhere`; and :func:`computer`, :func:`unmention`.
+* Checks: :func:`check_png` and :func:`check_board` (a public, decodable board PNG
+  pinging exactly the right people), :func:`digest_after`, :func:`answered_once`,
+  :func:`told_in_order`, :func:`check_commands_elsewhere`, :func:`check_friendly_forms`;
+  and :func:`computer` (a chooser), :func:`unmention`.
 """
 
 from __future__ import annotations
@@ -133,6 +134,31 @@ async def check_commands_elsewhere(table: Table, command: str, options: dict[str
     for cmd, option in autocomplete:
         assert await table.autocomplete(name, cmd, option) == [], cmd
     return other
+
+
+def check_friendly_forms(game: Game[Any], friendly_form: Callable[[str], tuple[str, Any]],
+                         actions: Iterable[str]) -> None:
+    """A test's own ``friendly_form`` names, for each action, a ``/<kind>`` command of the
+    bot with exactly those options, which the game's verb writes back as the action; and
+    it knows no form for ``resign``."""
+    import discord
+    import pytest
+    from discord.ext import commands
+
+    from cogs.verbs import GameCommands
+    from engine.verbs import verb_named
+
+    group = GameCommands(commands.Bot(command_prefix="!", intents=discord.Intents.none())
+                         ).groups[game.kind]
+    for action in actions:
+        command, options = friendly_form(action)
+        name = command.removeprefix(f"{game.kind} ")
+        found = group.get_command(name)
+        assert found is not None, command
+        assert {p.display_name for p in found.parameters} == set(options)  # type: ignore
+        assert verb_named(game.verbs, name).notation(options) == action
+    with pytest.raises(ValueError):
+        friendly_form("resign")
 
 
 # -- one game ----------------------------------------------------------------------------------

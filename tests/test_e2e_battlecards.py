@@ -21,9 +21,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pytest
 from discord_double import Message, Reply
-from e2e_driver import HiddenMatch, Secrets, check_commands_elsewhere, computer
+from e2e_driver import (
+    HiddenMatch,
+    Secrets,
+    check_commands_elsewhere,
+    check_friendly_forms,
+    computer,
+)
 from e2e_world import World, world_fixture
 from properties import strings
 
@@ -32,7 +37,6 @@ from cogs import wording
 from engine import public_events
 from engine.battlecards import GAME
 from engine.battlecards.ai import choose_action
-from engine.verbs import verb_named
 
 pytest_plugins = ["discord_double.fixtures"]
 
@@ -327,22 +331,7 @@ async def test_battlecards_commands_elsewhere(world: World) -> None:
 
 
 def test_friendly_forms_cover_every_verb() -> None:
-    import discord
-    from discord.ext import commands
-
-    from cogs.verbs import GameCommands
-
-    group = GameCommands(commands.Bot(command_prefix="!", intents=discord.Intents.none())
-                         ).groups["battlecards"]
-    for action in ("deploy 2", "scout sea", "fire g1 a2", "support s1 g1", "play 1 g1",
-                   "withdraw g1", "autofire off", "draw", "emergency", "done", "attack",
-                   "decline", "pass", "stay"):
-        command, options = friendly_form(action)
-        found = group.get_command(command.removeprefix("battlecards "))
-        assert found is not None
-        assert {p.display_name for p in found.parameters} == set(options)  # type: ignore
-        verb = verb_named(GAME.verbs, command.removeprefix("battlecards "))
-        assert verb.notation(options) == action
-    with pytest.raises(ValueError):
-        friendly_form("resign")
+    check_friendly_forms(GAME, friendly_form, (
+        "deploy 2", "scout sea", "fire g1 a2", "support s1 g1", "play 1 g1", "withdraw g1",
+        "autofire off", "draw", "emergency", "done", "attack", "decline", "pass", "stay"))
     assert re.fullmatch(r"[a-z ]+", bc.NO_HAND.lower().replace(":", "").replace(".", ""))

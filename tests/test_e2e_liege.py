@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from discord_double import Message
-from e2e_driver import Match, check_commands_elsewhere, check_png, computer
+from e2e_driver import Match, check_commands_elsewhere, check_friendly_forms, check_png, computer
 from e2e_world import World, world_fixture
 
 from engine import IllegalAction
@@ -313,21 +313,8 @@ async def test_liege_commands_in_a_conqueror_channel_and_without_a_game(world: W
 
 
 def test_friendly_forms_cover_every_verb() -> None:
-    import discord
-    from discord.ext import commands
-
-    from cogs.verbs import GameCommands
-
-    group = GameCommands(commands.Bot(command_prefix="!", intents=discord.Intents.none())
-                         ).groups["liege"]
-    for action in ("general e2", "buy mg d6", "grenade c3 d5", "missile c3 e7", "gas c3 e7",
-                   "shift c3 c4", "turn c3 e", "done", "skip", "attack c3 d5", "casualty d5",
-                   "end"):
-        command, options = friendly_form(action)
-        found = group.get_command(command.removeprefix("liege "))
-        assert found is not None
-        assert {p.display_name for p in found.parameters} == set(options)  # type: ignore
-    with pytest.raises(ValueError):
-        friendly_form("resign")
+    check_friendly_forms(GAME, friendly_form, (
+        "general e2", "buy mg d6", "grenade c3 d5", "missile c3 e7", "gas c3 e7",
+        "shift c3 c4", "turn c3 e", "done", "skip", "attack c3 d5", "casualty d5", "end"))
     with pytest.raises(IllegalAction):
         GAME.apply(GAME.new_game(["1", "2"], 1), "1", "buy bazooka a1")
