@@ -28,14 +28,30 @@ from tests import databases
 
 pytestmark = pytest.mark.postgres_only
 
-#: kind -> (players, options, time control): every kind, with clocks of both sorts.
-TABLES: dict[str, tuple[int, dict[str, Any], str]] = {
-    "conqueror": (3, {}, "1h"),
-    "liege": (4, {"size": 8}, "2h+10m"),
-    "battlecards": (2, {}, "1h"),
-    "napoleon": (2, {"rounds": 10}, "3h+30m"),
-    "antiquity": (3, {"rounds": 30}, "1h"),
+#: How some games are seated and clocked here, so that clocks of both sorts and several
+#: seat counts are played: kind -> (players, time control). Any other game (the toy one,
+#: a new one) plays with its fewest players and "1h"; every game plays its own short game
+#: (``facts.short_game``).
+SEATS_AND_CLOCKS: dict[str, tuple[int, str]] = {
+    "conqueror": (3, "1h"),
+    "liege": (4, "2h+10m"),
+    "battlecards": (2, "1h"),
+    "napoleon": (2, "3h+30m"),
+    "antiquity": (3, "1h"),
 }
+
+
+def _table(kind: str) -> tuple[int, dict[str, Any], str]:
+    """(players, options, time control) of ``kind``'s games here."""
+    game = engine.get_game(kind)
+    players, control = SEATS_AND_CLOCKS.get(kind, (game.min_players, "1h"))
+    return players, dict(game.facts.short_game), control
+
+
+def _kinds() -> list[str]:
+    """Every game, the ones seated above first (in that order: each game's seeds stay)."""
+    return [*(k for k in SEATS_AND_CLOCKS if k in engine.GAMES),
+            *(k for k in engine.GAMES if k not in SEATS_AND_CLOCKS)]
 #: Actions (and other operations) per kind; games that end are followed by new ones.
 STEPS = 240
 BASE_TIME = 1_750_000_000.0
@@ -85,7 +101,7 @@ async def _both(stores: tuple[Store, Store], call: str, *args: Any, **kwargs: An
 
 async def _new_game(stores: tuple[Store, Store], kind: str, channel: str, number: int,
                     rng: random.Random) -> int:
-    players, options, control = TABLES[kind]
+    players, options, control = _table(kind)
     seats = [f"{kind}-{number}-p{i}" for i in range(1, players + 1)]
     _, lobby = await _both(stores, "lobby.open", kind, "900", channel, seats[0], options,
                            TimeControl.parse(control, max_timeouts=0))
@@ -146,7 +162,8 @@ async def _play(stores: tuple[Store, Store], clock: Clock, kind: str, seed: int)
 
 
 async def test_the_same_games_play_identically_on_sqlite_and_postgresql(
-        database: str, tmp_path: Path) -> None:
+        database: str, tmp_path: Path, toy: Any) -> None:
+    """Every game, the toy sixth one too (``toy``)."""
     lite_path = str(tmp_path / "same.db")
     clock = Clock()
     lite = await Store.open(lite_path, clock=clock)
@@ -154,7 +171,7 @@ async def test_the_same_games_play_identically_on_sqlite_and_postgresql(
     try:
         stores = (lite, pg)
         played = {}
-        for n, kind in enumerate(TABLES):
+        for n, kind in enumerate(_kinds()):
             played[kind] = await _play(stores, clock, kind, seed=1000 + n)
         assert set(played) == set(engine.GAMES), "every kind is played"
         counts = databases.raw(lite_path, "SELECT g.kind, count(*) FROM actions a JOIN games "

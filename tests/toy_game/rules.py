@@ -49,11 +49,11 @@ class Toy(Game[ToyState]):
     narrator = narration
     facts = GameFacts(
         decisions=frozenset({"turn", "raid"}),
-        decision_seeds=8,
+        decision_seeds=14,
         # a raid rolls nothing and tells nothing; a yielded card is told to the raider
         fixed_undo={"raid": True, "yield": False},
         board_shows=frozenset({"turn", "score", "hand", "count"}),
-        short_game={"rounds": 3, "target": 10},
+        short_game={"rounds": 6},
     )
 
     # -- set-up and queries ------------------------------------------------------------
