@@ -53,9 +53,10 @@ KINDS_OF_CARD = (
     Card("crown", "Crown", 5, "Worth 5 points."),
     Card("shield", "Shield", 0, "Worth nothing, but a block with it always holds."),
 )
-#: Every card id (``gold3``) and what it is.
-CARDS: dict[str, Card] = {f"{c.key}{n}": c for c in KINDS_OF_CARD
-                          for n in range(1, COPIES + 1)}
+#: Every card id (``gold3``) and what it is; each copy has a name of its own (``Gold Ring
+#: #3``), so a test can tell which card reached whom.
+CARDS: dict[str, Card] = {f"{c.key}{n}": Card(c.key, f"{c.name} #{n}", c.value, c.text)
+                          for c in KINDS_OF_CARD for n in range(1, COPIES + 1)}
 
 
 def card_json(cid: str, slot: int | None = None) -> dict[str, Any]:
