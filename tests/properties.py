@@ -81,9 +81,14 @@ def mixed(game: Game[Any], choose_action: Callable[..., str], share: float) -> C
     return choose
 
 
-def timeouts(game: Game[Any]) -> Choose:
-    """What the game plays for a player whose time ran out (``end`` if nothing)."""
-    return lambda rng, state, player, legal: game.timeout_action(state, player) or "end"
+def timeouts(game: Game[Any], otherwise: str | None = None) -> Choose:
+    """What the game plays for a player whose time ran out (else ``otherwise``; with
+    neither, the test fails)."""
+    def choose(rng: random.Random, state: Any, player: str, legal: list[str]) -> str:
+        action = game.timeout_action(state, player) or otherwise
+        assert action is not None, f"no time-out action for {player}"
+        return action
+    return choose
 
 
 # -- walking -----------------------------------------------------------------------------------
@@ -145,6 +150,7 @@ def fuzz(game: Game[Any], players: list[str], seed: int, plies: int, *,
     state = game.new_game(players, seed, options)
     for step in walk(game, state, rng, plies, choose=choose, pick=pick, shout=True):
         before, player, action, after, events = step
+        frozen = game.dump(before)
         check_garbage(game, before, rng.choice([*players, *strangers]), rng.choice(garbage))
         legal = game.legal_actions(before, player)
         assert legal and len(set(legal)) == len(legal) and action in legal
@@ -163,6 +169,7 @@ def fuzz(game: Game[Any], players: list[str], seed: int, plies: int, *,
         invariants(after)
         assert game.load(game.dump(after)) == after
         yield step
+        assert game.dump(before) == frozen    # nothing tried on it changed it
 
 
 # -- results and positions -------------------------------------------------------------------

@@ -17,6 +17,14 @@ from engine.antiquity import constants as C
 from engine.antiquity.board import NATION_ORDER
 from engine.antiquity.state import AntiquityState
 from engine.core import IllegalAction
+from tests.properties import (
+    any_json_test,
+    any_text_test,
+    check_non_text_refused,
+    play_out,
+    timeouts,
+    walk,
+)
 
 GARBAGE = ["", "   ", "go", "go nowhere", "move", "move 1", "move -1 attica macedonia",
            "move 1 attica attica", "move 999999999999999999999 attica macedonia",
@@ -48,8 +56,11 @@ def _check(state: AntiquityState, start_cities: dict[str, int]) -> None:
         assert state.turn not in state.out
 
 
-def _choose(rng: random.Random, legal: list[str]) -> str:
-    """Random play that lingers in its actions (so maneuvers do something)."""
+def _choose(rng: random.Random, state: AntiquityState, player: str, legal: list[str]) -> str:
+    """Random play that lingers in its actions (so maneuvers do something), and now and
+    then resigns."""
+    if rng.random() < 0.002:
+        return "resign"
     busy = [a for a in legal if a != "end"]
     if busy and rng.random() < 0.85:
         conquests = [a for a in busy if a.startswith(("conquer", "found", "fight"))]
@@ -61,25 +72,15 @@ def _choose(rng: random.Random, legal: list[str]) -> str:
 
 def _play(n: int, seed: int, plies: int, stats: Counter[str] | None = None,
           checks: bool = True) -> list[str]:
-    rng = random.Random(seed)
     players = [f"p{i}" for i in range(n)]
     state = GAME.new_game(players, seed)
     assert sorted(state.nations) == sorted(NATION_ORDER[:n])
     start = {nat: state.city_count(nat) for nat in state.nations}
     dumps = [GAME.dump(state)]
-    for step in range(plies):
-        if not GAME.to_act(state):
-            break
-        player = GAME.to_act(state)[0]
+    steps = walk(GAME, state, random.Random(seed), plies, choose=_choose)  # never mutated
+    for step, (state, player, _action, after, events) in enumerate(steps):
         legal = GAME.legal_actions(state, player)
         assert legal and len(set(legal)) == len(legal)
-        if rng.random() < 0.002:
-            action = "resign"
-        else:
-            action = _choose(rng, legal)
-        before = GAME.dump(state)
-        after, events = GAME.apply(state, player, action)
-        assert GAME.dump(state) == before  # never mutated
         if stats is not None:
             stats.update(e["type"] for e in events)
         if checks:
@@ -88,6 +89,7 @@ def _play(n: int, seed: int, plies: int, stats: Counter[str] | None = None,
             assert len(GAME.narrate(events, {})) <= len(events)
             _check(after, start)
             if step % 7 == 0:
+                before = GAME.dump(state)
                 for bad in GARBAGE:
                     if bad.strip().lower() in legal:
                         continue
@@ -99,8 +101,7 @@ def _play(n: int, seed: int, plies: int, stats: Counter[str] | None = None,
                     with pytest.raises(IllegalAction):
                         GAME.apply(state, other, legal[0])
                 assert GAME.timeout_action(state, player) in legal
-        state = after
-        dumps.append(GAME.dump(state))
+        dumps.append(GAME.dump(after))
     return dumps
 
 
@@ -128,12 +129,7 @@ def test_the_same_seed_and_actions_give_identical_games() -> None:
 
 
 def test_a_game_always_ends_within_the_round_limit() -> None:
-    state = GAME.start(["a", "b", "c"], 4, 3)
-    for _ in range(500):
-        if not GAME.to_act(state):
-            break
-        p = GAME.to_act(state)[0]
-        state, _ = GAME.apply(state, p, GAME.timeout_action(state, p) or "end")
+    state = play_out(GAME, GAME.start(["a", "b", "c"], 4, 3), timeouts(GAME, "end"), 500)
     outcome = GAME.outcome(state)
     assert outcome is not None and state.result == "rounds" and state.round == 3
     assert sorted(outcome.standings) == ["a", "b", "c"]
@@ -141,14 +137,15 @@ def test_a_game_always_ends_within_the_round_limit() -> None:
 
 def test_huge_and_odd_inputs_are_refused_cleanly() -> None:
     state = GAME.new_game(["a", "b"], 1)
-    for bad in [None, 7, ["go", "gold"], {"go": 1}]:
-        with pytest.raises(IllegalAction):
-            GAME.apply(state, "a", bad)  # type: ignore[arg-type]
-    with pytest.raises(IllegalAction):
-        GAME.apply(state, None, "go gold")  # type: ignore[arg-type]
+    check_non_text_refused(GAME, state, "a", "go gold", more=(7, ["go", "gold"], {"go": 1}))
     assert GAME.legal_actions(state, None) == []  # type: ignore[arg-type]
     for text in ["", "null", "[1]", "{\"players\": 5}", "{\"rounds\": 1e309}",
                  "{\"legions\": {\"latium\": {\"romans\": 1e400}}}", "\"\"" * 3,
                  json.dumps({"resources": {"romans": {"gold": 2**70}}})]:
         with pytest.raises(IllegalAction):
             GAME.load(text)
+
+
+test_any_text_is_refused_or_applied_never_crashes = any_text_test(
+    GAME, lambda: GAME.new_game(["a", "b", "c"], 2), ["a", "b", "c"])
+test_any_json_is_a_valid_position_or_refused = any_json_test(GAME)

@@ -4,7 +4,6 @@ format, golden legal actions, automatic players."""
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 
@@ -12,6 +11,17 @@ from engine import IllegalAction
 from engine.battlecards import GAME
 from engine.battlecards.ai import choose_action
 from engine.battlecards.cards import ARSENAL, CONFLICT, FORCES, UNITS
+from tests.properties import (
+    any_json_test,
+    any_text_test,
+    anyone,
+    automatic,
+    check_single_winner,
+    check_stable_dump,
+    fuzz,
+    mixed,
+    play_out,
+)
 
 GARBAGE = ["", "   ", "draw now", "deploy", "deploy 0", "deploy 99999999999999999999",
            "deploy -1", "deploy x", "scout", "scout space", "fire", "fire g1", "fire g0 a1",
@@ -40,53 +50,18 @@ def check_invariants(state):
 
 @pytest.mark.parametrize("seed", range(40))
 def test_random_play_raises_only_illegal_action_and_keeps_invariants(seed):
-    rng = random.Random(seed)
-    players = ["ger", "bri"]
-    state = GAME.new_game(players, seed)
-    for _ in range(250):
-        if not GAME.to_act(state):
-            break
-        before = GAME.dump(state)
-        who = rng.choice([*players, "stranger", "", None, 7])
-        try:
-            GAME.apply(state, who, rng.choice(GARBAGE))
-        except IllegalAction as exc:
-            assert str(exc)
-        assert GAME.dump(state) == before
-        acting = GAME.to_act(state)
-        player = rng.choice(acting)
-        legal = GAME.legal_actions(state, player)
-        assert legal and len(set(legal)) == len(legal)
-        for other in [*players, "stranger"]:
-            if other not in acting:
-                assert GAME.legal_actions(state, other) == []
-                with pytest.raises(IllegalAction):
-                    GAME.apply(state, other, next(a for a in legal
-                                                  if not a.startswith("autofire")))
-        action = rng.choice(legal) if rng.random() < 0.5 else choose_action(GAME, state, player)
-        new, events = GAME.apply(state, player, action.upper())
-        assert GAME.dump(state) == before  # apply never mutates its input
-        assert new.last_move["action"] == action
-        json.dumps(events)
-        json.dumps(GAME.view(new, None))
-        json.dumps(GAME.view(new, player))
-        assert all(isinstance(line, str) for line in GAME.narrate(events))
-        check_invariants(new)
-        assert GAME.load(GAME.dump(new)) == new
-        state = new
+    # both deploy at once in the set-up (either may go); auto-fire may be set at any time
+    steps = fuzz(GAME, ["ger", "bri"], seed, 250, garbage=GARBAGE, invariants=check_invariants,
+                 strangers=("stranger", "", None, 7), anytime=("autofire",), pick=anyone,
+                 choose=mixed(GAME, choose_action, 0.5))
+    assert len(list(steps)) > 0
 
 
 def test_computer_players_finish_games():
     for seed in range(30):
-        state = GAME.new_game(["ger", "bri"], seed)
-        for _ in range(20000):
-            if not GAME.to_act(state):
-                break
-            p = GAME.to_act(state)[0]
-            state, _ = GAME.apply(state, p, choose_action(GAME, state, p))
-        outcome = GAME.outcome(state)
-        assert outcome is not None and len(outcome.winners) == 1
-        assert sorted(outcome.standings) == ["bri", "ger"]
+        state = play_out(GAME, GAME.new_game(["ger", "bri"], seed),
+                         automatic(GAME, choose_action), 20000)
+        check_single_winner(GAME, state, ["ger", "bri"])
         check_invariants(state)
 
 
@@ -140,9 +115,11 @@ def test_positions_must_conserve_cards():
 
 
 def test_dump_is_stable_text():
-    state = GAME.new_game(["a", "b"], 1)
-    text = GAME.dump(state)
-    assert GAME.dump(GAME.load(text)) == text
-    data = json.loads(text)
-    assert data["format"] == "warhost.battlecards/1" and data["phase"] == "setup"
+    data = check_stable_dump(GAME, GAME.new_game(["a", "b"], 1))
+    assert data["phase"] == "setup"
     assert len(data["conflict"]["deck"]) == 50 and len(data["players"][0]["hand"]) == 6
+
+
+test_any_text_is_refused_or_applied_never_crashes = any_text_test(
+    GAME, lambda: GAME.new_game(["a", "b"], 2), ["a", "b"])
+test_any_json_is_a_valid_position_or_refused = any_json_test(GAME)

@@ -9,23 +9,11 @@ from engine.battlecards import GAME
 from engine.battlecards.ai import choose_action
 from engine.battlecards.cards import ARSENAL, CONFLICT, SIDES, UNITS
 from engine.core import public_events
+from tests.properties import strings
 
 ALL_NAMES = {c.name for c in CONFLICT} | {u.name for s in SIDES for u in ARSENAL[s]}
 PRIVATE_KINDS = {u.name for u in UNITS.values()} | {c.name for c in CONFLICT
                                                      if c.kind == "keep"}
-
-
-def strings(value, out=None):
-    out = set() if out is None else out
-    if isinstance(value, str):
-        out.add(value)
-    elif isinstance(value, dict):
-        for v in value.values():
-            strings(v, out)
-    elif isinstance(value, list):
-        for v in value:
-            strings(v, out)
-    return out
 
 
 def private_cards(view, player):

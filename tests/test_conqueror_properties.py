@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import random
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as hst
 
 from engine import IllegalAction, get_game
 from engine.conqueror import GAME
 from engine.conqueror.ai import choose_action
 from engine.conqueror.board import QUADRANTS
 from tests.conqueror_positions import position, soldiers
+from tests.properties import (
+    any_json_test,
+    any_text_test,
+    automatic,
+    check_non_text_refused,
+    check_single_winner,
+    check_stable_dump,
+    fuzz,
+    play_out,
+)
 
 GARBAGE = ["", "   ", "move", "move a1", "move a1 z9 1", "move a1 b2 99999999999999999999",
            "move a1 b2 -1", "move a1 b2 ٣", "recruit 1e9", "recruit ９", "fort", "fort a0",
@@ -48,61 +55,24 @@ def check_invariants(state):
 
 @pytest.mark.parametrize("seed", range(36))
 def test_random_play_raises_only_illegal_action_and_keeps_invariants(seed):
-    rng = random.Random(seed)
     players = [f"u{i}" for i in range(2 + seed % 3)]
-    state = GAME.new_game(players, seed)
-    for _ in range(250):
-        if not GAME.to_act(state):
-            break
-        before = GAME.dump(state)
-        who = rng.choice([*players, "stranger"])
-        junk = rng.choice(GARBAGE)
-        try:
-            GAME.apply(state, who, junk)
-        except IllegalAction as exc:
-            assert str(exc)  # a message for the player
-        assert GAME.dump(state) == before  # refused or not, the input is never mutated
-        player = GAME.to_act(state)[0]
-        legal = GAME.legal_actions(state, player)
-        assert legal and legal[-1] == "end" and len(set(legal)) == len(legal)
-        for other in players:
-            if other != player:
-                assert GAME.legal_actions(state, other) == []
-        action = rng.choice(legal)
-        new, events = GAME.apply(state, player, action.upper())  # case-insensitive input
-        assert GAME.dump(state) == before
-        assert new.last_move["action"] == action  # canonical notation round-trips
-        json.dumps(events)
-        json.dumps(GAME.view(new, None))
-        check_invariants(new)
-        assert GAME.load(GAME.dump(new)) == new
-        state = new
+    for step in fuzz(GAME, players, seed, 250, garbage=GARBAGE, invariants=check_invariants):
+        assert GAME.legal_actions(step.before, step.player)[-1] == "end"
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_computer_players_finish_games(players):
     for seed in range(8):
         ids = [f"p{i}" for i in range(players)]
-        state = GAME.new_game(ids, seed)
-        for _ in range(3000):
-            if not GAME.to_act(state):
-                break
-            p = GAME.to_act(state)[0]
-            state, _ = GAME.apply(state, p, choose_action(GAME, state, p))
-            check_invariants(state)
-        outcome = GAME.outcome(state)
-        assert outcome is not None and len(outcome.winners) == 1
-        assert sorted(outcome.standings) == sorted(ids)
-        assert outcome.standings[0] == outcome.winners[0]
-        assert [s.id for s in state.seats if not s.out] == list(outcome.winners)
+        state = play_out(GAME, GAME.new_game(ids, seed), automatic(GAME, choose_action), 3000,
+                         check_invariants)
+        check_single_winner(GAME, state, ids)
+        assert [s.id for s in state.seats if not s.out] == list(GAME.outcome(state).winners)
 
 
 def test_dump_is_stable_text():
-    state = GAME.new_game(["a", "b"], 1)
-    text = GAME.dump(state)
-    assert GAME.dump(GAME.load(text)) == text
-    data = json.loads(text)
-    assert data["format"] == "warhost.conqueror/1" and data["turn"] == "a"
+    data = check_stable_dump(GAME, GAME.new_game(["a", "b"], 1))
+    assert data["turn"] == "a"
     assert data["board"]["a1"] == {"resource": "base", "owner": "a", "soldiers": 1}
 
 
@@ -127,32 +97,13 @@ def test_malformed_positions_are_refused_cleanly(text):
         GAME.load(text)
 
 
-@settings(max_examples=300, deadline=None)
-@given(hst.text(max_size=60))
-def test_any_text_is_refused_or_applied_never_crashes(text):
-    state = GAME.new_game(["a", "b"], 2)
-    before = GAME.dump(state)
-    with contextlib.suppress(IllegalAction):
-        GAME.apply(state, "a", text)
-    assert GAME.dump(state) == before
-
-
-@settings(max_examples=200, deadline=None)
-@given(hst.recursive(hst.none() | hst.booleans() | hst.integers() | hst.text(max_size=5),
-                     lambda kids: hst.lists(kids, max_size=3)
-                     | hst.dictionaries(hst.text(max_size=8), kids, max_size=4)))
-def test_any_json_is_a_valid_position_or_refused(value):
-    with contextlib.suppress(IllegalAction):
-        GAME.load(json.dumps(value))
+test_any_text_is_refused_or_applied_never_crashes = any_text_test(
+    GAME, lambda: GAME.new_game(["a", "b"], 2), ["a"])
+test_any_json_is_a_valid_position_or_refused = any_json_test(GAME)
 
 
 def test_non_text_action_and_player_refused():
-    state = GAME.new_game(["a", "b"], 2)
-    for bad in (None, 3, ["end"], b"end"):
-        with pytest.raises(IllegalAction):
-            GAME.apply(state, "a", bad)
-    with pytest.raises(IllegalAction):
-        GAME.apply(state, None, "end")
+    check_non_text_refused(GAME, GAME.new_game(["a", "b"], 2), "a", "end")
 
 
 def test_get_game_unknown_kind():

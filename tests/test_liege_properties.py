@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import random
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as hst
 
 from engine import IllegalAction
 from engine.liege import GAME
 from engine.liege.ai import choose_action
 from engine.liege.fights import unit_at
+from tests.properties import (
+    any_json_test,
+    any_text_test,
+    automatic,
+    check_non_text_refused,
+    check_single_winner,
+    check_stable_dump,
+    fuzz,
+    play_out,
+)
 
 GARBAGE = ["", "   ", "general", "general z9", "general e99999999999999999999", "buy",
            "buy rifle", "buy rifle e0", "buy nuke e2", "buy rifle e2 e3", "attack e2",
@@ -63,30 +70,14 @@ def check_invariants(state):
 
 @pytest.mark.parametrize("seed", range(48))
 def test_random_play_raises_only_illegal_action_and_keeps_invariants(seed):
-    rng = random.Random(seed)
     players = [f"u{i}" for i in range(2 + seed % 3)]
     options = {"size": 8} if seed % 4 == 3 else None
-    state = GAME.new_game(players, seed, options)
-    for _ in range(300):
-        if not GAME.to_act(state):
-            break
-        before = GAME.dump(state)
-        who = rng.choice([*players, "stranger", ""])
-        junk = rng.choice(GARBAGE)
-        try:
-            GAME.apply(state, who, junk)
-        except IllegalAction as exc:
-            assert str(exc)  # a message for the player
-        assert GAME.dump(state) == before  # refused or not, the input is never mutated
-        player = GAME.to_act(state)[0]
-        legal = GAME.legal_actions(state, player)
-        assert legal and len(set(legal)) == len(legal)
-        for other in [*players, "stranger"]:
-            if other != player:
-                assert GAME.legal_actions(state, other) == []
-                with pytest.raises(IllegalAction):
-                    GAME.apply(state, other, rng.choice(legal))
+    rng = random.Random(-seed)
+    for state, player, _action, _after, _events in fuzz(
+            GAME, players, seed, 300, garbage=GARBAGE, invariants=check_invariants,
+            strangers=("stranger", ""), options=options):
         # anything on a square of the board that is not listed is refused
+        legal = GAME.legal_actions(state, player)
         verb = rng.choice(["general", "buy rifle", "buy mg", "attack", "shift", "casualty"])
         square = rng.choice(state.geo.squares)
         guess = f"{verb} {square}" if verb in ("general", "casualty") or verb.startswith(
@@ -94,41 +85,20 @@ def test_random_play_raises_only_illegal_action_and_keeps_invariants(seed):
         if guess not in legal:
             with pytest.raises(IllegalAction):
                 GAME.apply(state, player, guess)
-        action = rng.choice(legal)
-        new, events = GAME.apply(state, player, action.upper())  # case-insensitive input
-        assert GAME.dump(state) == before
-        assert new.last_move["action"] == action  # canonical notation round-trips
-        json.dumps(events)
-        json.dumps(GAME.view(new, None))
-        assert all(isinstance(line, str) for line in GAME.narrate(events))
-        check_invariants(new)
-        assert GAME.load(GAME.dump(new)) == new
-        state = new
 
 
 @pytest.mark.parametrize("players,size", [(2, 10), (3, 10), (4, 10), (2, 8), (4, 8)])
 def test_computer_players_finish_games(players, size):
     for seed in range(6):
         ids = [f"p{i}" for i in range(players)]
-        state = GAME.new_game(ids, seed, {"size": size})
-        for _ in range(3000):
-            if not GAME.to_act(state):
-                break
-            p = GAME.to_act(state)[0]
-            state, _ = GAME.apply(state, p, choose_action(GAME, state, p))
-            check_invariants(state)
-        outcome = GAME.outcome(state)
-        assert outcome is not None and len(outcome.winners) == 1
-        assert sorted(outcome.standings) == sorted(ids)
-        assert outcome.standings[0] == outcome.winners[0]
+        state = play_out(GAME, GAME.new_game(ids, seed, {"size": size}),
+                         automatic(GAME, choose_action), 3000, check_invariants)
+        check_single_winner(GAME, state, ids)
 
 
 def test_dump_is_stable_text():
-    state = GAME.new_game(["a", "b"], 1)
-    text = GAME.dump(state)
-    assert GAME.dump(GAME.load(text)) == text
-    data = json.loads(text)
-    assert data["format"] == "warhost.liege/1" and data["turn"] == "a"
+    data = check_stable_dump(GAME, GAME.new_game(["a", "b"], 1))
+    assert data["turn"] == "a"
     assert data["phase"] == "setup" and data["size"] == 10 and data["pieces"] == {}
     assert data["players"][0]["side"] == "south" and data["players"][0]["credits"] == 400
 
@@ -174,33 +144,21 @@ def test_malformed_positions_are_refused_cleanly(text):
         GAME.load(text)
 
 
-@settings(max_examples=300, deadline=None)
-@given(hst.text(max_size=60))
-def test_any_text_is_refused_or_applied_never_crashes(text):
+def _generals_placed():
     state = GAME.new_game(["a", "b"], 2)
     state, _ = GAME.apply(state, "a", "general e1")
     state, _ = GAME.apply(state, "b", "general e10")
-    before = GAME.dump(state)
-    for player in ("a", "b"):
-        with contextlib.suppress(IllegalAction):
-            GAME.apply(state, player, text)
-    assert GAME.dump(state) == before
+    return state
 
 
-@settings(max_examples=200, deadline=None)
-@given(hst.recursive(hst.none() | hst.booleans() | hst.integers() | hst.text(max_size=5),
-                     lambda kids: hst.lists(kids, max_size=3)
-                     | hst.dictionaries(hst.text(max_size=8), kids, max_size=4)))
-def test_any_json_is_a_valid_position_or_refused(value):
-    with contextlib.suppress(IllegalAction):
-        GAME.load(json.dumps(value))
+test_any_text_is_refused_or_applied_never_crashes = any_text_test(
+    GAME, _generals_placed, ["a", "b"])
+test_any_json_is_a_valid_position_or_refused = any_json_test(GAME)
 
 
 def test_non_text_actions_and_players_are_refused():
     state = GAME.new_game(["a", "b"], 2)
-    for bad in (None, 3, ["end"], b"end", 10**100):
-        with pytest.raises(IllegalAction):
-            GAME.apply(state, "a", bad)
+    check_non_text_refused(GAME, state, "a", "general e1", more=(["end"], b"end", 10**100))
     for who in (None, 3, "", "A"):
         with pytest.raises(IllegalAction):
             GAME.apply(state, who, "general e1")

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
@@ -20,28 +19,25 @@ from engine.napoleon.board import ORDER, SEA_POWER, SIDES
 from engine.napoleon.cards import COPIES, DECK
 from engine.napoleon.state import HAND_LIMIT, POOL
 from tests.napoleon_positions import napoleon_reference
+from tests.properties import (
+    Step,
+    any_json_test,
+    any_text_test,
+    automatic,
+    mixed,
+    play_out,
+    timeouts,
+    walk,
+)
 
 PLAYERS = ["F", "A"]
 
 
 def _walk(seed: int, plies: int = 3000, ai_share: float = 0.5,
-          rounds: int = 20) -> Iterator[tuple[NapoleonState, str, str, NapoleonState,
-                                              list[dict[str, Any]]]]:
+          rounds: int = 20) -> Iterator[Step]:
     """A game played by a mix of the automatic player and random legal actions."""
-    rng = random.Random(seed)
-    state = GAME.start(PLAYERS, seed, rounds)
-    for _ in range(plies):
-        to_act = GAME.to_act(state)
-        if not to_act:
-            return
-        player = to_act[0]
-        if rng.random() < ai_share:
-            action = choose_action(GAME, state, player)
-        else:
-            action = rng.choice(GAME.legal_actions(state, player))
-        after, events = GAME.apply(state, player, action)
-        yield state, player, action, after, events
-        state = after
+    return walk(GAME, GAME.start(PLAYERS, seed, rounds), random.Random(seed), plies,
+                choose=mixed(GAME, choose_action, ai_share))
 
 
 def _cards_everywhere(s: NapoleonState) -> list[str]:
@@ -102,12 +98,8 @@ def test_no_country_is_contested_when_a_turn_begins() -> None:
 def test_automatic_games_end_and_every_ending_is_reached() -> None:
     results = set()
     for seed in range(60):
-        state = GAME.start(PLAYERS, seed, 10)
-        for _ in range(20000):
-            if not GAME.to_act(state):
-                break
-            p = GAME.to_act(state)[0]
-            state, _ = GAME.apply(state, p, choose_action(GAME, state, p))
+        state = play_out(GAME, GAME.start(PLAYERS, seed, 10), automatic(GAME, choose_action),
+                         20000)
         assert state.over and GAME.outcome(state) is not None
         results.add((state.winner, state.result))
     assert {("allies", "paris"), ("french", "east")} <= results
@@ -171,12 +163,7 @@ def test_timeout_is_always_legal_and_ends_the_decision() -> None:
 
 
 def test_timeouts_alone_play_a_whole_game() -> None:
-    state = GAME.new_game(PLAYERS, 9)
-    for _ in range(2000):
-        if not GAME.to_act(state):
-            break
-        p = GAME.to_act(state)[0]
-        state, _ = GAME.apply(state, p, GAME.timeout_action(state, p) or "")
+    state = play_out(GAME, GAME.new_game(PLAYERS, 9), timeouts(GAME), 2000)
     assert state.over and state.result == "rounds" and state.round == 20
 
 
@@ -243,3 +230,8 @@ def test_hands_never_leak_into_public_views_events_or_narration() -> None:
             for name in drawn:
                 if name not in played:
                     assert not any(name in line for line in lines), (name, lines)
+
+
+test_any_text_is_refused_or_applied_never_crashes = any_text_test(
+    GAME, lambda: GAME.new_game(PLAYERS, 2), PLAYERS)
+test_any_json_is_a_valid_position_or_refused = any_json_test(GAME)
