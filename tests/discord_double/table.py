@@ -115,16 +115,9 @@ class Table:
         """:meth:`slash` with options as a dict, and control over waiting."""
         u = self.user(user)
         data = self._command_data(u, command, options or {}, focused=None)
-        reply = self.dd.new_interaction(
-            type=APPLICATION_COMMAND,
-            user=u,
-            channel=self.channel,
-            data=data,
-            name=" ".join(command.split()),
-        )
-        reply.summary = _options_text(options or {})
-        return await self.dd.send_interaction(
-            reply, expect_response=expect_response, timeout=self._timeout(timeout)
+        return await self._send(
+            APPLICATION_COMMAND, u, self.channel, data, " ".join(command.split()),
+            _options_text(options or {}), expect_response=expect_response, timeout=timeout,
         )
 
     async def autocomplete(
@@ -140,15 +133,10 @@ class Table:
     ) -> Reply:
         u = self.user(user)
         data = self._command_data(u, command, {**options, option: typed}, focused=option)
-        reply = self.dd.new_interaction(
-            type=APPLICATION_COMMAND_AUTOCOMPLETE,
-            user=u,
-            channel=self.channel,
-            data=data,
-            name=" ".join(command.split()),
+        reply = await self._send(
+            APPLICATION_COMMAND_AUTOCOMPLETE, u, self.channel, data, " ".join(command.split()),
+            f"{option}={typed!r}",
         )
-        reply.summary = f"{option}={typed!r}"
-        await self.dd.send_interaction(reply, timeout=self._timeout(None))
         if reply.choices is None:
             raise BotError(
                 f"autocomplete for /{reply.name} {option} got no choices: {reply.describe()}"
@@ -157,6 +145,29 @@ class Table:
 
     def _timeout(self, timeout: float | None) -> float | None:
         return timeout if timeout is not None else self.timeout
+
+    async def _send(
+        self,
+        kind: int,
+        user: FakeUser,
+        channel: FakeChannel,
+        data: dict[str, Any],
+        name: str,
+        summary: str,
+        *,
+        message: Message | None = None,
+        expect_response: bool = True,
+        timeout: float | None = None,
+    ) -> Reply:
+        """Send one interaction of type ``kind`` as the Discord client would, and wait
+        for the bot's answer (``summary`` is what transcripts show of it)."""
+        reply = self.dd.new_interaction(
+            type=kind, user=user, channel=channel, data=data, message=message, name=name
+        )
+        reply.summary = summary
+        return await self.dd.send_interaction(
+            reply, expect_response=expect_response, timeout=self._timeout(timeout)
+        )
 
     def _find_command(self, user: FakeUser, name: str) -> dict[str, Any]:
         candidates = (
@@ -409,17 +420,10 @@ class Table:
         if comp.get("style") in (5, 6):
             raise ClientRefused(f"button {target!r} is a link/premium button: no interaction")
         data = {"custom_id": comp["custom_id"], "component_type": BUTTON}
-        reply = self.dd.new_interaction(
-            type=MESSAGE_COMPONENT,
-            user=u,
-            channel=msg.channel,
-            data=data,
-            message=msg,
-            name=comp["custom_id"],
-        )
-        reply.summary = comp.get("label") or comp["custom_id"]
-        return await self.dd.send_interaction(
-            reply, expect_response=expect_response, timeout=self._timeout(timeout)
+        return await self._send(
+            MESSAGE_COMPONENT, u, msg.channel, data, comp["custom_id"],
+            comp.get("label") or comp["custom_id"], message=msg,
+            expect_response=expect_response, timeout=timeout,
         )
 
     async def select(
@@ -470,17 +474,10 @@ class Table:
             fake_opt = {"type": kind, "name": "values"}
             data["values"] = [self._convert(fake_opt, v, resolved, "select", u) for v in picked]
             data["resolved"] = resolved
-        reply = self.dd.new_interaction(
-            type=MESSAGE_COMPONENT,
-            user=u,
-            channel=msg.channel,
-            data=data,
-            message=msg,
-            name=comp["custom_id"],
-        )
-        reply.summary = comp.get("placeholder") or comp["custom_id"]
-        return await self.dd.send_interaction(
-            reply, expect_response=expect_response, timeout=self._timeout(timeout)
+        return await self._send(
+            MESSAGE_COMPONENT, u, msg.channel, data, comp["custom_id"],
+            comp.get("placeholder") or comp["custom_id"], message=msg,
+            expect_response=expect_response, timeout=timeout,
         )
 
     async def submit_modal(
@@ -532,17 +529,10 @@ class Table:
         if remaining:
             raise ClientRefused(f"modal has no fields {sorted(remaining)}")
         data = {"custom_id": modal["custom_id"], "components": components}
-        reply = self.dd.new_interaction(
-            type=MODAL_SUBMIT,
-            user=u,
-            channel=modal_from.channel,
-            data=data,
-            message=modal_from.source_message,
-            name=modal["custom_id"],
-        )
-        reply.summary = modal.get("title") or modal["custom_id"]
-        return await self.dd.send_interaction(
-            reply, expect_response=expect_response, timeout=self._timeout(timeout)
+        return await self._send(
+            MODAL_SUBMIT, u, modal_from.channel, data, modal["custom_id"],
+            modal.get("title") or modal["custom_id"], message=modal_from.source_message,
+            expect_response=expect_response, timeout=timeout,
         )
 
     # ------------------------------------------------------------------ plain messages
