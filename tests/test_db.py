@@ -27,22 +27,13 @@ from tests.databases import RAW_ERRORS, RAW_INTEGRITY_ERRORS, raw, snapshot
 from tests.fakegame import GAME as RACE
 
 sqlite_only = pytest.mark.sqlite_only
-
-
-@pytest.fixture(autouse=True)
-def race(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(engine.GAMES, "race", RACE)
+#: The Race test game (tests/conftest.py); ``database`` is a fresh one on each backend.
+pytestmark = pytest.mark.usefixtures("race")
 
 
 @pytest.fixture
-def db_path(database: str) -> str:
-    """A fresh database: a SQLite file, then a PostgreSQL schema (tests/conftest.py)."""
-    return database
-
-
-@pytest.fixture
-async def store(db_path: str) -> AsyncIterator[Store]:
-    s = await Store.open(db_path)
+async def store(database: str) -> AsyncIterator[Store]:
+    s = await Store.open(database)
     yield s
     await s.close()
 
@@ -60,12 +51,12 @@ async def started(store: Store, players: tuple[str, ...] = ("a", "b"), seed: int
 
 
 @sqlite_only
-async def test_open_creates_schema_in_wal_mode(store: Store, db_path: str) -> None:
-    assert raw(db_path, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
-    assert raw(db_path, "PRAGMA journal_mode") == [("wal",)]
-    tables = {r[0] for r in raw(db_path, "SELECT name FROM sqlite_master WHERE type='table'")}
+async def test_open_creates_schema_in_wal_mode(store: Store, database: str) -> None:
+    assert raw(database, "PRAGMA user_version") == [(SCHEMA_VERSION,)]
+    assert raw(database, "PRAGMA journal_mode") == [("wal",)]
+    tables = {r[0] for r in raw(database, "SELECT name FROM sqlite_master WHERE type='table'")}
     assert {"games", "actions"} <= tables
-    indexes = {r[0] for r in raw(db_path, "SELECT name FROM sqlite_master WHERE type='index'")}
+    indexes = {r[0] for r in raw(database, "SELECT name FROM sqlite_master WHERE type='index'")}
     assert {"games_open_per_channel", "games_by_channel", "games_open_by_guild"} <= indexes
     async with store.backend.transaction() as conn:
         assert await conn.execute_fetchall("PRAGMA foreign_keys") == [(1,)]
@@ -75,25 +66,25 @@ async def test_open_creates_schema_in_wal_mode(store: Store, db_path: str) -> No
         assert await conn.execute_fetchall("PRAGMA query_only") == [(1,)]
 
 
-async def test_reopen_keeps_games_and_schema(db_path: str) -> None:
-    s = await Store.open(db_path)
+async def test_reopen_keeps_games_and_schema(database: str) -> None:
+    s = await Store.open(database)
     record = await started(s)
     moved = await s.apply_action(record.id, "a", "step 2")
     await s.close()
-    before = snapshot(db_path)
-    s = await Store.open(db_path)
+    before = snapshot(database)
+    s = await Store.open(database)
     try:
         assert await s.get(record.id) == moved.record
-        assert snapshot(db_path) == before        # reopening migrates nothing again
+        assert snapshot(database) == before        # reopening migrates nothing again
     finally:
         await s.close()
 
 
 @sqlite_only
-async def test_newer_database_is_refused_clearly(db_path: str) -> None:
-    raw(db_path, f"PRAGMA user_version = {SCHEMA_VERSION + 3}")
+async def test_newer_database_is_refused_clearly(database: str) -> None:
+    raw(database, f"PRAGMA user_version = {SCHEMA_VERSION + 3}")
     with pytest.raises(StoreError, match="newer Warhost"):
-        await Store.open(db_path)
+        await Store.open(database)
 
 
 async def test_not_a_database_is_refused(tmp_path: Path) -> None:
@@ -103,21 +94,21 @@ async def test_not_a_database_is_refused(tmp_path: Path) -> None:
         await Store.open(str(path))
 
 
-async def test_migrations_apply_in_order_each_in_its_own_transaction(db_path: str) -> None:
+async def test_migrations_apply_in_order_each_in_its_own_transaction(database: str) -> None:
     steps = ["CREATE TABLE one (x INTEGER);",
              "CREATE TABLE two (y INTEGER); INSERT INTO two VALUES (7);"]
-    backend = await open_backend(db_path)
+    backend = await open_backend(database)
     try:
-        assert await migrate(backend, db_path, steps) == 2
+        assert await migrate(backend, database, steps) == 2
         broken = [*steps, "CREATE TABLE three (z INTEGER); INSERT INTO nowhere VALUES (1);"]
         with pytest.raises(DatabaseError):
-            await migrate(backend, db_path, broken)
+            await migrate(backend, database, broken)
         async with backend.reading() as conn:
             assert await user_version(conn) == 2
             assert await foreign_tables(conn) == ["one", "two"]  # the failed step left nothing
     finally:
         await backend.close()
-    assert raw(db_path, "SELECT y FROM two") == [(7,)]
+    assert raw(database, "SELECT y FROM two") == [(7,)]
 
 
 def test_split_statements_keeps_trigger_bodies_whole() -> None:
@@ -145,14 +136,14 @@ async def test_create_lobby_seats_the_host_and_resolves_options(store: Store) ->
 
 
 async def test_create_lobby_rejects_unknown_kind_and_bad_options(store: Store,
-                                                                 db_path: str) -> None:
+                                                                 database: str) -> None:
     with pytest.raises(IllegalAction, match="no game called 'chess'"):
         await store.lobby.open("chess", "g1", "c1", "h")
     with pytest.raises(IllegalAction, match="no option called 'speed'"):
         await store.lobby.open("race", "g1", "c1", "h", {"speed": 3})
     with pytest.raises(IllegalAction, match="target must be one of"):
         await store.lobby.open("race", "g1", "c1", "h", {"target": 7})
-    assert raw(db_path, "SELECT COUNT(*) FROM games") == [(0,)]
+    assert raw(database, "SELECT COUNT(*) FROM games") == [(0,)]
 
 
 async def test_one_open_game_per_channel(store: Store) -> None:
@@ -172,15 +163,15 @@ async def test_one_open_game_per_channel(store: Store) -> None:
     assert (await store.active_in_channel("c1")) == again
 
 
-async def test_unique_index_backs_up_the_channel_rule(store: Store, db_path: str) -> None:
+async def test_unique_index_backs_up_the_channel_rule(store: Store, database: str) -> None:
     await store.lobby.open("race", "g1", "c1", "a")
     insert = ("INSERT INTO games (kind, guild_id, channel_id, host_id, status, seats, options, "
               "created_at, updated_at) VALUES ('race', 'g1', 'c1', 'z', ?, '[\"z\"]', '{}', 0, 0)")
     with pytest.raises(RAW_INTEGRITY_ERRORS):
-        raw(db_path, insert, ("active",))
-    raw(db_path, insert, ("finished",))           # closed games may pile up in a channel
-    raw(db_path, insert, ("aborted",))
-    assert raw(db_path, "SELECT COUNT(*) FROM games WHERE channel_id='c1'") == [(3,)]
+        raw(database, insert, ("active",))
+    raw(database, insert, ("finished",))           # closed games may pile up in a channel
+    raw(database, insert, ("aborted",))
+    assert raw(database, "SELECT COUNT(*) FROM games WHERE channel_id='c1'") == [(3,)]
 
 
 async def test_join_rules(store: Store) -> None:
@@ -307,7 +298,7 @@ async def test_set_lobby_message(store: Store) -> None:
 # ---------------------------------------------------------------- moves
 
 
-async def test_apply_action_persists_move_log_and_snapshot(store: Store, db_path: str) -> None:
+async def test_apply_action_persists_move_log_and_snapshot(store: Store, database: str) -> None:
     record = await started(store, seed=5)
     expected_state, expected_events = RACE.apply(store.load_state(record), "a", "roll")
     result = await store.apply_action(record.id, "a", "roll", request_id="i-1")
@@ -321,7 +312,7 @@ async def test_apply_action_persists_move_log_and_snapshot(store: Store, db_path
     entries = await store.history.log(record.id)
     assert [(e.seq, e.player, e.action, e.events) for e in entries] == [
         (1, "a", "roll", expected_events)]
-    assert raw(db_path, "SELECT request_id FROM actions") == [("i-1",)]
+    assert raw(database, "SELECT request_id FROM actions") == [("i-1",)]
     assert await store.history.verify(record.id)
 
 
@@ -344,10 +335,10 @@ async def test_action_is_logged_as_given_and_replays(store: Store) -> None:
 
 
 async def test_illegal_action_leaves_the_database_byte_identical(store: Store,
-                                                                 db_path: str) -> None:
+                                                                 database: str) -> None:
     record = await started(store)
     await store.apply_action(record.id, "a", "roll")
-    before = snapshot(db_path)
+    before = snapshot(database)
     state = store.load_state(await store.get(record.id))
     for player, action in [("a", "roll"), ("b", "jump"), ("zed", "roll"), ("b", "x" * 500)]:
         with pytest.raises(IllegalAction) as refused:
@@ -355,7 +346,7 @@ async def test_illegal_action_leaves_the_database_byte_identical(store: Store,
         with pytest.raises(IllegalAction) as direct:
             RACE.apply(state, player, action)
         assert str(refused.value) == str(direct.value)      # re-raised unchanged
-    assert snapshot(db_path) == before
+    assert snapshot(database) == before
     assert (await store.get(record.id)).version == 1
     # A refused request id is not burnt: the same id may carry a legal move later.
     ok = await store.apply_action(record.id, "b", "step 1", request_id="bad-b")
@@ -374,7 +365,7 @@ async def test_games_not_under_way_refuse_moves(store: Store) -> None:
         await store.apply_action(4040, "a", "roll")
 
 
-async def test_winning_move_finishes_the_game(store: Store, db_path: str) -> None:
+async def test_winning_move_finishes_the_game(store: Store, database: str) -> None:
     record = await started(store, options={"target": 5})
     await store.apply_action(record.id, "a", "step 3")
     await store.apply_action(record.id, "b", "step 1")
@@ -382,12 +373,12 @@ async def test_winning_move_finishes_the_game(store: Store, db_path: str) -> Non
     assert result.record.status == "finished"
     assert {"type": "win", "player": "a", "text": "a wins"} in result.events
     assert RACE.outcome(result.state) is not None
-    before = snapshot(db_path)
+    before = snapshot(database)
     with pytest.raises(IllegalAction, match=r"^This game is over\.$"):
         await store.apply_action(record.id, "b", "step 1")
     with pytest.raises(IllegalAction, match=r"^This game is over\.$"):
         await store.apply_action(record.id, "b", "resign")
-    assert snapshot(db_path) == before
+    assert snapshot(database) == before
     assert await store.active_in_channel("c1") is None
     with pytest.raises(StoreError, match="already over"):
         await store.lobby.abort(record.id)
@@ -402,16 +393,16 @@ async def test_resign_ends_a_two_player_game(store: Store) -> None:
     assert outcome is not None and outcome.winners == ("a",)
 
 
-async def test_request_id_is_applied_once(store: Store, db_path: str) -> None:
+async def test_request_id_is_applied_once(store: Store, database: str) -> None:
     record = await started(store, seed=1, options={"target": 10})
     first = await store.apply_action(record.id, "a", "roll", request_id="123")
     assert first.record.status == "active"
-    before = snapshot(db_path)
+    before = snapshot(database)
     again = await store.apply_action(record.id, "a", "roll", request_id="123")
     assert again.duplicate and not first.duplicate
     assert again.events == first.events and again.seq == first.seq == 1
     assert again.record == first.record and again.state == first.state
-    assert snapshot(db_path) == before
+    assert snapshot(database) == before
     # Still recognised after later moves, and after the game has ended.
     await store.apply_action(record.id, "b", "step 3", request_id=124)  # type: ignore[arg-type]
     for player in "abababa":
@@ -425,7 +416,7 @@ async def test_request_id_is_applied_once(store: Store, db_path: str) -> None:
     assert late.record == finished
     int_id = await store.apply_action(record.id, "b", "step 3", request_id="124")
     assert int_id.duplicate and int_id.seq == 2
-    assert raw(db_path, "SELECT COUNT(*) FROM actions") == [(finished.version,)]
+    assert raw(database, "SELECT COUNT(*) FROM actions") == [(finished.version,)]
 
 
 async def test_request_id_reused_for_something_else_is_refused(store: Store) -> None:
@@ -439,7 +430,7 @@ async def test_request_id_reused_for_something_else_is_refused(store: Store) -> 
     assert (await store.get(two.id)).version == 0
 
 
-async def test_reopened_mid_game_continues_identically(db_path: str, tmp_path: Path) -> None:
+async def test_reopened_mid_game_continues_identically(database: str, tmp_path: Path) -> None:
     moves = [("a", "roll"), ("b", "roll"), ("a", "step 1"), ("b", "roll"), ("a", "roll"),
              ("b", "step 3"), ("a", "roll"), ("b", "roll")]
     straight = await Store.open(str(tmp_path / "straight.db"))
@@ -452,19 +443,19 @@ async def test_reopened_mid_game_continues_identically(db_path: str, tmp_path: P
     finally:
         await straight.close()
 
-    s = await Store.open(db_path)
+    s = await Store.open(database)
     game = await started(s, seed=77, options={"target": 1000000})
     for player, action in moves[:3]:
         await s.apply_action(game.id, player, action)
     await s.close()
     for chunk in (moves[3:5], moves[5:]):
-        s = await Store.open(db_path)
+        s = await Store.open(database)
         try:
             for player, action in chunk:
                 await s.apply_action(game.id, player, action)
         finally:
             await s.close()
-    s = await Store.open(db_path)
+    s = await Store.open(database)
     try:
         final = await s.get(game.id)
         assert final.state == expected.state and final.version == expected.version == 8
@@ -476,7 +467,7 @@ async def test_reopened_mid_game_continues_identically(db_path: str, tmp_path: P
         await s.close()
 
 
-async def test_verify_detects_tampering(store: Store, db_path: str) -> None:
+async def test_verify_detects_tampering(store: Store, database: str) -> None:
     record = await started(store)
     lobby = await store.lobby.open("race", "g1", "c9", "a")
     assert await store.history.verify(lobby.id)
@@ -485,21 +476,21 @@ async def test_verify_detects_tampering(store: Store, db_path: str) -> None:
     assert await store.history.verify(record.id) and await store.history.problems(record.id) == []
     state = (await store.get(record.id)).state
     assert state is not None
-    raw(db_path, "UPDATE games SET state = ? WHERE id = ?",
+    raw(database, "UPDATE games SET state = ? WHERE id = ?",
         (state.replace('"scores": [', '"scores": [1'), record.id))
     assert not await store.history.verify(record.id)
     assert "differs from the replayed one" in " ".join(await store.history.problems(record.id))
-    raw(db_path, "UPDATE games SET state = ?, version = 5 WHERE id = ?", (state, record.id))
+    raw(database, "UPDATE games SET state = ?, version = 5 WHERE id = ?", (state, record.id))
     assert await store.history.problems(record.id) == ["version 5 but 4 logged actions"]
 
 
-async def test_the_log_is_append_only(store: Store, db_path: str) -> None:
+async def test_the_log_is_append_only(store: Store, database: str) -> None:
     record = await started(store)
     await store.apply_action(record.id, "a", "roll")
     with pytest.raises(RAW_ERRORS, match="append-only"):
-        raw(db_path, "UPDATE actions SET action = 'step 3'")
+        raw(database, "UPDATE actions SET action = 'step 3'")
     with pytest.raises(RAW_ERRORS, match="append-only"):
-        raw(db_path, "DELETE FROM actions")
+        raw(database, "DELETE FROM actions")
     with pytest.raises(IntegrityError):            # the foreign key holds too
         async with store.backend.transaction() as conn:
             await conn.execute("INSERT INTO actions (game_id, seq, player, action, events, "
@@ -508,10 +499,10 @@ async def test_the_log_is_append_only(store: Store, db_path: str) -> None:
 
 
 async def test_failure_after_the_log_insert_rolls_everything_back(
-        store: Store, db_path: str, monkeypatch: pytest.MonkeyPatch) -> None:
+        store: Store, database: str, monkeypatch: pytest.MonkeyPatch) -> None:
     record = await started(store)
     await store.apply_action(record.id, "a", "roll")
-    before = snapshot(db_path)
+    before = snapshot(database)
 
     async def broken_write(*args: Any, **kwargs: Any) -> GameRecord:
         raise RuntimeError("disk on fire")
@@ -519,7 +510,7 @@ async def test_failure_after_the_log_insert_rolls_everything_back(
     monkeypatch.setattr(store, "write", broken_write)
     with pytest.raises(RuntimeError, match="disk on fire"):
         await store.apply_action(record.id, "b", "roll", request_id="x")
-    assert snapshot(db_path) == before
+    assert snapshot(database) == before
     monkeypatch.undo()
     monkeypatch.setitem(engine.GAMES, "race", RACE)
     result = await store.apply_action(record.id, "b", "roll", request_id="x")
@@ -528,9 +519,9 @@ async def test_failure_after_the_log_insert_rolls_everything_back(
 
 
 async def test_cancelled_move_leaves_nothing_half_written(
-        store: Store, db_path: str, monkeypatch: pytest.MonkeyPatch) -> None:
+        store: Store, database: str, monkeypatch: pytest.MonkeyPatch) -> None:
     record = await started(store)
-    before = snapshot(db_path)
+    before = snapshot(database)
     inserted = asyncio.Event()
     real_write = store.write
 
@@ -546,7 +537,7 @@ async def test_cancelled_move_leaves_nothing_half_written(
     with pytest.raises(asyncio.CancelledError):
         await task
     monkeypatch.setattr(store, "write", real_write)
-    assert snapshot(db_path) == before
+    assert snapshot(database) == before
     assert (await store.get(record.id)).version == 0
     result = await store.apply_action(record.id, "a", "roll")
     assert result.seq == 1 and await store.history.verify(record.id)
@@ -571,9 +562,9 @@ async def test_state_cache_is_keyed_by_game_and_version(store: Store) -> None:
         store.load_state(lobby)
 
 
-async def test_moves_by_another_connection_are_seen(db_path: str) -> None:
-    one = await Store.open(db_path)
-    two = await Store.open(db_path)
+async def test_moves_by_another_connection_are_seen(database: str) -> None:
+    one = await Store.open(database)
+    two = await Store.open(database)
     try:
         record = await started(one)
         await one.apply_action(record.id, "a", "step 1")     # one caches version 1
@@ -587,8 +578,8 @@ async def test_moves_by_another_connection_are_seen(db_path: str) -> None:
         await two.close()
 
 
-async def test_closed_store_says_so(db_path: str) -> None:
-    s = await Store.open(db_path)
+async def test_closed_store_says_so(database: str) -> None:
+    s = await Store.open(database)
     await s.close()
     await s.close()                                            # idempotent
     with pytest.raises(StoreError, match="closed"):
@@ -598,10 +589,10 @@ async def test_closed_store_says_so(db_path: str) -> None:
 # ---------------------------------------------------------------- announcements (the outbox)
 
 
-async def test_a_database_from_before_announcements_is_migrated_in_place(db_path: str) -> None:
-    backend = await open_backend(db_path)
+async def test_a_database_from_before_announcements_is_migrated_in_place(database: str) -> None:
+    backend = await open_backend(database)
     try:                                         # a Warhost of the first schema
-        await migrate(backend, db_path, migrations_for(backend.dialect)[:1])
+        await migrate(backend, database, migrations_for(backend.dialect)[:1])
         async with backend.transaction() as conn:
             await conn.execute(
                 "INSERT INTO games (kind, guild_id, channel_id, host_id, status, seats, seed, "
@@ -609,7 +600,7 @@ async def test_a_database_from_before_announcements_is_migrated_in_place(db_path
                 "'a', 'active', '[\"a\",\"b\"]', 1, '{}', NULL, 7, 0, 0)")
     finally:
         await backend.close()
-    store = await Store.open(db_path)
+    store = await Store.open(database)
     try:
         record = await store.get(1)
         # nothing of the running game is told again, and no decision is bound yet

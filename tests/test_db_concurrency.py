@@ -12,29 +12,19 @@ from collections.abc import AsyncIterator
 import pytest
 
 import db.backend
-import engine
 from db import ChannelBusy, GameRecord, MoveResult, Store, StoreError
 from engine.core import IllegalAction
 from tests.fakegame import GAME as RACE
 
 BIG = {"target": 1000000}   # a race nobody finishes during these tests
-
-
-@pytest.fixture(autouse=True)
-def race(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(engine.GAMES, "race", RACE)
+#: The Race test game (tests/conftest.py); ``database`` is a fresh one on each backend.
+pytestmark = pytest.mark.usefixtures("race")
 
 
 @pytest.fixture
-def db_path(database: str) -> str:
-    """A fresh database: a SQLite file, then a PostgreSQL schema (tests/conftest.py)."""
-    return database
-
-
-@pytest.fixture
-async def stores(db_path: str) -> AsyncIterator[tuple[Store, Store]]:
-    one = await Store.open(db_path)
-    two = await Store.open(db_path)
+async def stores(database: str) -> AsyncIterator[tuple[Store, Store]]:
+    one = await Store.open(database)
+    two = await Store.open(database)
     yield one, two
     await one.close()
     await two.close()
@@ -151,9 +141,9 @@ async def test_racing_joins_do_not_overfill(stores: tuple[Store, Store]) -> None
 
 
 @pytest.mark.sqlite_only
-async def test_cancelled_while_waiting_for_the_write_lock(db_path: str) -> None:
-    store = await Store.open(db_path)
-    holder = sqlite3.connect(db_path, isolation_level=None)
+async def test_cancelled_while_waiting_for_the_write_lock(database: str) -> None:
+    store = await Store.open(database)
+    holder = sqlite3.connect(database, isolation_level=None)
     try:
         record = await started(store)
         holder.execute("BEGIN IMMEDIATE")          # another process is writing
@@ -175,10 +165,10 @@ async def test_cancelled_while_waiting_for_the_write_lock(db_path: str) -> None:
 
 @pytest.mark.sqlite_only
 async def test_a_write_lock_held_too_long_is_reported_as_busy(
-        db_path: str, monkeypatch: pytest.MonkeyPatch) -> None:
+        database: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(db.backend, "BUSY_TIMEOUT_MS", 100)
-    store = await Store.open(db_path)
-    holder = sqlite3.connect(db_path, isolation_level=None)
+    store = await Store.open(database)
+    holder = sqlite3.connect(database, isolation_level=None)
     try:
         record = await started(store)
         holder.execute("BEGIN IMMEDIATE")
@@ -193,11 +183,11 @@ async def test_a_write_lock_held_too_long_is_reported_as_busy(
 
 
 @pytest.mark.sqlite_only
-async def test_reads_never_wait_for_a_write(db_path: str) -> None:
+async def test_reads_never_wait_for_a_write(database: str) -> None:
     """Another process holds the write lock; our own move to one game waits for it, and
     meanwhile reads of another game (and of that one) answer at once."""
-    store = await Store.open(db_path)
-    holder = sqlite3.connect(db_path, isolation_level=None)
+    store = await Store.open(database)
+    holder = sqlite3.connect(database, isolation_level=None)
     try:
         waiting, other = await started(store, "c1"), await started(store, "c2")
         holder.execute("BEGIN IMMEDIATE")

@@ -5,43 +5,19 @@ move path, banks, vacations, reminders (escalation, quiet hours, restarts), undo
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
-import engine
 from db import GameRecord, Store, StoreError
 from db.clocks import DAY, HOUR, MINUTE, QuietHours, TimeControl
 from engine.conqueror import GAME as CONQUEROR
 from engine.core import IllegalAction
-from tests.clocks import FakeClock
+from tests.clocks import T0, FakeClock  # T0: 2027-01-15 08:00 UTC
 from tests.fakegame import GAME as RACE
 
-T0 = 1_800_000_000.0      # 2027-01-15 08:00 UTC
-
-
-@pytest.fixture(autouse=True)
-def race(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(engine.GAMES, "race", RACE)
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock(T0)
-
-
-@pytest.fixture
-def db_path(database: str) -> str:
-    """A fresh database: a SQLite file, then a PostgreSQL schema (tests/conftest.py)."""
-    return database
-
-
-@pytest.fixture
-async def store(db_path: str, clock: FakeClock) -> AsyncIterator[Store]:
-    s = await Store.open(db_path, clock=clock)
-    yield s
-    await s.close()
+#: The Race test game, and ``store`` on ``clock`` (a FakeClock from T0): tests/conftest.py.
+pytestmark = pytest.mark.usefixtures("race")
 
 
 async def started(store: Store, players: tuple[str, ...] = ("a", "b", "c"), *,
@@ -186,8 +162,8 @@ async def test_the_yearly_vacation_allowance(store: Store, clock: FakeClock) -> 
 
 
 async def test_reminders_escalate_to_dm_stop_with_a_note_and_survive_a_restart(
-        db_path: str, clock: FakeClock) -> None:
-    store = await Store.open(db_path, clock=clock)
+        database: str, clock: FakeClock) -> None:
+    store = await Store.open(database, clock=clock)
     game = await started(store, ("a", "b"))
     await store.hosting.set_channel_settings("c1", "g1", reminder_every=HOUR, reminder_limit=2)
     await store.hosting.set_player_settings("a", dm_reminders=True)
@@ -202,7 +178,7 @@ async def test_reminders_escalate_to_dm_stop_with_a_note_and_survive_a_restart(
     await store.close()
     # a new process on the same file, three hours later: one reminder, not three
     clock.advance(3 * HOUR)
-    store = await Store.open(db_path, clock=clock)
+    store = await Store.open(database, clock=clock)
     await wake_all(store)
     [direct] = await store.outbox.pending(game.id)
     assert (direct.kind, direct.recipient, direct.payload["count"]) == ("direct", "a", 2)
@@ -354,8 +330,8 @@ async def test_games_waiting_for_a_player_and_the_paged_log(store: Store) -> Non
 
 
 async def test_a_lease_is_held_by_one_holder_until_it_expires_or_is_released(
-        db_path: str, clock: FakeClock) -> None:
-    one, two = await Store.open(db_path, clock=clock), await Store.open(db_path, clock=clock)
+        database: str, clock: FakeClock) -> None:
+    one, two = await Store.open(database, clock=clock), await Store.open(database, clock=clock)
     try:
         assert await one.leases.take("scheduler", "p1", 30)
         assert not await two.leases.take("scheduler", "p2", 30)     # held by p1
@@ -377,8 +353,8 @@ async def test_a_lease_is_held_by_one_holder_until_it_expires_or_is_released(
         await two.close()
 
 
-async def test_racing_holders_get_a_lease_once(db_path: str, clock: FakeClock) -> None:
-    stores = [await Store.open(db_path, clock=clock) for _ in range(3)]
+async def test_racing_holders_get_a_lease_once(database: str, clock: FakeClock) -> None:
+    stores = [await Store.open(database, clock=clock) for _ in range(3)]
     try:
         for _ in range(5):
             won = await asyncio.gather(*(s.leases.take("job", f"h{n}", 10)
@@ -391,8 +367,8 @@ async def test_racing_holders_get_a_lease_once(db_path: str, clock: FakeClock) -
 
 
 async def test_racing_vacations_across_stores_cannot_overdraw_the_allowance(
-        db_path: str, clock: FakeClock) -> None:
-    stores = [await Store.open(db_path, clock=clock) for _ in range(2)]
+        database: str, clock: FakeClock) -> None:
+    stores = [await Store.open(database, clock=clock) for _ in range(2)]
     try:
         results = await asyncio.gather(
             *(s.hosting.start_vacation("g1", "a", 20) for s in stores * 2),
