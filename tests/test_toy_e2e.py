@@ -7,7 +7,8 @@ built from the game's declared verbs (raids by ``/toy raid seat: slot:``), each 
 against the engine run alongside: the store, the mover's private answer, one turn digest
 with the board when the turn or the decision passes (the raided player is asked off-turn
 with the game's prompt); ``/hand`` privately; autocomplete labelled from the caller's own
-view; ``/game hint`` from the computer player, which has no heuristics for this game.
+view; ``/game rules`` without a rules doc; ``/game hint`` from the computer player, which
+has no heuristics for this game.
 No card in a hand ever reaches anyone who may not know it.
 
 Where it runs: a game registered at run time lives in this process only. The bot draws
@@ -177,6 +178,11 @@ async def test_a_whole_toy_game_to_its_winner(world: World) -> None:
     assert none.ephemeral and "no hand" in (none.content or "")
     assert len(table.messages) == before
     match.audit.look()
+
+    # its quick rules, with no rules doc: the summary and the options
+    rules = await table.slash("dave", "game rules", kind=KIND)
+    assert rules.ephemeral and GAME.summary in rules.message.text, rules.describe()
+    assert "rounds" in rules.message.text and "target" in rules.message.text
 
     # the computer player's hint, searched with no heuristics of the game's own
     hint = await table.slash("alice", "game hint")
