@@ -4,6 +4,7 @@ on one database, SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import sqlite3
 import time
@@ -140,11 +141,22 @@ async def test_racing_joins_do_not_overfill(stores: tuple[Store, Store]) -> None
     assert len((await two.get(lobby.id)).seats) == 3
 
 
-@pytest.mark.sqlite_only
-async def test_cancelled_while_waiting_for_the_write_lock(database: str) -> None:
+@contextlib.asynccontextmanager
+async def with_other_process(database: str) -> AsyncIterator[tuple[Store, sqlite3.Connection]]:
+    """A store, and another process's connection to the same SQLite file (to take the
+    write lock with ``BEGIN IMMEDIATE``); both closed after."""
     store = await Store.open(database)
     holder = sqlite3.connect(database, isolation_level=None)
     try:
+        yield store, holder
+    finally:
+        holder.close()
+        await store.close()
+
+
+@pytest.mark.sqlite_only
+async def test_cancelled_while_waiting_for_the_write_lock(database: str) -> None:
+    async with with_other_process(database) as (store, holder):
         record = await started(store)
         holder.execute("BEGIN IMMEDIATE")          # another process is writing
         task = asyncio.create_task(store.apply_action(record.id, "a", "step 1"))
@@ -158,18 +170,13 @@ async def test_cancelled_while_waiting_for_the_write_lock(database: str) -> None
         logged = [e.action for e in await store.history.log(record.id)]
         assert result.seq == 1 and logged == ["step 2"]
         assert await store.history.verify(record.id)
-    finally:
-        holder.close()
-        await store.close()
 
 
 @pytest.mark.sqlite_only
 async def test_a_write_lock_held_too_long_is_reported_as_busy(
         database: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(db.backend, "BUSY_TIMEOUT_MS", 100)
-    store = await Store.open(database)
-    holder = sqlite3.connect(database, isolation_level=None)
-    try:
+    async with with_other_process(database) as (store, holder):
         record = await started(store)
         holder.execute("BEGIN IMMEDIATE")
         with pytest.raises(StoreError, match=r"busy .*Try again in a moment"):
@@ -177,18 +184,13 @@ async def test_a_write_lock_held_too_long_is_reported_as_busy(
         holder.execute("ROLLBACK")
         assert (await store.get(record.id)).version == 0
         assert (await store.apply_action(record.id, "a", "step 1")).seq == 1
-    finally:
-        holder.close()
-        await store.close()
 
 
 @pytest.mark.sqlite_only
 async def test_reads_never_wait_for_a_write(database: str) -> None:
     """Another process holds the write lock; our own move to one game waits for it, and
     meanwhile reads of another game (and of that one) answer at once."""
-    store = await Store.open(database)
-    holder = sqlite3.connect(database, isolation_level=None)
-    try:
+    async with with_other_process(database) as (store, holder):
         waiting, other = await started(store, "c1"), await started(store, "c2")
         holder.execute("BEGIN IMMEDIATE")
         move = asyncio.create_task(store.apply_action(waiting.id, "a", "step 1"))
@@ -202,9 +204,6 @@ async def test_reads_never_wait_for_a_write(database: str) -> None:
         assert time.perf_counter() - began < 1.0     # not the 10 s busy timeout
         holder.execute("ROLLBACK")
         assert (await move).seq == 1
-    finally:
-        holder.close()
-        await store.close()
 
 
 async def _hold_row(url: str, game_id: int, release: asyncio.Event,
@@ -222,24 +221,33 @@ async def _hold_row(url: str, game_id: int, release: asyncio.Event,
         await conn.close()
 
 
+@contextlib.asynccontextmanager
+async def row_held(database: str, game_id: int) -> AsyncIterator[None]:
+    """Another process holds the game's row lock (PostgreSQL) until the block ends."""
+    release, held = asyncio.Event(), asyncio.Event()
+    holder = asyncio.create_task(_hold_row(database, game_id, release, held))
+    await held.wait()
+    try:
+        yield
+    finally:
+        release.set()
+        await holder
+
+
 @pytest.mark.postgres_only
 async def test_postgres_row_lock_queues_writers_and_not_readers(
         database: str, monkeypatch: pytest.MonkeyPatch) -> None:
     store = await Store.open(database)
     try:
         busy, other = await started(store, "c1"), await started(store, "c2")
-        release, held = asyncio.Event(), asyncio.Event()
-        holder = asyncio.create_task(_hold_row(database, busy.id, release, held))
-        await held.wait()
-        move = asyncio.create_task(store.apply_action(busy.id, "a", "step 1"))
-        await asyncio.sleep(0.3)
-        assert not move.done()                       # queued behind the other writer
-        began = time.perf_counter()
-        assert (await store.apply_action(other.id, "a", "step 1")).seq == 1  # other games go
-        assert (await store.get(busy.id)).version == 0                       # reads go
-        assert time.perf_counter() - began < 1.0
-        release.set()
-        await holder
+        async with row_held(database, busy.id):
+            move = asyncio.create_task(store.apply_action(busy.id, "a", "step 1"))
+            await asyncio.sleep(0.3)
+            assert not move.done()                   # queued behind the other writer
+            began = time.perf_counter()
+            assert (await store.apply_action(other.id, "a", "step 1")).seq == 1  # others go
+            assert (await store.get(busy.id)).version == 0                       # reads go
+            assert time.perf_counter() - began < 1.0
         assert (await move).seq == 1
     finally:
         await store.close()
@@ -252,13 +260,9 @@ async def test_postgres_lock_held_too_long_is_busy(
     store = await Store.open(database)
     try:
         record = await started(store)
-        release, held = asyncio.Event(), asyncio.Event()
-        holder = asyncio.create_task(_hold_row(database, record.id, release, held))
-        await held.wait()
-        with pytest.raises(StoreError, match=r"busy .*Nothing was saved"):
-            await store.apply_action(record.id, "a", "step 1")
-        release.set()
-        await holder
+        async with row_held(database, record.id):
+            with pytest.raises(StoreError, match=r"busy .*Nothing was saved"):
+                await store.apply_action(record.id, "a", "step 1")
         assert (await store.get(record.id)).version == 0
         assert (await store.apply_action(record.id, "a", "step 1")).seq == 1
     finally:
