@@ -9,6 +9,7 @@ heuristics (``evaluate``, ``candidates``) give sane answers everywhere.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -44,37 +45,41 @@ def _advance(game: Game[Any], state: Any, steps: int, rng: random.Random | None 
     return state
 
 
+def _position(game: Game[Any], players: list[str], seed: int, opening: int,
+              wanted: Callable[[Any, str], bool]) -> tuple[Any, str]:
+    """After ``opening`` heuristic moves, the first position where the player to act
+    is in the ``wanted`` situation."""
+    state = _advance(game, game.new_game(players, seed), opening)
+    for _ in range(400):
+        if game.outcome(state) is not None:
+            break
+        pid = game.to_act(state)[0]
+        if wanted(state, pid):
+            return state, pid
+        state = _advance(game, state, 1)
+    raise AssertionError(f"seed {seed}: no position found")
+
+
 def _battlecards_position(seed: int) -> tuple[BattlecardsState, str]:
     """A mid-game position with a real decision for the player to act, whose opponent
     holds cards in hand, on the stacks and in the deck."""
-    state = BC.new_game(["ann", "bob"], seed)
-    state = _advance(BC, state, 12)
-    for _ in range(400):
-        if BC.outcome(state) is not None:
-            break
-        pid = BC.to_act(state)[0]
+    def wanted(state: BattlecardsState, pid: str) -> bool:
         opp = state.opponent(pid)
         legal = bc_ai.candidates(BC, state, pid, BC.legal_actions(state, pid))
-        if (state.phase != "setup" and len(legal) > 1 and opp.hand and opp.deck
-                and any(opp.stacks[f] for f in FORCES)):
-            return state, pid
-        state = _advance(BC, state, 1)
-    raise AssertionError(f"seed {seed}: no position found")
+        return (state.phase != "setup" and len(legal) > 1 and bool(opp.hand)
+                and bool(opp.deck) and any(opp.stacks[f] for f in FORCES))
+    return _position(BC, ["ann", "bob"], seed, 12, wanted)
 
 
 def _napoleon_position(seed: int) -> tuple[NapoleonState, str]:
-    state = NW.new_game(["nap", "kut"], seed)
-    state = _advance(NW, state, 15)
-    for _ in range(400):
-        if NW.outcome(state) is not None:
-            break
-        pid = NW.to_act(state)[0]
+    """A position with a choice for the player to act, whose opponent holds cards, with
+    cards left in the deck."""
+    def wanted(state: NapoleonState, pid: str) -> bool:
         side = state.side_of(pid)
         assert side is not None
-        if len(NW.legal_actions(state, pid)) > 1 and state.hands[other(side)] and state.deck:
-            return state, pid
-        state = _advance(NW, state, 1)
-    raise AssertionError(f"seed {seed}: no position found")
+        return (len(NW.legal_actions(state, pid)) > 1 and bool(state.hands[other(side)])
+                and bool(state.deck))
+    return _position(NW, ["nap", "kut"], seed, 15, wanted)
 
 
 def _swap_battlecards(state: BattlecardsState, player: str) -> BattlecardsState:
