@@ -25,6 +25,12 @@ from tests.napoleon_positions import A, F, of, play, position
 DOC = Path(__file__).resolve().parent.parent / "docs" / "games" / "napoleon.md"
 
 
+def refused(state: object, player: str, action: str, match: str) -> None:
+    """``player`` may not do ``action`` here, for the reason ``match`` finds."""
+    with pytest.raises(IllegalAction, match=match):
+        GAME.apply(state, player, action)
+
+
 # -- the game and its setup ---------------------------------------------------------------
 
 def test_the_game_is_registered_with_its_option_and_verbs() -> None:
@@ -129,12 +135,9 @@ def test_cards_add_their_bonus_and_only_their_side_may_play_them() -> None:
     assert s.phase == "cards" and GAME.to_act(s) == [F]
     # a card for the Allies, a card for another country: not listed, refused
     assert GAME.legal_actions(s, F) == ["play austerlitz", "ready"]
-    with pytest.raises(IllegalAction, match="favours the Allies"):
-        GAME.apply(s, F, "play paris")
-    with pytest.raises(IllegalAction, match="Rhineland"):
-        GAME.apply(s, F, "play ulm")
-    with pytest.raises(IllegalAction, match="not your move"):
-        GAME.apply(s, A, "play aspern")
+    refused(s, F, "play paris", "favours the Allies")
+    refused(s, F, "play ulm", "Rhineland")
+    refused(s, A, "play aspern", "not your move")
     s, events = play(s, "play austerlitz")
     assert of(events, "card")[0]["card"]["id"] == "austerlitz"
     assert GAME.view(s, None)["battle"]["cards"][0]["id"] == "austerlitz"  # face up
@@ -167,8 +170,7 @@ def test_forced_march_is_played_in_the_move_phase_only() -> None:
     s = position({"rhineland": 8}, {"austria": 8}, hands={"french": ["forced-march"]})
     s, _ = play(s, "move 8 rhineland austria", "end")
     assert GAME.legal_actions(s, F) == ["ready"]
-    with pytest.raises(IllegalAction, match="move phase"):
-        GAME.apply(s, F, "play forced-march")
+    refused(s, F, "play forced-march", "move phase")
 
 
 def test_the_attacker_picks_the_order_of_battles() -> None:
@@ -178,8 +180,7 @@ def test_the_attacker_picks_the_order_of_battles() -> None:
     assert s.phase == "choose" and GAME.to_act(s) == [F]
     assert GAME.legal_actions(s, F) == ["battle austria", "battle switzerland"]
     assert GAME.view(s, None)["battles_left"] == ["austria", "switzerland"]
-    with pytest.raises(IllegalAction, match="no battle"):
-        GAME.apply(s, F, "battle italy")
+    refused(s, F, "battle italy", "no battle")
     s, events = play(s, "battle switzerland")
     battles = of(events, "battle")
     # Switzerland first (its beaten Allies can only go to Italy); the last battle then
@@ -200,8 +201,7 @@ def test_the_loser_chooses_among_several_retreats_on_the_other_players_turn() ->
                                                  "switzerland", "warsaw", "ottoman")]
     view = GAME.view(s, None)
     assert view["battle"]["step"] == "retreat" and view["battle"]["retreats"][0] == "russia"
-    with pytest.raises(IllegalAction, match="cannot retreat"):
-        GAME.apply(s, A, "retreat france")
+    refused(s, A, "retreat france", "cannot retreat")
     s, events = play(s, "retreat warsaw")
     assert of(events, "retreat") == [{"type": "retreat", "side": "allies", "from": "austria",
                                       "to": "warsaw", "count": 4}]
@@ -242,10 +242,8 @@ def test_england_sails_to_any_coastal_country_and_nobody_goes_back() -> None:
     assert sails == {c for c in ORDER if COUNTRIES[c].coastal and c != SEA_POWER}
     assert not {"switzerland", "rhineland", "austria", "warsaw"} & sails
     assert not any(a.endswith(" england") for a in legal)
-    with pytest.raises(IllegalAction, match="no coast"):
-        GAME.apply(s, A, "move 1 england switzerland")
-    with pytest.raises(IllegalAction, match="never go back to England"):
-        GAME.apply(s, A, "move 1 holland england")
+    refused(s, A, "move 1 england switzerland", "no coast")
+    refused(s, A, "move 1 holland england", "never go back to England")
     s, _ = play(s, "move 5 england egypt")
     assert s.armies["allies"]["egypt"] == 5
 
@@ -253,8 +251,7 @@ def test_england_sails_to_any_coastal_country_and_nobody_goes_back() -> None:
 def test_the_french_never_enter_england() -> None:
     s = position({"france": 5, "holland": 2}, {"england": 1})
     assert not any(a.endswith(" england") for a in GAME.legal_actions(s, F))
-    with pytest.raises(IllegalAction, match="French can never enter England"):
-        GAME.apply(s, F, "move 1 holland england")
+    refused(s, F, "move 1 holland england", "French can never enter England")
 
 
 def test_each_army_moves_once_and_stacks_split_any_way() -> None:
@@ -264,12 +261,9 @@ def test_each_army_moves_once_and_stacks_split_any_way() -> None:
     assert s.armies["french"]["france"] == 3 and s.moved["spain"] == 3
     assert "move 2 spain portugal" in GAME.legal_actions(s, F)
     assert "move 3 spain portugal" not in GAME.legal_actions(s, F)
-    with pytest.raises(IllegalAction, match="only 2 armies in Spain that can move"):
-        GAME.apply(s, F, "move 5 spain portugal")
-    with pytest.raises(IllegalAction, match="only 0 armies in Holland"):
-        GAME.apply(s, F, "move 1 holland rhineland")
-    with pytest.raises(IllegalAction, match="does not border"):
-        GAME.apply(s, F, "move 1 france austria")
+    refused(s, F, "move 5 spain portugal", "only 2 armies in Spain that can move")
+    refused(s, F, "move 1 holland rhineland", "only 0 armies in Holland")
+    refused(s, F, "move 1 france austria", "does not border")
     s, _ = play(s, "move 2 spain portugal")
     assert s.armies["french"]["spain"] == 3 and s.moved["spain"] == 3
     assert not any(a.startswith("move ") and a.split()[2] == "spain"
@@ -289,8 +283,7 @@ def test_every_legal_count_is_listed_in_canonical_spelling() -> None:
 
 def test_forced_march_moves_a_stack_once_more() -> None:
     s = position({"rhineland": 6}, {"russia": 1}, hands={"french": ["forced-march", "ulm"]})
-    with pytest.raises(IllegalAction, match="None of your armies moved into"):
-        GAME.apply(s, F, "march rhineland")
+    refused(s, F, "march rhineland", "None of your armies moved into")
     s, _ = play(s, "move 6 rhineland switzerland")
     assert "march switzerland" in GAME.legal_actions(s, F)
     assert not any(a.startswith("move") for a in GAME.legal_actions(s, F))
@@ -300,8 +293,7 @@ def test_forced_march_moves_a_stack_once_more() -> None:
     assert s.hands["french"] == ["ulm"] and s.discard[-1] == "forced-march"
     s, _ = play(s, "move 6 switzerland austria")
     assert s.armies["french"]["austria"] == 6
-    with pytest.raises(IllegalAction, match="no Forced March"):
-        GAME.apply(s, F, "march austria")
+    refused(s, F, "march austria", "no Forced March")
 
 
 # -- reinforcements ----------------------------------------------------------------------------
@@ -345,8 +337,7 @@ def test_over_seven_cards_the_player_chooses_what_to_discard() -> None:
     assert GAME.view(s, None)["prompt"].startswith("The Allies must discard 2 cards")
     legal = GAME.legal_actions(s, A)
     assert legal[:7] == [f"discard {c}" for c in SEVEN]
-    with pytest.raises(IllegalAction, match="You cannot `end` now"):
-        GAME.apply(s, A, "end")
+    refused(s, A, "end", "You cannot `end` now")
     s, events = play(s, "discard paris")
     assert [e["type"] for e in events] == ["discard", "discarded"]
     assert events[1]["private_to"] == A and events[1]["card"]["id"] == "paris"
@@ -447,8 +438,7 @@ def test_resigning_gives_the_game_to_the_other_side_even_out_of_turn() -> None:
     s, events = GAME.apply(s, A, "resign")
     assert s.winner == "french" and s.result == "resigned"
     assert [e["type"] for e in events] == ["resign", "victory"]
-    with pytest.raises(IllegalAction, match="over"):
-        GAME.apply(s, F, "end")
+    refused(s, F, "end", "over")
 
 
 # -- secrets ---------------------------------------------------------------------------------
@@ -544,10 +534,8 @@ def test_actions_are_case_insensitive() -> None:
     a, _ = GAME.apply(s, F, "  MOVE 2   France  Spain ")
     b, _ = GAME.apply(s, F, "move 2 france spain")
     assert GAME.dump(a) == GAME.dump(b)
-    with pytest.raises(IllegalAction, match="not playing"):
-        GAME.apply(s, "stranger", "end")
-    with pytest.raises(IllegalAction, match="not your move"):
-        GAME.apply(s, A, "end")
+    refused(s, "stranger", "end", "not playing")
+    refused(s, A, "end", "not your move")
 
 
 # -- the clock and undo -----------------------------------------------------------------------
