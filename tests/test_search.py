@@ -14,7 +14,7 @@ import random
 import signal
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -25,6 +25,23 @@ from tests.fakegame import GAME as RACE
 from tests.fakegame import RaceState
 
 # -- tiny games ------------------------------------------------------------------------------
+
+S = TypeVar("S")
+
+
+class _AB(Game[S]):
+    """What the test games share: two seats, ``a`` and ``b``; only listed actions apply."""
+
+    min_players = 2
+    max_players = 2
+
+    def players(self, state: S) -> list[str]:
+        return ["a", "b"]
+
+    def check_legal(self, state: S, player: str, action: str) -> None:
+        if action not in self.legal_actions(state, player):
+            raise IllegalAction(action)
+
 
 
 @dataclass(frozen=True)
@@ -39,18 +56,12 @@ class Pick:
     secret: str = ""
 
 
-class _Tiny(Game[Pick]):
+class _Tiny(_AB[Pick]):
     """Shared plumbing of the one-decision test games (player ``a``; ``b`` only watches)."""
-
-    min_players = 2
-    max_players = 2
 
     def new_game(self, players: list[str], seed: int,
                  options: dict[str, Any] | None = None) -> Pick:
         raise NotImplementedError
-
-    def players(self, state: Pick) -> list[str]:
-        return ["a", "b"]
 
     def current_turn(self, state: Pick) -> str | None:
         return None if state.chosen else "a"
@@ -62,8 +73,7 @@ class _Tiny(Game[Pick]):
         return list(state.moves) if player == "a" and not state.chosen else []
 
     def apply(self, state: Pick, player: str, action: str) -> tuple[Pick, list[Event]]:
-        if action not in self.legal_actions(state, player):
-            raise IllegalAction(action)
+        self.check_legal(state, player, action)
         return dataclasses.replace(state, chosen=action), []
 
     def view(self, state: Pick, player: str | None) -> JSON:
@@ -125,21 +135,16 @@ class Orders:
     b: str | None = None
 
 
-class Duel(Game[Orders]):
+class Duel(_AB[Orders]):
     """``a`` and ``b`` decide at the same time (``to_act`` lists both). ``b`` wins with
     ``strike`` whatever ``a`` does; ``a`` wins otherwise."""
 
     kind = "duel"
     name = "Duel"
-    min_players = 2
-    max_players = 2
 
     def new_game(self, players: list[str], seed: int,
                  options: dict[str, Any] | None = None) -> Orders:
         return Orders()
-
-    def players(self, state: Orders) -> list[str]:
-        return ["a", "b"]
 
     def current_turn(self, state: Orders) -> str | None:
         return None if self.outcome(state) else "a"
@@ -153,8 +158,7 @@ class Duel(Game[Orders]):
         return ["feint", "strike", "wait"] if player == "b" else ["hold", "advance"]
 
     def apply(self, state: Orders, player: str, action: str) -> tuple[Orders, list[Event]]:
-        if action not in self.legal_actions(state, player):
-            raise IllegalAction(action)
+        self.check_legal(state, player, action)
         return dataclasses.replace(state, **{player: action}), []
 
     def outcome(self, state: Orders) -> Outcome | None:
@@ -180,20 +184,15 @@ class Pile:
     turn: int = 0
 
 
-class Nim(Game[Pile]):
+class Nim(_AB[Pile]):
     """Take 1 or 2 stones; whoever takes the last one wins (leave a multiple of 3)."""
 
     kind = "nim"
     name = "Nim"
-    min_players = 2
-    max_players = 2
 
     def new_game(self, players: list[str], seed: int,
                  options: dict[str, Any] | None = None) -> Pile:
         return Pile(seed)
-
-    def players(self, state: Pile) -> list[str]:
-        return ["a", "b"]
 
     def current_turn(self, state: Pile) -> str | None:
         return None if state.stones == 0 else "ab"[state.turn]
@@ -208,8 +207,7 @@ class Nim(Game[Pile]):
         return [f"take {n}" for n in (1, 2) if n <= state.stones]
 
     def apply(self, state: Pile, player: str, action: str) -> tuple[Pile, list[Event]]:
-        if action not in self.legal_actions(state, player):
-            raise IllegalAction(action)
+        self.check_legal(state, player, action)
         return Pile(state.stones - int(action.split()[1]), 1 - state.turn), []
 
     def outcome(self, state: Pile) -> Outcome | None:
