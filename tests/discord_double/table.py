@@ -169,6 +169,39 @@ class Table:
             reply, expect_response=expect_response, timeout=self._timeout(timeout)
         )
 
+    def _enabled(
+        self,
+        user: FakeUser | str,
+        target: str,
+        message: Message | None,
+        types: tuple[int, ...],
+        what: str,
+    ) -> tuple[FakeUser, Message, dict[str, Any]]:
+        """The user, and the message and component of ``types`` that ``target`` names;
+        the client refuses a disabled one."""
+        u = self.user(user)
+        msg, comp = self._find_component(u, target, message, types)
+        if comp.get("disabled"):
+            raise ClientRefused(f"{what} {target!r} is disabled")
+        return u, msg, comp
+
+    async def _send_component(
+        self,
+        user: FakeUser,
+        msg: Message,
+        comp: dict[str, Any],
+        data: dict[str, Any],
+        label: str | None,
+        expect_response: bool,
+        timeout: float | None,
+    ) -> Reply:
+        """A component interaction on ``msg`` (transcripts show ``label``, else its id)."""
+        return await self._send(
+            MESSAGE_COMPONENT, user, msg.channel, data, comp["custom_id"],
+            label or comp["custom_id"], message=msg, expect_response=expect_response,
+            timeout=timeout,
+        )
+
     def _find_command(self, user: FakeUser, name: str) -> dict[str, Any]:
         candidates = (
             self.dd.commands(self.guild) if self.guild else list(self.dd.global_commands.values())
@@ -413,17 +446,12 @@ class Table:
         timeout: float | None = None,
     ) -> Reply:
         """Click the newest button labelled ``target`` (or with that custom_id) ``user`` can see."""
-        u = self.user(user)
-        msg, comp = self._find_component(u, target, message, (BUTTON,))
-        if comp.get("disabled"):
-            raise ClientRefused(f"button {target!r} is disabled")
+        u, msg, comp = self._enabled(user, target, message, (BUTTON,), "button")
         if comp.get("style") in (5, 6):
             raise ClientRefused(f"button {target!r} is a link/premium button: no interaction")
         data = {"custom_id": comp["custom_id"], "component_type": BUTTON}
-        return await self._send(
-            MESSAGE_COMPONENT, u, msg.channel, data, comp["custom_id"],
-            comp.get("label") or comp["custom_id"], message=msg,
-            expect_response=expect_response, timeout=timeout,
+        return await self._send_component(
+            u, msg, comp, data, comp.get("label"), expect_response, timeout
         )
 
     async def select(
@@ -438,10 +466,7 @@ class Table:
         timeout: float | None = None,
     ) -> Reply:
         """Pick ``values`` in the select menu whose custom_id or placeholder is ``target``."""
-        u = self.user(user)
-        msg, comp = self._find_component(u, target, message, SELECT_TYPES)
-        if comp.get("disabled"):
-            raise ClientRefused(f"select {target!r} is disabled")
+        u, msg, comp = self._enabled(user, target, message, SELECT_TYPES, "select")
         picked = (
             [values]
             if isinstance(values, str | FakeUser | FakeRole | FakeChannel)
@@ -474,10 +499,8 @@ class Table:
             fake_opt = {"type": kind, "name": "values"}
             data["values"] = [self._convert(fake_opt, v, resolved, "select", u) for v in picked]
             data["resolved"] = resolved
-        return await self._send(
-            MESSAGE_COMPONENT, u, msg.channel, data, comp["custom_id"],
-            comp.get("placeholder") or comp["custom_id"], message=msg,
-            expect_response=expect_response, timeout=timeout,
+        return await self._send_component(
+            u, msg, comp, data, comp.get("placeholder"), expect_response, timeout
         )
 
     async def submit_modal(
