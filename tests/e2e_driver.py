@@ -530,6 +530,13 @@ class HiddenMatch(Match):
         self.secrets.step(state, events)
         self.audit.look()
 
+    async def check_log_and_status(self, people: Iterable[str]) -> None:
+        """``/game log`` and ``/game status`` for each of ``people`` name no secret."""
+        for name in people:
+            for command in ("game log", "game status"):
+                await self.table.slash(name, command)
+        self.audit.look()
+
     def private_lines(self, reply: Reply, player: str, events: list[dict[str, Any]],
                       narrate: Callable[[list[dict[str, Any]]], list[str]]) -> bool:
         """The mover's private events: in their answer alone, each line told (``narrate``

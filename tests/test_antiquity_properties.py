@@ -17,14 +17,7 @@ from engine.antiquity import constants as C
 from engine.antiquity.board import NATION_ORDER
 from engine.antiquity.state import AntiquityState
 from engine.core import IllegalAction
-from tests.properties import (
-    any_json_test,
-    any_text_test,
-    check_non_text_refused,
-    play_out,
-    timeouts,
-    walk,
-)
+from tests import properties as props
 
 GARBAGE = ["", "   ", "go", "go nowhere", "move", "move 1", "move -1 attica macedonia",
            "move 1 attica attica", "move 999999999999999999999 attica macedonia",
@@ -77,7 +70,7 @@ def _play(n: int, seed: int, plies: int, stats: Counter[str] | None = None,
     assert sorted(state.nations) == sorted(NATION_ORDER[:n])
     start = {nat: state.city_count(nat) for nat in state.nations}
     dumps = [GAME.dump(state)]
-    steps = walk(GAME, state, random.Random(seed), plies, choose=_choose)  # never mutated
+    steps = props.walk(GAME, state, random.Random(seed), plies, choose=_choose)  # never mutated
     for step, (state, player, _action, after, events) in enumerate(steps):
         legal = GAME.legal_actions(state, player)
         assert legal and len(set(legal)) == len(legal)
@@ -129,7 +122,8 @@ def test_the_same_seed_and_actions_give_identical_games() -> None:
 
 
 def test_a_game_always_ends_within_the_round_limit() -> None:
-    state = play_out(GAME, GAME.start(["a", "b", "c"], 4, 3), timeouts(GAME, "end"), 500)
+    state = props.play_out(GAME, GAME.start(["a", "b", "c"], 4, 3),
+                           props.timeouts(GAME, "end"), 500)
     outcome = GAME.outcome(state)
     assert outcome is not None and state.result == "rounds" and state.round == 3
     assert sorted(outcome.standings) == ["a", "b", "c"]
@@ -137,7 +131,8 @@ def test_a_game_always_ends_within_the_round_limit() -> None:
 
 def test_huge_and_odd_inputs_are_refused_cleanly() -> None:
     state = GAME.new_game(["a", "b"], 1)
-    check_non_text_refused(GAME, state, "a", "go gold", more=(7, ["go", "gold"], {"go": 1}))
+    props.check_non_text_refused(GAME, state, "a", "go gold",
+                                 more=(7, ["go", "gold"], {"go": 1}))
     assert GAME.legal_actions(state, None) == []  # type: ignore[arg-type]
     for text in ["", "null", "[1]", "{\"players\": 5}", "{\"rounds\": 1e309}",
                  "{\"legions\": {\"latium\": {\"romans\": 1e400}}}", "\"\"" * 3,
@@ -146,6 +141,6 @@ def test_huge_and_odd_inputs_are_refused_cleanly() -> None:
             GAME.load(text)
 
 
-test_any_text_is_refused_or_applied_never_crashes = any_text_test(
+test_any_text_is_refused_or_applied_never_crashes = props.any_text_test(
     GAME, lambda: GAME.new_game(["a", "b", "c"], 2), ["a", "b", "c"])
-test_any_json_is_a_valid_position_or_refused = any_json_test(GAME)
+test_any_json_is_a_valid_position_or_refused = props.any_json_test(GAME)

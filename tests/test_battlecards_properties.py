@@ -11,17 +11,7 @@ from engine import IllegalAction
 from engine.battlecards import GAME
 from engine.battlecards.ai import choose_action
 from engine.battlecards.cards import ARSENAL, CONFLICT, FORCES, UNITS
-from tests.properties import (
-    any_json_test,
-    any_text_test,
-    anyone,
-    automatic,
-    check_single_winner,
-    check_stable_dump,
-    fuzz,
-    mixed,
-    play_out,
-)
+from tests import properties as props
 
 GARBAGE = ["", "   ", "draw now", "deploy", "deploy 0", "deploy 99999999999999999999",
            "deploy -1", "deploy x", "scout", "scout space", "fire", "fire g1", "fire g0 a1",
@@ -51,17 +41,18 @@ def check_invariants(state):
 @pytest.mark.parametrize("seed", range(40))
 def test_random_play_raises_only_illegal_action_and_keeps_invariants(seed):
     # both deploy at once in the set-up (either may go); auto-fire may be set at any time
-    steps = fuzz(GAME, ["ger", "bri"], seed, 250, garbage=GARBAGE, invariants=check_invariants,
-                 strangers=("stranger", "", None, 7), anytime=("autofire",), pick=anyone,
-                 choose=mixed(GAME, choose_action, 0.5))
+    steps = props.fuzz(GAME, ["ger", "bri"], seed, 250, garbage=GARBAGE,
+                       invariants=check_invariants, strangers=("stranger", "", None, 7),
+                       anytime=("autofire",), pick=props.anyone,
+                       choose=props.mixed(GAME, choose_action, 0.5))
     assert len(list(steps)) > 0
 
 
 def test_computer_players_finish_games():
     for seed in range(30):
-        state = play_out(GAME, GAME.new_game(["ger", "bri"], seed),
-                         automatic(GAME, choose_action), 20000)
-        check_single_winner(GAME, state, ["ger", "bri"])
+        state = props.play_out(GAME, GAME.new_game(["ger", "bri"], seed),
+                               props.automatic(GAME, choose_action), 20000)
+        props.check_single_winner(GAME, state, ["ger", "bri"])
         check_invariants(state)
 
 
@@ -115,11 +106,11 @@ def test_positions_must_conserve_cards():
 
 
 def test_dump_is_stable_text():
-    data = check_stable_dump(GAME, GAME.new_game(["a", "b"], 1))
+    data = props.check_stable_dump(GAME, GAME.new_game(["a", "b"], 1))
     assert data["phase"] == "setup"
     assert len(data["conflict"]["deck"]) == 50 and len(data["players"][0]["hand"]) == 6
 
 
-test_any_text_is_refused_or_applied_never_crashes = any_text_test(
+test_any_text_is_refused_or_applied_never_crashes = props.any_text_test(
     GAME, lambda: GAME.new_game(["a", "b"], 2), ["a", "b"])
-test_any_json_is_a_valid_position_or_refused = any_json_test(GAME)
+test_any_json_is_a_valid_position_or_refused = props.any_json_test(GAME)

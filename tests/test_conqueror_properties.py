@@ -12,17 +12,8 @@ from engine import IllegalAction, get_game
 from engine.conqueror import GAME
 from engine.conqueror.ai import choose_action
 from engine.conqueror.board import QUADRANTS
+from tests import properties as props
 from tests.conqueror_positions import position, soldiers
-from tests.properties import (
-    any_json_test,
-    any_text_test,
-    automatic,
-    check_non_text_refused,
-    check_single_winner,
-    check_stable_dump,
-    fuzz,
-    play_out,
-)
 
 GARBAGE = ["", "   ", "move", "move a1", "move a1 z9 1", "move a1 b2 99999999999999999999",
            "move a1 b2 -1", "move a1 b2 ٣", "recruit 1e9", "recruit ９", "fort", "fort a0",
@@ -56,7 +47,7 @@ def check_invariants(state):
 @pytest.mark.parametrize("seed", range(36))
 def test_random_play_raises_only_illegal_action_and_keeps_invariants(seed):
     players = [f"u{i}" for i in range(2 + seed % 3)]
-    for step in fuzz(GAME, players, seed, 250, garbage=GARBAGE, invariants=check_invariants):
+    for step in props.fuzz(GAME, players, seed, 250, garbage=GARBAGE, invariants=check_invariants):
         assert GAME.legal_actions(step.before, step.player)[-1] == "end"
 
 
@@ -64,14 +55,14 @@ def test_random_play_raises_only_illegal_action_and_keeps_invariants(seed):
 def test_computer_players_finish_games(players):
     for seed in range(8):
         ids = [f"p{i}" for i in range(players)]
-        state = play_out(GAME, GAME.new_game(ids, seed), automatic(GAME, choose_action), 3000,
-                         check_invariants)
-        check_single_winner(GAME, state, ids)
+        state = props.play_out(GAME, GAME.new_game(ids, seed),
+                               props.automatic(GAME, choose_action), 3000, check_invariants)
+        props.check_single_winner(GAME, state, ids)
         assert [s.id for s in state.seats if not s.out] == list(GAME.outcome(state).winners)
 
 
 def test_dump_is_stable_text():
-    data = check_stable_dump(GAME, GAME.new_game(["a", "b"], 1))
+    data = props.check_stable_dump(GAME, GAME.new_game(["a", "b"], 1))
     assert data["turn"] == "a"
     assert data["board"]["a1"] == {"resource": "base", "owner": "a", "soldiers": 1}
 
@@ -97,13 +88,13 @@ def test_malformed_positions_are_refused_cleanly(text):
         GAME.load(text)
 
 
-test_any_text_is_refused_or_applied_never_crashes = any_text_test(
+test_any_text_is_refused_or_applied_never_crashes = props.any_text_test(
     GAME, lambda: GAME.new_game(["a", "b"], 2), ["a"])
-test_any_json_is_a_valid_position_or_refused = any_json_test(GAME)
+test_any_json_is_a_valid_position_or_refused = props.any_json_test(GAME)
 
 
 def test_non_text_action_and_player_refused():
-    check_non_text_refused(GAME, GAME.new_game(["a", "b"], 2), "a", "end")
+    props.check_non_text_refused(GAME, GAME.new_game(["a", "b"], 2), "a", "end")
 
 
 def test_get_game_unknown_kind():

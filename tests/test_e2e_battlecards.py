@@ -293,10 +293,7 @@ async def test_a_whole_game_keeps_every_secret(world: World) -> None:
     assert len(match.secrets.all_secret) >= 20
 
     # /game log, /game status and /game board, after the game, name no secret either
-    for name in PEOPLE:
-        for command in ("game log", "game status"):
-            await table.slash(name, command)
-    match.audit.look()
+    await match.check_log_and_status(PEOPLE)
 
 
 async def test_game_log_status_and_board_during_a_game_show_nothing_private(

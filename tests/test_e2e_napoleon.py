@@ -179,10 +179,7 @@ async def test_a_whole_game_to_its_result(world: World) -> None:
     assert match.audit.checked["autocomplete"] >= 30 and match.audit.checked["public"] >= 20
 
     # after the game: log and status name no secret either
-    for name in PEOPLE:
-        for command in ("game log", "game status"):
-            await table.slash(name, command)
-    match.audit.look()
+    await match.check_log_and_status(PEOPLE)
 
 
 async def test_napoleon_commands_elsewhere(world: World) -> None:

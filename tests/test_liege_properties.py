@@ -11,16 +11,7 @@ from engine import IllegalAction
 from engine.liege import GAME
 from engine.liege.ai import choose_action
 from engine.liege.fights import unit_at
-from tests.properties import (
-    any_json_test,
-    any_text_test,
-    automatic,
-    check_non_text_refused,
-    check_single_winner,
-    check_stable_dump,
-    fuzz,
-    play_out,
-)
+from tests import properties as props
 
 GARBAGE = ["", "   ", "general", "general z9", "general e99999999999999999999", "buy",
            "buy rifle", "buy rifle e0", "buy nuke e2", "buy rifle e2 e3", "attack e2",
@@ -73,7 +64,7 @@ def test_random_play_raises_only_illegal_action_and_keeps_invariants(seed):
     players = [f"u{i}" for i in range(2 + seed % 3)]
     options = {"size": 8} if seed % 4 == 3 else None
     rng = random.Random(-seed)
-    for state, player, _action, _after, _events in fuzz(
+    for state, player, _action, _after, _events in props.fuzz(
             GAME, players, seed, 300, garbage=GARBAGE, invariants=check_invariants,
             strangers=("stranger", ""), options=options):
         # anything on a square of the board that is not listed is refused
@@ -91,13 +82,13 @@ def test_random_play_raises_only_illegal_action_and_keeps_invariants(seed):
 def test_computer_players_finish_games(players, size):
     for seed in range(6):
         ids = [f"p{i}" for i in range(players)]
-        state = play_out(GAME, GAME.new_game(ids, seed, {"size": size}),
-                         automatic(GAME, choose_action), 3000, check_invariants)
-        check_single_winner(GAME, state, ids)
+        state = props.play_out(GAME, GAME.new_game(ids, seed, {"size": size}),
+                               props.automatic(GAME, choose_action), 3000, check_invariants)
+        props.check_single_winner(GAME, state, ids)
 
 
 def test_dump_is_stable_text():
-    data = check_stable_dump(GAME, GAME.new_game(["a", "b"], 1))
+    data = props.check_stable_dump(GAME, GAME.new_game(["a", "b"], 1))
     assert data["turn"] == "a"
     assert data["phase"] == "setup" and data["size"] == 10 and data["pieces"] == {}
     assert data["players"][0]["side"] == "south" and data["players"][0]["credits"] == 400
@@ -151,14 +142,15 @@ def _generals_placed():
     return state
 
 
-test_any_text_is_refused_or_applied_never_crashes = any_text_test(
+test_any_text_is_refused_or_applied_never_crashes = props.any_text_test(
     GAME, _generals_placed, ["a", "b"])
-test_any_json_is_a_valid_position_or_refused = any_json_test(GAME)
+test_any_json_is_a_valid_position_or_refused = props.any_json_test(GAME)
 
 
 def test_non_text_actions_and_players_are_refused():
     state = GAME.new_game(["a", "b"], 2)
-    check_non_text_refused(GAME, state, "a", "general e1", more=(["end"], b"end", 10**100))
+    props.check_non_text_refused(GAME, state, "a", "general e1",
+                                 more=(["end"], b"end", 10**100))
     for who in (None, 3, "", "A"):
         with pytest.raises(IllegalAction):
             GAME.apply(state, who, "general e1")

@@ -18,26 +18,17 @@ from engine.napoleon.ai import choose_action
 from engine.napoleon.board import ORDER, SEA_POWER, SIDES
 from engine.napoleon.cards import COPIES, DECK
 from engine.napoleon.state import HAND_LIMIT, POOL
+from tests import properties as props
 from tests.napoleon_positions import napoleon_reference
-from tests.properties import (
-    Step,
-    any_json_test,
-    any_text_test,
-    automatic,
-    mixed,
-    play_out,
-    timeouts,
-    walk,
-)
 
 PLAYERS = ["F", "A"]
 
 
 def _walk(seed: int, plies: int = 3000, ai_share: float = 0.5,
-          rounds: int = 20) -> Iterator[Step]:
+          rounds: int = 20) -> Iterator[props.Step]:
     """A game played by a mix of the automatic player and random legal actions."""
-    return walk(GAME, GAME.start(PLAYERS, seed, rounds), random.Random(seed), plies,
-                choose=mixed(GAME, choose_action, ai_share))
+    return props.walk(GAME, GAME.start(PLAYERS, seed, rounds), random.Random(seed), plies,
+                choose=props.mixed(GAME, choose_action, ai_share))
 
 
 def _cards_everywhere(s: NapoleonState) -> list[str]:
@@ -98,8 +89,8 @@ def test_no_country_is_contested_when_a_turn_begins() -> None:
 def test_automatic_games_end_and_every_ending_is_reached() -> None:
     results = set()
     for seed in range(60):
-        state = play_out(GAME, GAME.start(PLAYERS, seed, 10), automatic(GAME, choose_action),
-                         20000)
+        state = props.play_out(GAME, GAME.start(PLAYERS, seed, 10),
+                               props.automatic(GAME, choose_action), 20000)
         assert state.over and GAME.outcome(state) is not None
         results.add((state.winner, state.result))
     assert {("allies", "paris"), ("french", "east")} <= results
@@ -163,7 +154,7 @@ def test_timeout_is_always_legal_and_ends_the_decision() -> None:
 
 
 def test_timeouts_alone_play_a_whole_game() -> None:
-    state = play_out(GAME, GAME.new_game(PLAYERS, 9), timeouts(GAME), 2000)
+    state = props.play_out(GAME, GAME.new_game(PLAYERS, 9), props.timeouts(GAME), 2000)
     assert state.over and state.result == "rounds" and state.round == 20
 
 
@@ -232,6 +223,6 @@ def test_hands_never_leak_into_public_views_events_or_narration() -> None:
                     assert not any(name in line for line in lines), (name, lines)
 
 
-test_any_text_is_refused_or_applied_never_crashes = any_text_test(
+test_any_text_is_refused_or_applied_never_crashes = props.any_text_test(
     GAME, lambda: GAME.new_game(PLAYERS, 2), PLAYERS)
-test_any_json_is_a_valid_position_or_refused = any_json_test(GAME)
+test_any_json_is_a_valid_position_or_refused = props.any_json_test(GAME)
