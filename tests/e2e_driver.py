@@ -19,8 +19,11 @@ What it offers (the world it plays in is ``tests/e2e_world.py``):
   - ``refused`` (changes nothing, answers privately), ``offered`` / ``choices``
     (autocomplete), ``record()``, ``acting``.
 * :class:`HiddenMatch`, :class:`Secrets`, :class:`Audit` — for games with hidden cards:
-  everything the double recorded (messages and their edits, ephemeral answers, direct
-  messages, autocomplete) is checked against what each audience may know.
+  after every step, everything the double recorded (messages and their edits, ephemeral
+  answers, direct messages, autocomplete) is checked against what each audience may know
+  (a game says what a player holds and what a step showed); ``private_lines`` checks the
+  mover's private events are told to them alone, ``check_log_and_status`` that
+  ``/game log`` and ``/game status`` name no secret.
 * Checks: :func:`check_png` and :func:`check_board` (a public, decodable board PNG
   pinging exactly the right people), :func:`digest_after`, :func:`answered_once`,
   :func:`told_in_order`, :func:`check_commands_elsewhere`, :func:`check_friendly_forms`;
@@ -122,9 +125,10 @@ def computer(game: Game[Any], choose_action: Callable[..., str]) -> Chooser:
 async def check_commands_elsewhere(table: Table, command: str, options: dict[str, Any],
                                    autocomplete: Iterable[tuple[str, str]],
                                    name: str = "alice") -> Reply:
-    """A game's own commands outside its games: autocomplete offers nothing with no game
-    in the channel or with a Conqueror game (alice and bob) there, and ``command`` in the
-    Conqueror game is refused privately, pointing to ``/play``. The refusal."""
+    """A game's own commands outside its games: autocomplete offers ``name`` nothing with
+    no game in the channel, nor once ``name`` and bob play Conqueror there, and
+    ``command`` in the Conqueror game is refused privately, pointing to ``/play``. The
+    refusal."""
     autocomplete = list(autocomplete)
     for cmd, option in autocomplete:
         assert await table.autocomplete(name, cmd, option) == [], cmd
@@ -165,7 +169,16 @@ def check_friendly_forms(game: Game[Any], friendly_form: Callable[[str], tuple[s
 
 
 class Match:
-    """One game at one table, with the engine run alongside from the store's seed."""
+    """One game at one table, with the engine run alongside from the store's seed.
+
+    A game's subclass sets ``game`` (and ``line_cut``) and overrides only the hooks where
+    its game differs: ``friendly_form``, ``observe``, ``check_answer`` /
+    ``check_private`` (the mover's answer), ``check_told`` (what a digest must tell),
+    ``check_off_turn`` (a digest asking someone to decide on another's turn) and
+    ``check_image`` (the board's size). What it counts for the test to assert on:
+    ``boards``, ``told``, ``off_turn``, ``n``, ``sent`` (by verb), ``events`` (by type)
+    and ``applied`` (every ``(player, action, events)``).
+    """
 
     game: ClassVar[Game[Any]]
     #: how much of each narrated line the mover's answer and the digests must carry:
@@ -252,6 +265,7 @@ class Match:
         self.check_private(reply, player, events)
 
     def check_private(self, reply: Reply, player: str, events: list[dict[str, Any]]) -> None:
+        """The private events of the action: by default, there are none."""
         assert not any("private_to" in e for e in events)     # nothing is hidden here
 
     def check_told(self, board: Message) -> None:
@@ -397,6 +411,9 @@ class Match:
 
     async def unchanged(self, reply: Reply, before: GameRecord, *,
                         engine_says: str | None = None) -> Reply:
+        """The game is as it was ``before`` (nothing stored, logged or touched) and
+        ``reply`` answered only its sender, without a crash (in the engine's words, if
+        ``engine_says``)."""
         after = await self.record()
         assert (after.version, after.state, after.status) == (
             before.version, before.state, before.status)
