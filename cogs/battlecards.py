@@ -20,7 +20,7 @@ the kept cards are private to their owner. Here that means:
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import discord
@@ -101,39 +101,44 @@ def unit_stats(card: Mapping[str, Any]) -> str:
     return text
 
 
+def _slot_labels(slots: Sequence[str], view: Mapping[str, Any], player: str, pile: str,
+                 bare: str, label: Callable[[str, Mapping[str, Any]], str]
+                 ) -> list[tuple[str, str]]:
+    """``(label, slot)`` for numbered slots of one of the caller's own piles (``hand``,
+    ``kept``), each labelled by ``label(slot, card)`` from the caller's own view, or
+    ``bare`` (with the slot) where the view shows no such card."""
+    entry = own_entry(view, player)
+    cards = entry.get(pile) if entry else None
+    found = []
+    for slot in slots:
+        text = f"{bare} {slot}"
+        if isinstance(cards, list) and slot.isdigit() and 0 < int(slot) <= len(cards):
+            text = label(slot, cards[int(slot) - 1])
+        found.append((text, slot))
+    return found
+
+
+def _hand_label(slot: str, card: Mapping[str, Any]) -> str:
+    kind = str(card.get("type"))
+    return (f"{slot} · {card.get('name')} ({FORCE_NAMES.get(kind, kind.title())}"
+            f" → {FORCE_NAMES.get(str(card.get('stack')), '?')} stack)")
+
+
 def hand_labels(slots: Sequence[str], view: Mapping[str, Any], player: str
                 ) -> list[tuple[str, str]]:
     """``(label, slot)`` for ``/battlecards deploy``: the hand ``slots`` the caller may
     deploy now, labelled with their cards from the caller's own view (bare slots
     without it)."""
-    entry = own_entry(view, player)
-    hand = entry.get("hand") if entry else None
-    found = []
-    for slot in slots:
-        label = f"slot {slot}"
-        if isinstance(hand, list) and slot.isdigit() and 0 < int(slot) <= len(hand):
-            card = hand[int(slot) - 1]
-            kind = str(card.get("type"))
-            label = (f"{slot} · {card.get('name')} ({FORCE_NAMES.get(kind, kind.title())}"
-                     f" → {FORCE_NAMES.get(str(card.get('stack')), '?')} stack)")
-        found.append((label, slot))
-    return found
+    return _slot_labels(slots, view, player, "hand", "slot", _hand_label)
 
 
 def kept_labels(slots: Sequence[str], view: Mapping[str, Any], player: str
                 ) -> list[tuple[str, str]]:
     """``(label, slot)`` for ``/battlecards play kept``: the caller's playable kept
     ``slots``, labelled from the caller's own view."""
-    entry = own_entry(view, player)
-    kept = entry.get("kept") if entry else None
-    found = []
-    for slot in slots:
-        label = f"kept card {slot}"
-        if isinstance(kept, list) and slot.isdigit() and 0 < int(slot) <= len(kept):
-            card = kept[int(slot) - 1]
-            label = f"{slot} · {card.get('name')}: {card.get('text', '')}"
-        found.append((label, slot))
-    return found
+    return _slot_labels(slots, view, player, "kept", "kept card",
+                        lambda slot, card: f"{slot} · {card.get('name')}: "
+                                           f"{card.get('text', '')}")
 
 
 def battle_names(view: Mapping[str, Any]) -> dict[tuple[str, str], str]:

@@ -254,23 +254,24 @@ class GameCog(commands.Cog):
         return labelled_choices(CLOCK_PRESETS, current) or as_choices(
             [current] if current else [])
 
-    @game.command(name="join", description="Take a seat in this channel's lobby")
-    async def join(self, interaction: discord.Interaction) -> None:
+    @staticmethod
+    async def _in_lobby(interaction: discord.Interaction, action: str) -> None:
+        """What a lobby button does, by command, on this channel's game."""
         record = await require_game(interaction)
         if record is not None:
-            await lobby_action(interaction, "join", record.id, from_button=False)
+            await lobby_action(interaction, action, record.id, from_button=False)
+
+    @game.command(name="join", description="Take a seat in this channel's lobby")
+    async def join(self, interaction: discord.Interaction) -> None:
+        await self._in_lobby(interaction, "join")
 
     @game.command(name="leave", description="Give up your seat in this channel's lobby")
     async def leave(self, interaction: discord.Interaction) -> None:
-        record = await require_game(interaction)
-        if record is not None:
-            await lobby_action(interaction, "leave", record.id, from_button=False)
+        await self._in_lobby(interaction, "leave")
 
     @game.command(name="start", description="Start this channel's game (host only)")
     async def start(self, interaction: discord.Interaction) -> None:
-        record = await require_game(interaction)
-        if record is not None:
-            await lobby_action(interaction, "start", record.id, from_button=False)
+        await self._in_lobby(interaction, "start")
 
     @game.command(name="seat", description="Move a player to another seat (host, in the lobby)")
     @app_commands.describe(player="Who to move", position="The seat to give them (1 moves first)")

@@ -30,7 +30,7 @@ from cogs.moves import computers_move
 from cogs.names import remember
 from cogs.outbox import deliver
 from cogs.wording import NO_MENTIONS, clip, mention, options_lines
-from cogs.workers import stop_task
+from cogs.workers import Background
 from db import GameRecord, StoreError
 from db.clocks import TimeControl
 from db.computers import computers, is_computer_seat, table_level, takeover
@@ -368,7 +368,7 @@ class LobbyExpiry(commands.Cog):
     def __init__(self, bot: commands.Bot, *, every: float = EXPIRY_EVERY) -> None:
         self.bot = bot
         self.every = every
-        self._task: asyncio.Task[None] | None = None
+        self._loop = Background("warhost-lobby-expiry", self._run)
 
     @property
     def lobby_hours(self) -> float:
@@ -376,12 +376,10 @@ class LobbyExpiry(commands.Cog):
                              DEFAULT_LOBBY_HOURS))
 
     async def cog_load(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._run(),
-                                                            name="warhost-lobby-expiry")
+        self._loop.start()
 
     async def cog_unload(self) -> None:
-        task, self._task = self._task, None
-        await stop_task(task)
+        await self._loop.stop()
 
     async def _run(self) -> None:
         while True:

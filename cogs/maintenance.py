@@ -35,7 +35,7 @@ from typing import Any
 
 from discord.ext import commands
 
-from cogs.workers import stop_task
+from cogs.workers import Background
 from db import StoreError
 from db.backup import (
     Backup,
@@ -150,7 +150,8 @@ class Maintenance(commands.Cog):
         self.first_look = first_look
         #: This process's name in the leases (the bot's own, when it has one).
         self.holder = str(getattr(bot, "holder", None) or new_holder())
-        self._task: asyncio.Task[None] | None = None
+        #: The housekeeping loop (running once the cog is loaded with good settings).
+        self.loop = Background("warhost-maintenance", self._run)
         self._backup_failed_at: float | None = None
         self._archived_at: float | None = None
         self._told: set[str] = set()
@@ -163,13 +164,10 @@ class Maintenance(commands.Cog):
                 log.error("%s Until then there are no scheduled backups and no archiving.",
                           exc)
                 return
-        self._task = asyncio.get_running_loop().create_task(self._run(),
-                                                            name="warhost-maintenance")
+        self.loop.start()
 
     async def cog_unload(self) -> None:
-        task, self._task = self._task, None
-        if task is not None:
-            await stop_task(task)
+        if await self.loop.stop():
             store = self._store()
             if store is not None:       # another process may take over at once
                 with contextlib.suppress(Exception):

@@ -50,7 +50,7 @@ from cogs.wording import (
     status_embed,
     where_line,
 )
-from cogs.workers import stop_task
+from cogs.workers import Background
 from db import (
     DIGEST,
     PRIVATE,
@@ -114,19 +114,16 @@ class Announcer:
         self._uncertain: set[int] = set()
         self._failures: dict[int, int] = {}
         self._drawing: set[asyncio.Task[bytes | None]] = set()
-        self._task: asyncio.Task[None] | None = None
+        self._loop = Background("warhost-announcer", self._run)
 
     # lifecycle
 
     def start(self) -> None:
         """Deliver what an earlier run left undelivered, then keep retrying failures."""
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._run(),
-                                                                name="warhost-announcer")
+        self._loop.start()
 
     async def close(self) -> None:
-        task, self._task = self._task, None
-        await stop_task(task)
+        await self._loop.stop()
 
     async def _run(self) -> None:
         first = True
@@ -259,21 +256,12 @@ class Announcer:
                            interaction: discord.Interaction | None) -> str | None:
         if item.kind == REPLY:
             return await self._reply(record, item, interaction)
-        if item.kind == PRIVATE:
-            return await self._private(record, item)
-        if item.kind == DIGEST:
-            return await self._digest(record, item)
-        if item.kind == FOLLOW:
-            return await self._follow(record, item)
-        if item.kind == NOTICE:
-            return await self._notice(record, item)
-        if item.kind == DIRECT:
-            return await self._direct(record, item)
-        if item.kind == STATUS:
-            return await self._status(record, item)
-        if item.kind == RECAP:
-            return await self._recap(record, item)
-        raise Gone(f"unknown kind {item.kind!r}")
+        send = {PRIVATE: self._private, DIGEST: self._digest, FOLLOW: self._follow,
+                NOTICE: self._notice, DIRECT: self._direct, STATUS: self._status,
+                RECAP: self._recap}.get(item.kind)
+        if send is None:
+            raise Gone(f"unknown kind {item.kind!r}")
+        return await send(record, item)
 
     # the three kinds
 

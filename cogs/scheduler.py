@@ -22,7 +22,7 @@ import discord
 
 from cogs.computers import computers_of
 from cogs.outbox import deliver
-from cogs.workers import stop_task
+from cogs.workers import Background
 from db import Store, StoreClosed, StoreError
 
 log = logging.getLogger("warhost.scheduler")
@@ -48,16 +48,13 @@ class Scheduler:
         #: a pass runs only in the process holding the "scheduler" lease.
         self.lease = lease
         self._poked = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
+        self._loop = Background("warhost-scheduler", self._run)
 
     def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.get_running_loop().create_task(self._run(),
-                                                                name="warhost-scheduler")
+        self._loop.start()
 
     async def close(self) -> None:
-        task, self._task = self._task, None
-        await stop_task(task)
+        await self._loop.stop()
 
     def poke(self) -> None:
         """Look at the due games now (something changed that may make one due)."""

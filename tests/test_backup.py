@@ -534,10 +534,10 @@ async def test_the_cog_loop_starts_on_load_and_stops_on_unload(
                 break
             await asyncio.sleep(0.05)
         assert len(backups_of(tmp_path / "b", "warhost")) == 1
-        task = cog._task
+        task = cog.loop.task
         assert task is not None and not task.done()
         await cog.cog_unload()
-        assert task.done() and cog._task is None
+        assert task.done() and cog.loop.task is None
 
         # Bad settings in the environment: logged clearly, and no loop.
         monkeypatch.chdir(tmp_path)
@@ -545,7 +545,7 @@ async def test_the_cog_loop_starts_on_load_and_stops_on_unload(
         cog = Maintenance(SimpleNamespace(store=store))  # type: ignore[arg-type]
         with caplog.at_level("ERROR", logger="warhost.maintenance"):
             await cog.cog_load()
-        assert cog._task is None
+        assert cog.loop.task is None
         assert "BACKUP_KEEP must be" in caplog.text and "no scheduled backups" in caplog.text
         await cog.cog_unload()
     finally:
