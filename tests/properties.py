@@ -155,12 +155,12 @@ def fuzz(game: Game[Any], players: list[str], seed: int, plies: int, *,
         legal = game.legal_actions(before, player)
         assert legal and len(set(legal)) == len(legal) and action in legal
         acting = game.to_act(before)
+        theirs = [a for a in legal if not a.startswith(anytime)]
         for other in [*players, "stranger"]:
             if other not in acting:
                 assert game.legal_actions(before, other) == []
                 with pytest.raises(IllegalAction):
-                    game.apply(before, other, next(a for a in legal
-                                                   if not a.startswith(anytime)))
+                    game.apply(before, other, rng.choice(theirs))
         assert after.last_move["action"] == action   # canonical notation round-trips
         json.dumps(events)
         json.dumps(game.view(after, None))
