@@ -5,8 +5,8 @@ its own invariants and facts.
 
 * Walking: :func:`walk` yields each :class:`Step` (``before, player, action, after,
   events``) of a game played by ``choose(rng, state, player, legal)`` — :func:`any_legal`,
-  :func:`automatic`, :func:`mixed`, :func:`timeouts` — for ``pick(rng, acting)`` (default:
-  the first to act); :func:`play_out` plays a game to its end.
+  :func:`automatic`, :func:`mixed`, :func:`timeouts` — for ``pick(rng, acting)`` (:func:`first`,
+  the default, or :func:`anyone`); :func:`play_out` plays a game to its end.
 * :func:`fuzz`: a random game from a seed in which, at every step, garbage from anyone is
   refused with a reason and changes nothing, only those who must act have legal actions
   (unique; nobody else may take them), and the action applied in upper case is accepted,
