@@ -67,6 +67,9 @@ from engine.search import LEVELS
 log = logging.getLogger("warhost.cogs.game")
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "games"
+#: The games ``/game new`` offers (Discord shows at most 25 choices). Made when the bot
+#: loads this extension (each load runs the module afresh), so a game registered before
+#: the bot starts is offered too.
 KIND_CHOICES = [app_commands.Choice(name=g.name[:100], value=k)
                 for k, g in list(engine.GAMES.items())[:25]]
 #: Time controls offered by autocomplete (any other is typed in the same form).

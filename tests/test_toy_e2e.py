@@ -15,28 +15,25 @@ Where it runs: a game registered at run time lives in this process only. The bot
 boards and searches computer moves in worker processes that import ``render`` and
 ``engine`` afresh, where the toy game does not exist, so this world runs them in threads
 of this process (``RENDER_WORKERS=0``, ``COMPUTER_WORKERS=0``: the same ``render.render``
-and ``engine.search.choose``). And ``/game new``'s kind choices were fixed from
-``engine.GAMES`` when ``cogs.game`` was imported, so :func:`toy_offered` adds the toy
-game's choice for the test. A sixth game shipped as packages (``engine/<kind>/``,
-``render/<kind>``) needs neither: it is discovered before the bot starts, in every process.
+and ``engine.search.choose``). ``/game new`` offers it like any other game: the bot makes
+its kind choices from ``engine.GAMES`` when it loads its extensions, after the toy game
+is registered. A sixth game shipped as packages (``engine/<kind>/``, ``render/<kind>``)
+is discovered before the bot starts, in every process.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import pytest_asyncio
-from discord import app_commands
 from discord_double import DiscordDouble, Message, Reply
 from e2e_driver import HiddenMatch, Secrets
 from e2e_world import World, deal_seeds, new_world
 
-from cogs import game as game_cog
 from engine import public_events
 from engine.search import heuristic_action
 from tests.toy_game import GAME, KIND
@@ -52,19 +49,8 @@ SEED = 2024
 ROUNDS = 6
 
 
-@pytest.fixture
-def toy_offered(toy: Any) -> Iterator[None]:
-    """The toy game registered (the ``toy`` fixture) and offered by ``/game new kind:``."""
-    choice = app_commands.Choice(name=GAME.name, value=KIND)
-    game_cog.KIND_CHOICES.append(choice)
-    try:
-        yield
-    finally:
-        game_cog.KIND_CHOICES.remove(choice)
-
-
 @pytest_asyncio.fixture
-async def world(toy_offered: None, discord_double: DiscordDouble, start_bot: Any,
+async def world(toy: Any, discord_double: DiscordDouble, start_bot: Any,
                 tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> World:
     made = new_world(discord_double, start_bot, tmp_path, PEOPLE, COMMANDS,
                      deal_seeds(monkeypatch, SEED), RENDER_WORKERS="0", COMPUTER_WORKERS="0")
