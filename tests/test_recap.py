@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import io
 import pickle
 from collections.abc import Iterator
@@ -16,6 +15,7 @@ from PIL import Image
 import engine
 import render
 import render.recap as recap
+from engine.search import heuristic_action
 from render.common import load_palette
 from render.recap import FRAME_MS, LAST_FRAME_MS, MAX_WIDTH, MIN_WIDTH, Frame, recap_animation
 from tests.boards import played
@@ -25,10 +25,10 @@ NAMES = {"p1": "Ada", "p2": "Bartholomew the Bold", "p3": "Chen", "p4": "Dagny �
 
 @lru_cache(maxsize=8)
 def game_frames(kind: str, seed: int = 1, limit: int = 24) -> tuple[Frame, ...]:
-    """A game of ``kind`` played by its AI, one Frame per turn (the view at the turn's
-    end, the turn's public events, "Turn n · name"), at most ``limit`` turns."""
+    """A game of ``kind`` played by its heuristic (``engine.search``: the game's own
+    ``ai.py`` where it has one), one Frame per turn (the view at the turn's end, the
+    turn's public events, "Turn n · name"), at most ``limit`` turns."""
     game = engine.GAMES[kind]
-    ai = importlib.import_module(f"engine.{kind}.ai")
     state = game.new_game(["p1", "p2"], seed)
     frames: list[Frame] = []
     events: list[dict[str, Any]] = []
@@ -37,7 +37,7 @@ def game_frames(kind: str, seed: int = 1, limit: int = 24) -> tuple[Frame, ...]:
         if not game.to_act(state) or len(frames) >= limit:
             break
         player = game.to_act(state)[0]
-        state, new = game.apply(state, player, ai.choose_action(game, state, player))
+        state, new = game.apply(state, player, heuristic_action(game, state, player))
         events += engine.public_events(new)
         if game.current_turn(state) != mover or not game.to_act(state):
             frames.append(Frame(game.view(state, None), events,
