@@ -14,8 +14,6 @@
 
 from __future__ import annotations
 
-import importlib
-
 import pytest
 from databases import raw
 from discord_double import Table
@@ -23,6 +21,7 @@ from e2e_world import World, public_after, world_fixture
 
 import engine
 from db.clocks import DAY, MINUTE
+from engine.search import heuristic_action
 
 pytest_plugins = ["discord_double.fixtures"]
 
@@ -56,13 +55,12 @@ async def human_turn(host: World, table: Table, name: str, kind: str = "conquero
     """``name`` plays until nothing waits for them, with the game's heuristic, via /play."""
     uid = host.uid(name)
     game = engine.get_game(kind)
-    policy = importlib.import_module(f"engine.{kind}.ai").choose_action
     for _ in range(100):
         record = await host.store.get(1)
         state = host.store.load_state(record)
         if record.status != "active" or uid not in game.to_act(state):
             return
-        reply = await table.slash(name, "play", action=policy(game, state, uid))
+        reply = await table.slash(name, "play", action=heuristic_action(game, state, uid))
         assert "not" not in (reply.content or "")[:40] or reply.ephemeral
 
 
