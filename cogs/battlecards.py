@@ -303,5 +303,3 @@ verbs.register_labels(KIND, "hand", hand_labels)
 verbs.register_labels(KIND, "kept", kept_labels)
 verbs.register_labels(KIND, "unit", lambda values, view, me: unit_labels(values, view, me))
 verbs.register_labels(KIND, "enemy", _opponent_units)
-verbs.HELP_LINES[KIND] = ("`/battlecards draw|deploy|attack|fire|withdraw|…` for "
-                          "Battlecards; `/hand` shows you your own cards (only you see them).")

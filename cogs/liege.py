@@ -307,6 +307,3 @@ def _square_order(square: str) -> tuple[int, str]:
 verbs.register_labels(KIND, "square", lambda values, view, me: square_labels(values, view))
 verbs.register_autocomplete(KIND, "buy", "piece", _piece_autocomplete)
 verbs.register_commands(KIND, _commands)
-verbs.HELP_LINES[KIND] = ("`/liege general|buy|shift|turn|attack|casualty|end|…` for the "
-                          "Battle of Liège, with `/liege shop` (prices, credits, limits) and "
-                          "`/liege range` (where a piece reaches).")

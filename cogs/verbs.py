@@ -4,7 +4,7 @@ A game lists its friendly commands next to its notation (``Game.verbs``); this m
 turns each declaration into an ``app_commands`` command of the group ``/<kind>``: the
 arguments become options (numbers with their range, fixed choices as Discord choices,
 everything else autocompleted from the caller's legal actions), and running the command
-builds the notation and sends it down the one move path, :func:`cogs.submit`,
+builds the notation and sends it down the one move path, :func:`cogs.moves.submit`,
 exactly like ``/play``. A new game therefore writes no command code at all.
 
 What a game's cog module (``cogs/<kind>.py``, optional) may add, because it is truly that
@@ -66,8 +66,6 @@ LABELERS: dict[tuple[str, str], Labeler] = {}
 COMPLETERS: dict[tuple[str, str, str], Completer] = {}
 EXTRA_COMMANDS: dict[str, CommandFactory] = {}
 HANDS: dict[str, HandView] = {}
-#: The one-line /help entry of a game whose cog module wants its own wording.
-HELP_LINES: dict[str, str] = {}
 
 NO_HAND = "You have no hand in this game: only its players have cards."
 NOT_HERE = "There is no game with cards under way in this channel."
@@ -289,15 +287,6 @@ def completers(group: app_commands.Group) -> dict[tuple[str, str], Completer]:
     return found
 
 
-def help_line(game: Game[Any], group: app_commands.Group) -> str:
-    """``/liege general|buy|…`` for /help: the group's first commands and the game."""
-    if game.kind in HELP_LINES:
-        return HELP_LINES[game.kind]
-    names = [c.name for c in group.commands]
-    shown = "|".join(names[:8]) + ("|…" if len(names) > 8 else "")
-    return f"`/{game.kind} {shown}` for {game.name}."
-
-
 # -- /hand ------------------------------------------------------------------------------------
 
 
@@ -359,8 +348,6 @@ class GameCommands(commands.Cog):
         load_game_modules()
         self.groups = {kind: build_group(game) for kind, game in engine.GAMES.items()
                        if game.verbs or kind in EXTRA_COMMANDS}
-        #: One /help line per game (``cogs.game.help_text`` reads it).
-        self.game_help = [help_line(engine.GAMES[k], g) for k, g in self.groups.items()]
 
     async def cog_load(self) -> None:
         for group in self.groups.values():
