@@ -210,22 +210,27 @@ class SQLiteBackend:
         self._closed = False
 
     @classmethod
-    async def open(cls, path: str, synchronous: str = "FULL") -> SQLiteBackend:
+    async def open(cls, path: str, synchronous: str = "FULL", *,
+                   readonly: bool = False) -> SQLiteBackend:
+        """``readonly``: every connection refuses writes, and nothing about the file is
+        changed (its journal mode included): for the web pages' processes."""
         mode = synchronous.upper()
         if mode not in SYNCHRONOUS_MODES:
             raise ValueError(f"synchronous must be one of {SYNCHRONOUS_MODES}")
         try:
-            writer = await _sqlite_connect(path)
+            writer = await _sqlite_connect(path, readonly=readonly)
         except sqlite3.Error as exc:
             raise sqlite_error(exc) from exc
         readers: list[aiosqlite.Connection] = []
         try:
-            rows = list(await writer.execute_fetchall("PRAGMA journal_mode = WAL"))
+            rows = list(await writer.execute_fetchall(
+                "PRAGMA journal_mode" if readonly else "PRAGMA journal_mode = WAL"))
             journal = str(rows[0][0]).lower()
             memory = path in ("", ":memory:") or "mode=memory" in path
             if journal != "wal" and not memory:
                 log.warning("database %s is in %s journal mode, not WAL", path, journal)
-            await writer.execute(f"PRAGMA synchronous = {mode}")
+            if not readonly:
+                await writer.execute(f"PRAGMA synchronous = {mode}")
             if journal == "wal" and not memory:
                 for _ in range(SQLITE_READERS):
                     readers.append(await _sqlite_connect(path, readonly=True))
@@ -443,16 +448,21 @@ class PostgresBackend:
         self._pool: Any = pool
 
     @classmethod
-    async def open(cls, url: str, max_size: int = POSTGRES_POOL_MAX) -> PostgresBackend:
+    async def open(cls, url: str, max_size: int = POSTGRES_POOL_MAX, *,
+                   readonly: bool = False) -> PostgresBackend:
+        """``readonly``: every transaction is read-only (the web pages' processes)."""
         import asyncpg
 
+        settings = {"lock_timeout": str(BUSY_TIMEOUT_MS),
+                    "application_name": "warhost-web" if readonly else "warhost"}
+        if readonly:
+            settings["default_transaction_read_only"] = "on"
         try:
             pool = await asyncpg.create_pool(
                 url, min_size=1, max_size=max_size, timeout=BUSY_TIMEOUT_MS / 1000,
                 command_timeout=60,
                 # a write waiting on a game's lock gives up like SQLite's busy timeout
-                server_settings={"lock_timeout": str(BUSY_TIMEOUT_MS),
-                                 "application_name": "warhost"})
+                server_settings=settings)
         except Exception as exc:
             raise postgres_error(exc) from exc
         return cls(url, pool)
@@ -513,11 +523,12 @@ class PostgresBackend:
                 raise
 
 
-async def open_backend(target: str, synchronous: str = "FULL") -> SQLiteBackend | PostgresBackend:
+async def open_backend(target: str, synchronous: str = "FULL", *,
+                       readonly: bool = False) -> SQLiteBackend | PostgresBackend:
     """The backend for ``target``: a ``postgresql://`` URL, else a SQLite file path."""
     if is_postgres(target):
-        return await PostgresBackend.open(target)
-    return await SQLiteBackend.open(target, synchronous)
+        return await PostgresBackend.open(target, readonly=readonly)
+    return await SQLiteBackend.open(target, synchronous, readonly=readonly)
 
 
 def sqlite_file_problem(path: str) -> str | None:

@@ -59,7 +59,7 @@ from db.backend import (
     sqlite_file_problem,
 )
 from db.clocks import Interval, TimeControl, bank_after
-from db.opening import check_and_migrate, database_failed, unopenable
+from db.opening import check_and_migrate, database_failed, open_readonly, unopenable
 from db.records import (
     ABORTED,
     ACTIVE,
@@ -163,7 +163,7 @@ class StoreCore:
 
     @classmethod
     async def open(cls, target: str, *, synchronous: str = "FULL",
-                   clock: Callable[[], float] | None = None) -> Self:
+                   clock: Callable[[], float] | None = None, readonly: bool = False) -> Self:
         """Open (creating and migrating as needed) the database at ``target``: a SQLite
         file path, or a ``postgresql://`` URL.
 
@@ -171,11 +171,16 @@ class StoreCore:
         says what is wrong and what to do: a file the bot cannot write, a damaged file
         (``PRAGMA quick_check``), another application's database, one written by a newer
         Warhost, a read-only database, an unreachable server.
+
+        ``readonly`` (the web pages' processes): nothing is ever written, not even a
+        migration; the database must exist and be at this Warhost's schema version.
         """
         if synchronous.upper() not in SYNCHRONOUS_MODES:
             raise ValueError(f"synchronous must be one of {SYNCHRONOUS_MODES}")
         where = redact_url(target) if is_postgres(target) else target
         setting = "DATABASE_URL" if is_postgres(target) else "DATABASE_PATH"
+        if readonly:
+            return cls(await open_readonly(target, where, setting), clock)
         if not is_postgres(target):
             problem = sqlite_file_problem(target)
             if problem is not None:

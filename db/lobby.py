@@ -26,6 +26,7 @@ from db.records import (
     as_discord_id,
     as_game_id,
     canonical_json,
+    new_public_id,
 )
 from db.turns import Turn
 from engine.core import IllegalAction
@@ -99,11 +100,11 @@ class Lobby:
                 # index then makes this insert nothing, and the winner is reported.
                 cursor = await conn.execute(
                     "INSERT INTO games (kind, guild_id, channel_id, host_id, status, seats, "
-                    "seed, options, state, version, created_at, updated_at, timing) "
-                    "VALUES (?, ?, ?, ?, 'lobby', ?, 0, ?, NULL, 0, ?, ?, ?) "
+                    "seed, options, state, version, created_at, updated_at, timing, "
+                    "public_id) VALUES (?, ?, ?, ?, 'lobby', ?, 0, ?, NULL, 0, ?, ?, ?, ?) "
                     "ON CONFLICT (channel_id) WHERE status IN ('lobby', 'active') DO NOTHING",
                     (kind, guild, channel, host, canonical_json([host, *bots]), options_json,
-                     now, now, canonical_json(timing)))
+                     now, now, canonical_json(timing), new_public_id()))
                 if cursor.rowcount == 1 and cursor.lastrowid is not None:
                     return await self.core.fetch(conn, cursor.lastrowid)
                 busy = await self.core.open_in_channel(conn, channel)

@@ -9,6 +9,8 @@ it (saying whether anything was saved).
 
 from __future__ import annotations
 
+import os
+
 import db.backend as backend_module
 from db.backend import (
     BusyError,
@@ -19,6 +21,8 @@ from db.backend import (
     PostgresBackend,
     ReadOnlyError,
     SQLiteBackend,
+    is_postgres,
+    open_backend,
 )
 from db.records import StoreError
 from db.schema import SCHEMA_VERSION, migrate, user_version
@@ -93,3 +97,29 @@ async def check_and_migrate(backend: SQLiteBackend | PostgresBackend, where: str
                 raise ReadOnlyError("the server is a read-only replica")
             await conn.execute("UPDATE warhost_schema SET version = version")
 
+
+async def open_readonly(target: str, where: str, setting: str
+                        ) -> SQLiteBackend | PostgresBackend:
+    """A backend that only reads, for a database the bot already set up: refused (with
+    what to do) when there is none yet or it is at another schema version."""
+    if not is_postgres(target) and target not in ("", ":memory:") and not (
+            target.startswith("file:") or os.path.isfile(target)):
+        raise StoreError(f"There is no database at {where} yet. Start the bot once "
+                         f"(`make run`) to create it, or point {setting} at the bot's.")
+    try:
+        backend = await open_backend(target, readonly=True)
+    except DatabaseError as exc:
+        raise StoreError(unopenable(where, setting, exc)) from exc
+    try:
+        async with backend.reading() as conn:
+            version = await user_version(conn)
+    except DatabaseError as exc:
+        await backend.close()
+        raise StoreError(unopenable(where, setting, exc)) from exc
+    if version != SCHEMA_VERSION:
+        await backend.close()
+        raise StoreError(
+            f"The database {where} is at schema version {version}; this Warhost reads "
+            f"version {SCHEMA_VERSION}. Start the bot of the same version first (it "
+            "updates the database), then the web pages.")
+    return backend

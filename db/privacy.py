@@ -185,7 +185,11 @@ class Privacy:
             moves = await count(
                 "SELECT count(*) FROM actions WHERE player = ? AND game_id IN "
                 "(SELECT id FROM games WHERE seats LIKE ?)", user, seated)
-            settings = await count("SELECT count(*) FROM players WHERE user_id = ?", user)
+            settings = (await count("SELECT count(*) FROM players WHERE user_id = ?", user)
+                        + await count("SELECT count(*) FROM player_names WHERE user_id = ?",
+                                      user)
+                        + await count("SELECT count(*) FROM web_links WHERE user_id = ?",
+                                      user))
             vacations = await count("SELECT count(*) FROM vacations WHERE user_id = ?", user)
             following = await count("SELECT count(*) FROM followers WHERE user_id = ?", user)
             waiting = await count("SELECT count(*) FROM announcements WHERE recipient = ? "
@@ -237,6 +241,8 @@ class Privacy:
             for sql in ("DELETE FROM players WHERE user_id = ?",
                         "DELETE FROM vacations WHERE user_id = ?",
                         "DELETE FROM followers WHERE user_id = ?",
+                        "DELETE FROM player_names WHERE user_id = ?",   # the web's names
+                        "DELETE FROM web_links WHERE user_id = ?",      # their links die
                         "DELETE FROM announcements WHERE recipient = ?"):
                 cursor = await conn.execute(sql, (user,))
                 deleted += max(0, cursor.rowcount)

@@ -9,6 +9,7 @@ store's core and its services read rows the one same way.
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -68,6 +69,8 @@ class GameRecord:
     nudges: dict[str, Any] = field(default_factory=dict)
     #: When the scheduler must look at this game again (None: nothing to wait for).
     wake_at: float | None = None
+    #: The unguessable id of the game's web page (``/g/<public_id>``); not the row id.
+    public_id: str = ""
 
     @property
     def is_open(self) -> bool:
@@ -198,7 +201,7 @@ Row = Sequence[Any]
 #: The columns of a game row, in the order :func:`game_from_row` reads them.
 GAME_COLUMNS = ("id, kind, guild_id, channel_id, host_id, status, seats, seed, options, "
                 "state, version, lobby_message_id, created_at, updated_at, digest_seq, "
-                "decisions, timing, nudges, wake_at")
+                "decisions, timing, nudges, wake_at, public_id")
 #: The columns of a log row, in the order :func:`entries_from_rows` reads them.
 LOG_COLUMNS = "seq, player, action, events, created_at, origin"
 #: The columns of an announcement row, in the order :func:`announcement_from_row` reads.
@@ -214,6 +217,12 @@ def canonical_json(value: Any) -> str:
                       allow_nan=False)
 
 
+def new_public_id() -> str:
+    """A game's web id: 96 random bits, as 24 hex digits (nobody can guess a game's page
+    from another's, and the row id says nothing about it)."""
+    return secrets.token_hex(12)
+
+
 def game_from_row(row: Row) -> GameRecord:
     """A game row (:data:`GAME_COLUMNS`) as a record."""
     return GameRecord(
@@ -222,7 +231,8 @@ def game_from_row(row: Row) -> GameRecord:
         options=json.loads(row[8]), state=row[9], version=int(row[10]),
         lobby_message_id=row[11], created_at=float(row[12]), updated_at=float(row[13]),
         digest_seq=int(row[14]), decisions=json.loads(row[15]), timing=json.loads(row[16]),
-        nudges=json.loads(row[17]), wake_at=None if row[18] is None else float(row[18]))
+        nudges=json.loads(row[17]), wake_at=None if row[18] is None else float(row[18]),
+        public_id=row[19] or "")
 
 
 def entries_from_rows(rows: Iterable[Row]) -> list[LogEntry]:

@@ -184,6 +184,44 @@ MIGRATIONS: list[str] = [
         SELECT RAISE(ABORT, 'the action log is append-only');
     END;
 """,
+    # 6: the web companion (web/): each game's unguessable public id, players' display
+    # names (pages name players; Discord's own caches are not there), personal links
+    # (a user's links to one game are revoked by moving its generation on), the key that
+    # signs those links, and which servers list their games on a page.
+    """
+    ALTER TABLE games ADD COLUMN public_id TEXT;
+    UPDATE games SET public_id = lower(hex(randomblob(12)));
+    CREATE UNIQUE INDEX games_by_public_id ON games (public_id);
+
+    CREATE TABLE player_names (
+        guild_id   TEXT NOT NULL,          -- '' for direct messages
+        user_id    TEXT NOT NULL,
+        name       TEXT NOT NULL,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    ) WITHOUT ROWID;
+
+    CREATE TABLE web_links (
+        game_id    INTEGER NOT NULL REFERENCES games (id),
+        user_id    TEXT    NOT NULL,
+        generation INTEGER NOT NULL DEFAULT 0,
+        updated_at REAL    NOT NULL,
+        PRIMARY KEY (game_id, user_id)
+    ) WITHOUT ROWID;
+
+    CREATE TABLE web_keys (
+        id     INTEGER PRIMARY KEY CHECK (id = 1),
+        secret TEXT NOT NULL
+    );
+    INSERT INTO web_keys (id, secret) VALUES (1, lower(hex(randomblob(32))));
+
+    CREATE TABLE web_guilds (
+        guild_id   TEXT PRIMARY KEY,
+        listed     INTEGER NOT NULL DEFAULT 0,
+        name       TEXT    NOT NULL DEFAULT '',   -- the server's name, for its page
+        updated_at REAL    NOT NULL
+    ) WITHOUT ROWID;
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -156,6 +156,44 @@ MIGRATIONS: list[str] = [
     CREATE TRIGGER actions_append_only_delete BEFORE DELETE ON actions
         FOR EACH ROW EXECUTE FUNCTION warhost_actions_delete();
 """,
+    # 6: the web companion: public ids, display names, personal links, the link key,
+    # servers that list their games. gen_random_uuid() draws from the server's strong
+    # random source (built in since PostgreSQL 13).
+    """
+    ALTER TABLE games ADD COLUMN public_id TEXT;
+    UPDATE games SET public_id = replace(gen_random_uuid()::text, '-', '');
+    CREATE UNIQUE INDEX games_by_public_id ON games (public_id);
+
+    CREATE TABLE player_names (
+        guild_id   TEXT NOT NULL,
+        user_id    TEXT NOT NULL,
+        name       TEXT NOT NULL,
+        updated_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    );
+
+    CREATE TABLE web_links (
+        game_id    BIGINT NOT NULL REFERENCES games (id),
+        user_id    TEXT   NOT NULL,
+        generation BIGINT NOT NULL DEFAULT 0,
+        updated_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game_id, user_id)
+    );
+
+    CREATE TABLE web_keys (
+        id     INTEGER PRIMARY KEY CHECK (id = 1),
+        secret TEXT NOT NULL
+    );
+    INSERT INTO web_keys (id, secret) VALUES (1, replace(gen_random_uuid()::text, '-', '')
+                                                || replace(gen_random_uuid()::text, '-', ''));
+
+    CREATE TABLE web_guilds (
+        guild_id   TEXT PRIMARY KEY,
+        listed     INTEGER NOT NULL DEFAULT 0,
+        name       TEXT    NOT NULL DEFAULT '',   -- the server's name, for its page
+        updated_at DOUBLE PRECISION NOT NULL
+    );
+""",
 ]
 
 

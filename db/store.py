@@ -13,6 +13,7 @@ its own attribute:
 ``store.privacy``         what is held about a user, and deleting it
 ``store.leases``          jobs that one process of several runs
 ``store.limits``          open games per server, lobbies that expire
+``store.web``             what the web pages read; names, links and listings for them
 ========================  =========================================================
 
 Each service depends on the core (and the privacy service on the lobby); the core
@@ -33,6 +34,7 @@ from db.limits import Limits
 from db.lobby import Lobby
 from db.outbox import Outbox
 from db.privacy import Privacy
+from db.web import WebData
 
 
 class Store(StoreCore):
@@ -49,3 +51,4 @@ class Store(StoreCore):
         self.privacy = Privacy(self, self.lobby)
         self.leases = Leases(self)
         self.limits = Limits(self)
+        self.web = WebData(self)

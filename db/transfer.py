@@ -21,7 +21,10 @@ from db.store import Store
 #: Warhost's tables, parents before children. Leases are not copied: they belong to
 #: the processes running on the old database.
 TABLES = ("games", "actions", "announcements", "players", "channels", "vacations",
-          "followers", "archives")
+          "followers", "archives", "player_names", "web_links", "web_guilds", "web_keys")
+#: Tables a new database fills itself, replaced by the copy (the key that signs personal
+#: web links: copied, the links already given out stay good).
+REPLACED = ("web_keys",)
 #: Tables whose ``id`` comes from a sequence in PostgreSQL (moved past the copied ids).
 ID_TABLES = ("games", "announcements", "vacations")
 BATCH = 500
@@ -78,6 +81,8 @@ async def _copy(src: Store, dst: Store, say: Callable[[str], None]) -> Copied:
                 raise StoreError(f"The table {table} differs between the databases "
                                  f"({columns} against {wanted}); run the same Warhost "
                                  "version on both.")
+            if table in REPLACED:
+                await writer.execute(f"DELETE FROM {table}")
             names = ", ".join(columns)
             marks = ", ".join("?" for _ in columns)
             count = 0

@@ -1,0 +1,240 @@
+"""The web pages as HTML: pure functions of :mod:`web.model`'s data.
+
+Every text from players or games goes through :func:`esc` (names, actions, narration);
+no page carries inline script or style, so the Content-Security-Policy can forbid them.
+The same functions write a page's parts for the live update (``state.json``), so a
+page updated in place is what a reload would show.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+#: Cache-busting suffix of the static files (change it when they change).
+ASSETS = "3"
+
+
+def esc(value: object) -> str:
+    """``value`` as HTML text (quotes too, so it is safe in attributes)."""
+    return html.escape(str(value), quote=True)
+
+
+def when(epoch: float | None, *, relative: bool = False) -> str:
+    """A ``<time>`` the page's script shows in the reader's own zone (UTC without it)."""
+    if epoch is None:
+        return ""
+    moment = dt.datetime.fromtimestamp(float(epoch), dt.UTC)
+    iso = moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+    shown = moment.strftime("%d %b %Y, %H:%M UTC")
+    rel = ' data-relative="1"' if relative else ""
+    return f'<time datetime="{iso}"{rel}>{esc(shown)}</time>'
+
+
+def document(title: str, body: str, *, body_attrs: Mapping[str, str] | None = None,
+             script: bool = True) -> str:
+    attrs = "".join(f' data-{esc(k)}="{esc(v)}"' for k, v in (body_attrs or {}).items())
+    js = (f'<script src="/static/app.js?v={ASSETS}" defer></script>' if script else "")
+    return ("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            "<meta name=\"referrer\" content=\"no-referrer\">"
+            "<meta name=\"robots\" content=\"noindex\">"
+            f"<title>{esc(title)}</title>"
+            f"<link rel=\"stylesheet\" href=\"/static/app.css?v={ASSETS}\">{js}</head>"
+            f"<body{attrs}>{body}<footer><p>Warhost · a read-only view of games played on "
+            "Discord.</p></footer></body></html>")
+
+
+def plain_page(status: int, heading: str, text: str) -> str:
+    """A page for an error or refusal: what happened, in words; nothing else."""
+    return document(f"{heading} — Warhost",
+                    f"<main class=\"plain\"><h1>{esc(heading)}</h1><p>{esc(text)}</p>"
+                    f"<p class=\"muted\">HTTP {int(status)}</p></main>", script=False)
+
+
+# -- a game's page ------------------------------------------------------------------------------
+
+
+def _names(names: Sequence[str]) -> str:
+    return ", ".join(f"<strong>{esc(n)}</strong>" for n in names) or "nobody"
+
+
+def now_part(data: Mapping[str, Any]) -> str:
+    """Who must act and until when, or how the game ended."""
+    outcome = data.get("outcome")
+    status = data.get("status")
+    if outcome:
+        won = outcome.get("winners") or []
+        parts = [f"<p class=\"result\">🏆 Game over: {_names(won)} "
+                 f"{'wins' if len(won) == 1 else 'win'}.</p>"]
+        if outcome.get("reason"):
+            parts.append(f"<p>{esc(outcome['reason'])}</p>")
+        standings = outcome.get("standings") or []
+        if standings:
+            parts.append("<p>Standings: " + " · ".join(
+                f"{i}. {esc(n)}" for i, n in enumerate(standings, 1)) + "</p>")
+        return "".join(parts)
+    if status == "lobby":
+        return "<p>The game has not started yet: players are joining in Discord.</p>"
+    if status == "aborted":
+        return "<p>This game was called off.</p>"
+    if status == "finished":
+        return "<p>This game is over.</p>"
+    rnd = data.get("round")
+    prefix = f"Round {int(rnd)}: " if rnd is not None else ""
+    to_act = data.get("to_act") or []
+    line = (f"<p class=\"to-act\">{esc(prefix)}waiting for {_names(to_act)}.</p>"
+            if to_act else f"<p class=\"to-act\">{esc(prefix)}waiting.</p>")
+    deadlines = [s for s in data.get("seats") or () if s.get("acting") and s.get("deadline")]
+    for seat in deadlines:
+        line += (f"<p class=\"deadline\">⏳ {esc(seat['name'])} has until "
+                 f"{when(seat['deadline'], relative=True)}.</p>")
+    return line
+
+
+def seats_part(data: Mapping[str, Any]) -> str:
+    items = []
+    for seat in data.get("seats") or ():
+        notes = []
+        if seat.get("acting"):
+            notes.append("<span class=\"badge\">to act</span>")
+        if seat.get("computer"):
+            notes.append("<span class=\"badge soft\">computer</span>")
+        if seat.get("out"):
+            notes.append("<span class=\"badge soft\">out</span>")
+        if seat.get("bank"):
+            notes.append(f"<span>bank {esc(seat['bank'])}</span>")
+        if seat.get("deadline"):
+            notes.append(f"<span>until {when(seat['deadline'])}</span>")
+        if seat.get("timeouts"):
+            notes.append(f"<span>time-outs: {int(seat['timeouts'])}</span>")
+        if seat.get("away_until"):
+            notes.append(f"<span>on vacation until {when(seat['away_until'])}</span>")
+        acting = ' class="acting"' if seat.get("acting") else ""
+        items.append(f"<li{acting}>"
+                     f"<span class=\"seat-name\">{esc(seat['name'])}</span> "
+                     f"{' '.join(notes)}</li>")
+    clock = data.get("clock")
+    head = f"<p class=\"muted\">Clock: {esc(clock)}</p>" if clock else ""
+    return f"{head}<ol class=\"seats\">{''.join(items)}</ol>"
+
+
+def _lines(lines: Iterable[str]) -> str:
+    return "".join(f"<li>{esc(line)}</li>" for line in lines)
+
+
+def log_part(data: Mapping[str, Any]) -> str:
+    turns = list(data.get("turns") or ())
+    if not turns:
+        return "<p class=\"muted\">No moves yet.</p>"
+    items = []
+    for turn in reversed(turns):                 # newest first: what a returning player wants
+        span = (f"moves {turn['first']}–{turn['last']}" if turn["last"] > turn["first"]
+                else f"move {turn['last']}" if turn["last"] == turn["first"] else "")
+        items.append(
+            f"<li class=\"turn\" data-last=\"{int(turn['last'])}\">"
+            f"<h3>{esc(turn['title'])} <small>{esc(span)} {when(turn.get('when'))}</small>"
+            f"</h3><ul>{_lines(turn['lines'])}</ul></li>")
+    return f"<ol class=\"turns\">{''.join(items)}</ol>"
+
+
+def private_part(data: Mapping[str, Any]) -> str:
+    private = data.get("private")
+    if not private:
+        return ""
+    parts = [f"<p class=\"muted\">Only you see this part: your personal link shows "
+             f"{esc(data.get('viewer') or 'your seat')}'s own view. Do not share it.</p>"]
+    for section in private.get("sections") or ():
+        parts.append(f"<h3>{esc(section['title'])}</h3><ul>{_lines(section['lines'])}</ul>")
+    told = private.get("told") or []
+    if told:
+        parts.append("<h3>Told to you</h3><ul class=\"told\">" + "".join(
+            f"<li>{esc(' '.join(t['lines']))} <small>move {int(t['v'])}</small></li>"
+            for t in reversed(told)) + "</ul>")
+    return "".join(parts)
+
+
+def step_caption(data: Mapping[str, Any], version: int) -> str:
+    """What version ``version`` did, for the frame's caption."""
+    if version <= 0:
+        return "The start of the game."
+    for step in data.get("steps") or ():
+        if step["v"] == version:
+            return f"Move {version}: " + " ".join(step["lines"])
+    return f"Move {version}."
+
+
+def parts(data: Mapping[str, Any]) -> dict[str, str]:
+    """The page's parts that change with a move, by element id."""
+    return {"now": now_part(data), "seats-list": seats_part(data), "log-list": log_part(data),
+            "private-body": private_part(data)}
+
+
+def game_page(data: Mapping[str, Any], base: str) -> str:
+    """A game's page. ``base``: its URL path (``/g/<id>`` or a personal link's)."""
+    version = int(data["version"])
+    title = f"{data['name']} #{int(data['number'])}"
+    if data.get("viewer"):
+        title += f" · {data['viewer']}'s view"
+    section = parts(data)
+    started = data.get("status") != "lobby"
+    board = ""
+    if started:
+        caption = step_caption(data, version)
+        board = (
+            f"<figure class=\"board\"><a id=\"board-link\" "
+            f"href=\"{esc(base)}/frame/{version}.png\" target=\"_blank\" rel=\"noopener\">"
+            f"<img id=\"board\" "
+            f"src=\"{esc(base)}/frame/{version}.png\" alt=\"The board at move {version}\">"
+            f"</a><figcaption id=\"caption\">{esc(caption)}</figcaption></figure>"
+            f"<nav id=\"replay\" aria-label=\"Replay\">"
+            f"<button type=\"button\" id=\"replay-first\" aria-label=\"First move\">«</button>"
+            f"<button type=\"button\" id=\"replay-prev\" aria-label=\"Back one move\">◀</button>"
+            f"<input type=\"range\" id=\"replay-slider\" min=\"0\" max=\"{version}\" "
+            f"value=\"{version}\" aria-label=\"Move shown\">"
+            f"<button type=\"button\" id=\"replay-next\" aria-label=\"Forward one move\">▶"
+            f"</button><button type=\"button\" id=\"replay-last\" aria-label=\"Latest move\">"
+            f"»</button></nav><p id=\"replay-label\" class=\"muted\">Showing the latest "
+            f"position (move {version} of {version}). Use ◀ ▶, the slider or the arrow keys.</p>")
+    live = ("Live: this page follows the game." if data.get("status") == "active" else "")
+    private = (f"<section id=\"private\"><h2>Your view</h2><div id=\"private-body\">"
+               f"{section['private-body']}</div></section>" if data.get("private") else "")
+    body = (
+        f"<header><h1>{esc(data['name'])} <small>#{int(data['number'])}</small></h1>"
+        f"<p class=\"muted\" id=\"live\">{live}</p>"
+        f"</header><main><section id=\"now\" aria-live=\"polite\">{section['now']}</section>"
+        f"<p id=\"changed\" role=\"status\" hidden></p>{board}{private}"
+        f"<section id=\"seats\"><h2>Seats</h2><div id=\"seats-list\">{section['seats-list']}"
+        f"</div></section><section id=\"log\"><h2>Turns</h2><div id=\"log-list\">"
+        f"{section['log-list']}</div></section></main>")
+    return document(f"{title} — Warhost", body,
+                    body_attrs={"base": base, "version": str(version),
+                                "status": str(data.get("status"))})
+
+
+# -- a server's page ------------------------------------------------------------------------------
+
+
+def server_page(guild_name: str, games: Sequence[Mapping[str, Any]]) -> str:
+    items = []
+    for g in games:
+        items.append(
+            f"<li><a href=\"/g/{esc(g['public_id'])}\">{esc(g['name'])} #{int(g['number'])}</a>"
+            f" <span class=\"badge{' soft' if g['status'] != 'active' else ''}\">"
+            f"{esc(g['status_text'])}</span><br><span class=\"muted\">"
+            f"{esc(', '.join(g['players']))} · {when(g['updated'])}</span></li>")
+    listing = (f"<ul class=\"games\">{''.join(items)}</ul>" if items
+               else "<p class=\"muted\">No games yet.</p>")
+    body = (f"<header><h1>{esc(guild_name)}</h1><p class=\"muted\">Games played on this "
+            f"server with Warhost.</p></header><main><section>{listing}</section></main>")
+    return document(f"{guild_name} — Warhost", body)
+
+
+def landing_page() -> str:
+    body = ("<header><h1>Warhost</h1></header><main class=\"plain\"><p>This server shows "
+            "games played on Discord with Warhost. Every game's page is linked from its "
+            "channel: press <strong>View on the web</strong> under a turn, or use "
+            "<code>/game web</code> for your own view.</p></main>")
+    return document("Warhost", body, script=False)
