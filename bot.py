@@ -3,7 +3,8 @@
 Configuration comes from the environment or a ``.env`` file next to where the bot is
 started (the environment wins): ``DISCORD_TOKEN`` (required), ``DATABASE_PATH``,
 ``DEV_GUILD_ID``, ``LOG_LEVEL``, the abuse limits (``RATE_LIMITS``, ``MAX_OPEN_GAMES``,
-``LOBBY_EXPIRY_HOURS``) and, for the loopback test double only,
+``LOBBY_EXPIRY_HOURS``), the web pages (``WEB_PORT``, ``WEB_URL``, see docs/web.md)
+and, for the loopback test double only,
 ``DISCORD_API_BASE`` (and optionally ``DISCORD_GATEWAY_URL``; without it the gateway
 is asked of that API). See ``.env.example``.
 
@@ -43,6 +44,7 @@ from cogs.scheduler import Scheduler
 from db import Store
 from db.leases import new_holder
 from db.settings import DEFAULT_DATABASE_PATH, read_settings
+from web.app import WebApp, WebSettings
 
 log = logging.getLogger("warhost")
 
@@ -95,6 +97,9 @@ class Config:
     shard_ids: tuple[int, ...] | None = None
     #: Worker processes searching computer players' moves (0: search in a thread).
     computer_workers: int = 1
+    #: The web companion: served here when ``web.port`` is set (WEB_PORT); its address
+    #: (WEB_URL) puts a "View on the web" button under every digest.
+    web: WebSettings = field(default_factory=WebSettings)
 
     @property
     def database(self) -> str:
@@ -163,6 +168,10 @@ class Config:
                               "leave it empty and set DATABASE_PATH.")
         shard_count, shard_ids = _shards(values.get("SHARD_COUNT"), values.get("SHARD_IDS"))
         rate_limits, max_open, lobby_hours = _limits(values)
+        try:
+            web_settings = WebSettings.from_env(values)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
 
         return cls(token=token,
                    database_path=values.get("DATABASE_PATH", DEFAULT_DATABASE_PATH),
@@ -171,7 +180,8 @@ class Config:
                    api_base=api_base, gateway_url=gateway_url,
                    render_workers=render_workers, rate_limits=rate_limits,
                    computer_workers=int(computers_text),
-                   max_open_games=max_open, lobby_expiry_hours=lobby_hours)
+                   max_open_games=max_open, lobby_expiry_hours=lobby_hours,
+                   web=web_settings)
 
 
 _ON, _OFF = ("on", "true", "yes", "1"), ("off", "false", "no", "0")
@@ -239,6 +249,8 @@ _TOKENS_IN_TEXT = (
     (re.compile(r"(/(?:interactions|webhooks)/\d+/)[A-Za-z0-9_.\-]{20,}"), r"\1[token hidden]"),
     (re.compile(r"""(['"]token['"]\s*:\s*['"])[^'"]{8,}"""), r"\1[token hidden]"),
     (re.compile(r"aW50ZXJhY3Rpb246[A-Za-z0-9_\-+/=]*"), "[token hidden]"),
+    # a personal web link (/game web) is a capability too
+    (re.compile(r"(/p/)[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}"), r"\1[token hidden]"),
 )
 
 
@@ -337,6 +349,8 @@ class WarhostBot(commands.Bot):
         self.announcer: Announcer | None = None
         self.scheduler: Scheduler | None = None
         self.computers: ComputerPlayers | None = None
+        #: The web pages, when this process serves them (WEB_PORT).
+        self.web: WebApp | None = None
         self.boards = Boards(config.render_workers)
         self.sent_clock = SentClock()
         self.recent_interactions = RecentIds()
@@ -360,6 +374,10 @@ class WarhostBot(commands.Bot):
         self.computers = ComputerPlayers(self, self.store, workers=self.config.computer_workers)
         self.scheduler = Scheduler(self, self.store, lease=lease)
         self.scheduler.start()      # catches up with clocks and reminders after downtime
+        if self.config.web.port is not None:
+            # the pages draw with the bot's board workers, which cache what they drew
+            self.web = WebApp(self.store, self.config.web, draw=self.boards.png)
+            await self.web.start()
         for name in discover_cogs():
             await self.load_extension(name)
             module = sys.modules[name]
@@ -410,6 +428,9 @@ class WarhostBot(commands.Bot):
                 await self.computers.close()
             if self.announcer is not None:
                 await self.announcer.close()
+            if self.web is not None:
+                web, self.web = self.web, None
+                await web.stop()
             await super().close()
             await self.boards.close()
         finally:

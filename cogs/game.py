@@ -48,6 +48,7 @@ from cogs.lobby import (
 )
 from cogs.moves import submit
 from cogs.names import display_names, remember
+from cogs.weblinks import game_web
 from cogs.wording import (
     NO_MENTIONS,
     away_lines,
@@ -469,6 +470,13 @@ class GameCog(commands.Cog):
                                                           on=False)
         await send_ephemeral(interaction, f"You will no longer get game #{record.id}'s turns by "
                                           "direct message.")
+
+    @game.command(name="web", description="Your personal link to this game's web page, "
+                                          "with your own view (only you see it)")
+    @app_commands.describe(revoke="true: every personal link you were given for this game "
+                                  "stops working")
+    async def web(self, interaction: discord.Interaction, revoke: bool = False) -> None:
+        await game_web(interaction, revoke)
 
     @game.command(name="list", description="Games running in this server")
     async def list_(self, interaction: discord.Interaction) -> None:

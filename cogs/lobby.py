@@ -29,6 +29,7 @@ from cogs.limits import DEFAULT_LOBBY_HOURS, Limited
 from cogs.moves import computers_move
 from cogs.names import remember
 from cogs.outbox import deliver
+from cogs.weblinks import keep_names
 from cogs.wording import NO_MENTIONS, clip, mention, options_lines
 from cogs.workers import Background
 from db import GameRecord, StoreError
@@ -218,9 +219,13 @@ async def lobby_action(interaction: discord.Interaction, action: str, game_id: i
         # The opening digest, and the lobby message becomes the game's status message.
         await deliver(interaction.client, record.id)
         computers_move(interaction.client, record)
+        await keep_names(interaction.client, record)     # for the game's web page
         return
     if not from_button:
         await show_lobby(interaction.client, record)
+    if action == "join":
+        await keep_names(interaction.client, record,
+                         {user: interaction.user.display_name})
 
 
 OPTIONS_HELP = "Write options as `name=value` separated by spaces, e.g. `size=8`."

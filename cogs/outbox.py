@@ -33,6 +33,7 @@ import discord
 import engine
 from cogs.boards import board_key, boards_of
 from cogs.names import fallback_name, names_for
+from cogs.weblinks import link_view
 from cogs.wording import (
     NO_MENTIONS,
     Digest,
@@ -347,8 +348,12 @@ class Announcer:
 
         embed = None if digest.embed is None else discord.Embed(
             description=digest.embed, colour=discord.Colour.dark_gold())
-        return await self._send_once(channel, item, marker, digest.content, board,
-                                     digest.to_ping, embed)
+        sent = await self._send_once(channel, item, marker, digest.content, board,
+                                     digest.to_ping, embed, link_view(self.client, record))
+        web = getattr(self.client, "web", None)
+        if web is not None:
+            web.watcher.poke()          # the game's open pages hear of it now
+        return sent
 
     async def _dm_channel(self, recipient: str | None) -> discord.abc.Messageable:
         if recipient is None or not recipient.isdigit():
@@ -409,7 +414,8 @@ class Announcer:
         message = channel.get_partial_message(int(record.lobby_message_id))
         try:
             await message.edit(content=None, embed=embed, attachments=[attachment],
-                               view=None, allowed_mentions=NO_MENTIONS)
+                               view=link_view(self.client, record),
+                               allowed_mentions=NO_MENTIONS)
         except discord.NotFound:
             attachment = discord.File(io.BytesIO(png), filename=filename)  # deleted: repost
         except discord.Forbidden as exc:
@@ -420,7 +426,8 @@ class Announcer:
             return record.lobby_message_id
         try:
             sent = await channel.send(embed=embed, file=attachment,
-                                      allowed_mentions=NO_MENTIONS)
+                                      allowed_mentions=NO_MENTIONS,
+                                      **_with_view(link_view(self.client, record)))
         except discord.Forbidden as exc:
             raise Gone(f"missing permission ({exc.text})") from exc
         await self.store.lobby.set_message(record.id, str(sent.id))
@@ -522,8 +529,8 @@ class Announcer:
     async def _send_once(self, channel: discord.abc.Messageable, item: Announcement,
                          marker: str, content: str,
                          make_file: Callable[[], Awaitable[discord.File | None]] | None,
-                         to_ping: Sequence[str], embed: discord.Embed | None = None
-                         ) -> str | None:
+                         to_ping: Sequence[str], embed: discord.Embed | None = None,
+                         view: discord.ui.View | None = None) -> str | None:
         """Send ``content`` (with the file ``make_file`` draws, if any) unless a message
         with ``marker`` is already there."""
         if item.id in self._uncertain:
@@ -540,6 +547,7 @@ class Announcer:
                 kwargs["file"] = attached
             if embed is not None:
                 kwargs["embed"] = embed
+            kwargs.update(_with_view(view))
             message = await channel.send(content, **kwargs)
         except discord.Forbidden as exc:
             raise Gone(f"missing permission ({exc.text})") from exc
@@ -570,6 +578,11 @@ class Announcer:
         channel = self.client.get_channel(int(record.channel_id))
         guild = self.client.get_guild(int(record.guild_id)) if record.guild_id else None
         return getattr(channel, "name", None), guild.name if guild else None
+
+
+def _with_view(view: discord.ui.View | None) -> dict[str, Any]:
+    """``view=`` for a send, or nothing (a send given ``view=None`` refuses it)."""
+    return {} if view is None else {"view": view}
 
 
 def announcer_of(client: discord.Client) -> Announcer | None:

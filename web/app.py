@@ -38,7 +38,7 @@ from aiohttp.abc import AbstractAccessLogger
 import engine
 from db import GameRecord, Store
 from db.records import StoreError
-from db.web import LinkRefused
+from db.web import LINK_DAYS, LinkRefused
 from web import pages
 from web.frames import Draw, Frames
 from web.live import LOOK_EVERY, Watcher
@@ -104,17 +104,21 @@ class WebSettings:
     trust_proxy: bool = False
     rate_per_minute: float = RATE_PER_MINUTE
     live_every: float = LOOK_EVERY
+    #: How long a personal link from ``/game web`` works, in days.
+    link_days: float = LINK_DAYS
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> WebSettings:
         """Read ``WEB_PORT``, ``WEB_HOST``, ``WEB_URL``, ``WEB_TRUST_PROXY``,
-        ``WEB_RATE_PER_MINUTE``; ValueError says which one is wrong."""
+        ``WEB_RATE_PER_MINUTE``, ``WEB_LINK_DAYS``; ValueError says which one is wrong."""
         env = os.environ if env is None else env
         port_text = (env.get("WEB_PORT") or "").strip()
         port = None
         if port_text:
-            if not port_text.isascii() or not port_text.isdigit() or not 0 < int(port_text) < 65536:
-                raise ValueError(f"WEB_PORT must be a port number (1-65535), not {port_text!r}.")
+            if not (port_text.isascii() and port_text.isdigit()
+                    and 0 <= int(port_text) < 65536):
+                raise ValueError(f"WEB_PORT must be a port number (1-65535; 0 takes any free "
+                                 f"one), not {port_text!r}.")
             port = int(port_text)
         url = (env.get("WEB_URL") or "").strip().rstrip("/") or None
         if url is not None and not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", url):
@@ -127,9 +131,17 @@ class WebSettings:
             raise ValueError("WEB_RATE_PER_MINUTE must be a number.") from None
         if not math.isfinite(rate) or rate <= 0:
             raise ValueError("WEB_RATE_PER_MINUTE must be above 0.")
+        days_text = (env.get("WEB_LINK_DAYS") or "").strip()
+        try:
+            days = float(days_text) if days_text else LINK_DAYS
+        except ValueError:
+            days = -1.0
+        if not math.isfinite(days) or not 0 < days <= 365:
+            raise ValueError(f"WEB_LINK_DAYS must be a number of days from 0 to 365, not "
+                             f"{days_text!r}.")
         trust = (env.get("WEB_TRUST_PROXY") or "").strip().lower() in ("1", "true", "yes", "on")
         return cls(port=port, host=(env.get("WEB_HOST") or "127.0.0.1").strip(),
-                   public_url=url, trust_proxy=trust, rate_per_minute=rate)
+                   public_url=url, trust_proxy=trust, rate_per_minute=rate, link_days=days)
 
 
 @dataclass
