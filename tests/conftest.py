@@ -16,6 +16,7 @@ import pytest
 import engine
 from db import Store
 from engine import Game
+from tests import browser as browsers
 from tests import databases, toy_game
 from tests.clocks import T0, FakeClock
 from tests.fakegame import GAME as RACE
@@ -103,6 +104,42 @@ async def store(database: str, clock: FakeClock) -> AsyncIterator[Store]:
         await opened.close()
 
 
+# -- the browser tests (tests/browser.py, tests/test_web_browser.py) ----------------------
+#: Browser tests skipped for want of Chromium, and the Chromium the others ran in.
+_skipped_browser: list[str] = []
+_browser_ran: list[str] = []
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One headless Chromium (a 390x844 phone) for a module's tests; use ``driver``."""
+    problem = browsers.browser_problem()
+    if problem is not None:
+        pytest.skip(f"browser tests skipped: {problem}")
+    made = browsers.new_driver()
+    if not _browser_ran:
+        _browser_ran.append(browsers.browser_version(made))
+    try:
+        yield made
+    finally:
+        made.quit()
+
+
+@pytest.fixture
+def driver(request: pytest.FixtureRequest) -> Any:
+    """The module's browser on a blank page with an empty console; skips the test, and
+    says so at the end of the run, when there is no browser here."""
+    problem = browsers.browser_problem()
+    if problem is not None:
+        _skipped_browser.append(request.node.nodeid)
+        pytest.skip(f"browser tests skipped: {problem}")
+    made = request.getfixturevalue("browser")
+    made.get("about:blank")
+    made.get_log("browser")                    # what earlier tests left in the console
+    return made
+# -- end of the browser tests' block ------------------------------------------------------
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     if _skipped_postgres:
         terminalreporter.write_line(
@@ -112,3 +149,14 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     elif databases.postgres_url():
         terminalreporter.write_line(
             f"PostgreSQL half ran against {databases.postgres_url()}.", green=True)
+    if _skipped_browser:
+        tests = ", ".join(nodeid.rpartition("::")[2] for nodeid in _skipped_browser)
+        problem = browsers.browser_problem()
+        fix = ("Install the dev dependencies (make does)" if problem and "selenium" in problem
+               else "Install Debian's chromium and chromium-driver (.ci/run does)")
+        terminalreporter.write_line(
+            f"NOTE: {len(_skipped_browser)} browser tests did not run ({problem}): "
+            f"{tests}. {fix} to run them.", yellow=True, bold=True)
+    elif _browser_ran:
+        terminalreporter.write_line(f"Browser tests ran in Chromium {_browser_ran[0]}.",
+                                    green=True)
