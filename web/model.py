@@ -91,10 +91,13 @@ def step_of(game: Game[Any], names: Names, entry: LogEntry) -> dict[str, Any]:
 
 
 def turns_of(game: Game[Any], names: Names, entries: Sequence[LogEntry],
-             digests: Sequence[Announcement]) -> list[dict[str, Any]]:
+             digests: Sequence[Announcement],
+             steps: Mapping[int, dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     """The game as its turn digests told it, oldest first: each turn's versions, who
-    played, when, and its lines (moves later taken back are struck, as in the log)."""
+    played, when, and its lines (moves later taken back are left out, as in the log).
+    ``steps``: each version's :func:`step_of`, when already made."""
     by_seq = {e.seq: e for e in entries}
+    steps = steps or {}
     undone: set[int] = set()
     for entry in entries:
         undone.update(undone_by(entry))
@@ -119,7 +122,8 @@ def turns_of(game: Game[Any], names: Names, entries: Sequence[LogEntry],
         for entry in chosen:
             if entry.seq in undone:
                 continue
-            lines.extend(step_of(game, names, entry)["lines"])
+            step = steps.get(entry.seq) or step_of(game, names, entry)
+            lines.extend(step["lines"])
         turns.append({"first": first, "last": last, "title": ", ".join(actors),
                       "when": chosen[-1].created_at, "lines": lines})
     return turns
@@ -167,26 +171,33 @@ def _label(key: str) -> str:
 
 
 def _thing(value: Any, names: Names) -> str:
-    """One card or piece of a private view, as a line of text."""
-    if isinstance(value, Mapping):
-        head = value.get("name") or value.get("id") or ""
-        parts = []
-        for k, v in value.items():
-            if k in ("name", "id") or v is None or v == [] or v == {}:
+    """One card or piece of a private view, as a line of text: its name, then its
+    figures ("attack: ground 6, sea 3"), then its own text."""
+    if not isinstance(value, Mapping):
+        return names.plain(str(value))
+    head = str(value.get("name") or value.get("id") or "")
+    figures: list[str] = []
+    texts: list[str] = []
+    for k, v in value.items():
+        if k in ("name", "id") or v is None or v == [] or v == {}:
+            continue
+        if k == "text":
+            texts.append(str(v))
+        elif isinstance(v, Mapping):
+            if isinstance(v.get("text"), str):
+                texts.append(v["text"])         # a card's power, in its own words
                 continue
-            if isinstance(v, Mapping):
-                inner = ", ".join(f"{a} {b}" for a, b in v.items()
-                                  if b is not None and not isinstance(b, Mapping | list))
-                if inner:
-                    parts.append(f"{_label(k).lower()}: {inner}")
-            elif isinstance(v, list):
-                if all(not isinstance(x, Mapping | list) for x in v):
-                    parts.append(f"{_label(k).lower()}: {', '.join(map(str, v))}")
-            else:
-                parts.append(str(v) if k == "text" else f"{_label(k).lower()}: {v}")
-        text = f"{head} — {'; '.join(parts)}" if parts and head else (head or "; ".join(parts))
-        return names.plain(text)
-    return names.plain(str(value))
+            inner = ", ".join(f"{a} {b}" for a, b in v.items()
+                              if b is not None and not isinstance(b, Mapping | list))
+            if inner:
+                figures.append(f"{_label(k).lower()}: {inner}")
+        elif isinstance(v, list):
+            if all(not isinstance(x, Mapping | list) for x in v):
+                figures.append(f"{_label(k).lower()}: {', '.join(map(str, v))}")
+        else:
+            figures.append(f"{_label(k).lower()}: {v}")
+    parts = [p for p in (head, " · ".join(figures), " ".join(t.strip() for t in texts)) if p]
+    return names.plain(" — ".join(parts))
 
 
 def private_sections(public: Mapping[str, Any], mine: Mapping[str, Any], user: str,
@@ -255,14 +266,15 @@ def page_data(game: Game[Any], record: GameRecord, state: Any, entries: Sequence
               viewer: str | None = None) -> dict[str, Any]:
     """Everything a game's page shows (see the module's docstring). ``viewer``: the
     user of a personal link, whose private view is added; None for the public page."""
+    steps = [step_of(game, names, e) for e in entries]
     data: dict[str, Any] = {
         "kind": record.kind, "name": game.name, "number": record.id,
         "status": record.status, "version": record.version,
         "created": record.created_at, "updated": record.updated_at,
         "clock": facts.get("clock"),
         "seats": [], "to_act": [], "round": None, "outcome": None,
-        "turns": turns_of(game, names, entries, digests),
-        "steps": [step_of(game, names, e) for e in entries],
+        "turns": turns_of(game, names, entries, digests, {s["v"]: s for s in steps}),
+        "steps": steps,
         "viewer": None, "private": None,
     }
     if state is None:

@@ -151,6 +151,10 @@
     stream.onerror = () => { const live = $("live"); if (live) live.dataset.offline = "1"; };
     stream.onopen = () => { const live = $("live"); if (live) delete live.dataset.offline; };
     window.warhostStream = stream;
+    // A page left for another (and kept in the back/forward cache, as phones do) lets go
+    // of its stream; coming back to it reloads, so it is live and up to date again.
+    window.addEventListener("pagehide", () => stream.close());
+    window.addEventListener("pageshow", (e) => { if (e.persisted) location.reload(); });
   }
 
   localTimes(document);
