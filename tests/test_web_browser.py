@@ -240,10 +240,6 @@ async def test_a_move_reaches_the_open_page_by_itself(driver: Any, site: Site) -
     assert (shown["slider"], shown["max"]) == (str(v - 1), str(record.version))
 
 
-@pytest.mark.xfail(reason="web/static/app.js leaves its EventSource open while Chrome keeps "
-                   "the page in its back/forward cache, holding one of the address's "
-                   "STREAMS_PER_ADDRESS and a watcher subscription until Chrome evicts it; "
-                   "close the stream on pagehide and open it again on pageshow")
 async def test_a_page_left_for_another_lets_go_of_its_event_stream(site: Site) -> None:
     record = await site.game("conqueror", moves=2)
     page = f"{site.url}/g/{record.public_id}"
