@@ -179,6 +179,9 @@ class Announcer:
             except StoreError:
                 log.exception("Reading game %s's announcements failed", game_id)
                 return
+            web = getattr(self.client, "web", None)
+            if pending and web is not None:
+                web.watcher.poke()      # a move was saved: the game's open pages hear now
             if record is not None and len(pending) > 1 and boards_of(self.client).cache_size:
                 self._start_boards(record, pending[1:])
             newest_status = max((a.id for a in pending if a.kind == STATUS), default=None)
@@ -348,12 +351,8 @@ class Announcer:
 
         embed = None if digest.embed is None else discord.Embed(
             description=digest.embed, colour=discord.Colour.dark_gold())
-        sent = await self._send_once(channel, item, marker, digest.content, board,
+        return await self._send_once(channel, item, marker, digest.content, board,
                                      digest.to_ping, embed, link_view(self.client, record))
-        web = getattr(self.client, "web", None)
-        if web is not None:
-            web.watcher.poke()          # the game's open pages hear of it now
-        return sent
 
     async def _dm_channel(self, recipient: str | None) -> discord.abc.Messageable:
         if recipient is None or not recipient.isdigit():

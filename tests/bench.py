@@ -16,6 +16,8 @@ beside a baseline measured in the same run:
     shards   moves/s with one bot process against two on PostgreSQL (SQLite for
              reference): games through the double on two shards, and moves through
              ``Store.apply_action`` from worker processes (tests/bench_shards.py)
+    web      the web companion (tests/bench_web.py): a game's page with 1,000 games
+             stored, a cached replay frame, a move reaching an open page's event stream
     ai       per game, the computer player (engine/search.py): search iterations
              (play-outs) per CPU second at the medium level, and a medium decision's
              seconds: CPU for its whole budget (the target: the bot must answer within a
@@ -253,6 +255,17 @@ def bench_shards(quick: bool) -> None:
         figure("shards", *f[:2], f[2], *f[3:])
 
 
+# -- web --------------------------------------------------------------------------------
+
+
+def bench_web(quick: bool) -> None:
+    from tests.bench_web import run
+
+    print("\n# web: a game's page, replay frames and live updates (1,000 games stored)")
+    for f in run(quick):
+        figure("web", *f[:2], f[2], *f[3:])
+
+
 # -- ai ---------------------------------------------------------------------------------
 
 
@@ -354,14 +367,14 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer samples (a smoke run)")
     parser.add_argument("--only", choices=("engine", "render", "store", "e2e", "shards",
-                                           "ai"),
+                                           "web", "ai"),
                         action="append")
     parser.add_argument("--markdown", type=Path, help="also write the figures as a table")
     args = parser.parse_args(argv)
     print(f"Machine: {machine()}")
     print(f"{'':5}{'figure':<46} {'value':>10} {'unit':<8} {'target':<16}")
     benches = {"engine": bench_engine, "render": bench_render, "store": bench_store,
-               "e2e": bench_e2e, "shards": bench_shards, "ai": bench_ai}
+               "e2e": bench_e2e, "shards": bench_shards, "web": bench_web, "ai": bench_ai}
     for name, bench in benches.items():
         if not args.only or name in args.only:
             bench(args.quick)
