@@ -34,6 +34,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import cogs
+import render
 from cogs.boards import Boards
 from cogs.computers import ComputerPlayers
 from cogs.interactions import MENTION_HELP, SERVER_ONLY, report_app_command_error
@@ -375,8 +376,8 @@ class WarhostBot(commands.Bot):
         self.scheduler = Scheduler(self, self.store, lease=lease)
         self.scheduler.start()      # catches up with clocks and reminders after downtime
         if self.config.web.port is not None:
-            # the pages draw with the bot's board workers, which cache what they drew
-            self.web = WebApp(self.store, self.config.web, draw=self.boards.png)
+            # the pages' frames (drawn large, to zoom into) come from the board workers
+            self.web = WebApp(self.store, self.config.web, draw=self._draw_frame)
             await self.web.start()
         for name in discover_cogs():
             await self.load_extension(name)
@@ -386,6 +387,11 @@ class WarhostBot(commands.Bot):
                 self.add_dynamic_items(*items)
             log.info("Loaded %s", name)
         await self.sync_commands()
+
+    async def _draw_frame(self, kind: str, view: dict[str, Any],
+                          events: list[dict[str, Any]] | None,
+                          names: dict[str, str] | None) -> bytes:
+        return await self.boards.run(render.render_large, kind, view, events, names)
 
     @staticmethod
     def _shard_options(config: Config) -> dict[str, Any]:

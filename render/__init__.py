@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["kinds", "register", "render", "renderer", "unregister"]
+__all__ = ["kinds", "register", "render", "render_large", "renderer", "unregister"]
 
 _KIND = re.compile(r"[a-z][a-z0-9_]*")
 #: Modules in this package that are helpers, not game renderers.
@@ -81,3 +81,14 @@ def render(kind: str, view: dict[str, Any], events: list[dict[str, Any]] | None 
     ``names`` maps player id to display name. Raises ValueError for an unknown kind.
     """
     return renderer(kind)(view, events, names)
+
+
+def render_large(kind: str, view: dict[str, Any], events: list[dict[str, Any]] | None = None,
+                 names: dict[str, str] | None = None, scale: int = 2) -> bytes:
+    """:func:`render`, ``scale`` times larger and drawn at that size (every line and letter
+    sharp, not an image blown up): a board to zoom into on a phone. Slower: for images
+    drawn once and kept (the web pages' frames)."""
+    from render.common import enlarged
+
+    with enlarged(scale):
+        return renderer(kind)(view, events, names)

@@ -1,10 +1,11 @@
 """The replay's frames: the board of a game at any version, drawn once.
 
-A game's positions come from replaying its log through the engine (:func:`db.replay.replay`,
-undos included), once per version of the game, off the event loop. Each frame is the
-board of one version marking what that version's action did, drawn by the same render
-pipeline as the channel's boards; a frame is kept by (game, version, viewer), so each is
-drawn once, however many pages ask for it.
+A game's positions come from replaying its log through the engine
+(:func:`db.replay.replay`, undos included), once per version of the game, off the event
+loop. Each frame is the board of one version marking what that version's action did,
+drawn by the same render pipeline as the channel's boards, at twice their size (sharp on
+a phone, zoomed in); a frame is kept by (game, version, viewer), so each is drawn once,
+however many pages ask for it.
 """
 
 from __future__ import annotations
@@ -33,8 +34,10 @@ REPLAYS_KEPT = 16
 
 async def draw_in_thread(kind: str, view: dict[str, Any], events: list[dict[str, Any]] | None,
                          names: dict[str, str] | None) -> bytes:
-    """Draw a board in a thread (a web process of its own has no board workers)."""
-    return await asyncio.to_thread(render.render, kind, view, events, names)
+    """Draw a frame in a thread (a web process of its own has no board workers): twice
+    the size of the channel's board, drawn at that size, so it stays sharp when a phone
+    zooms into it (:func:`render.render_large`)."""
+    return await asyncio.to_thread(render.render_large, kind, view, events, names)
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from render.common.canvas import (
     DrawingCache,
     Point,
     capture_images,
+    enlarged,
     reference_quality,
 )
 from render.common.icons import burst, coin_icon, heart, logs_icon, star_points, token, tower_icon
@@ -113,7 +114,8 @@ __all__ = [
     "Box", "Canvas", "Colour", "DrawingCache", "DrawnText", "Font", "Players", "Point", "Run",
     "TextLog", "arrow", "as_int", "as_str", "bounded", "burst", "capture_images", "clean_text",
     "coin_icon", "darken", "dashed_line", "dashed_rect", "display_name", "drawable_events",
-    "encode_png", "essential_size", "first_to_act", "fit_text", "font", "has_glyph", "heart",
+    "encode_png", "enlarged", "essential_size", "first_to_act", "fit_text", "font",
+    "has_glyph", "heart",
     "is_over", "lighten", "load_palette", "logs_icon", "luminance", "mapping", "mappings",
     "min_essential_size", "mix", "note_actor", "optional_mapping", "palette_png", "path_arrow",
     "path_length", "pill", "pips", "point_along", "progress_bar", "reference_quality",

@@ -57,6 +57,7 @@ STAMP_CACHE = 2048
 class _Quality:
     reference = 0  # the supersampling of boards drawn the slow way; 0: the fast way
     captured: list[Image.Image] | None = None
+    enlarged = False  # keep the drawing at its supersampled size (a board to zoom into)
 
 
 @contextmanager
@@ -71,6 +72,19 @@ def reference_quality(scale: int = REFERENCE_SCALE) -> Iterator[None]:
         yield
     finally:
         _Quality.reference = before
+
+
+@contextmanager
+def enlarged(scale: int = 2) -> Iterator[None]:
+    """Boards drawn inside come out ``scale`` times larger, every primitive and letter
+    drawn at that size (the slow way, blended), not an image blown up: sharp when a
+    reader zooms in (the web pages' boards on a phone). Their PNG is in 256 colours."""
+    before = _Quality.reference, _Quality.enlarged
+    _Quality.reference, _Quality.enlarged = max(1, scale), True
+    try:
+        yield
+    finally:
+        _Quality.reference, _Quality.enlarged = before
 
 
 @contextmanager
@@ -498,9 +512,12 @@ class Canvas:
     def png(self, palette: Image.Image | None = None) -> bytes:
         """The board as PNG bytes: in ``palette`` (see :func:`load_palette`) on the fast
         pipeline, lossless RGB at reference quality."""
-        image = self.image if self.scale == 1 else self.image.reduce(self.scale)
+        keep = self.scale == 1 or _Quality.enlarged
+        image = self.image if keep else self.image.reduce(self.scale)
         if _Quality.captured is not None:
             _Quality.captured.append(image.copy())
+        if _Quality.enlarged:
+            return encode_png(image, palette=palette if palette is not None else True)
         if not self.fast:
             return encode_png(image)
         return encode_png(image, palette=palette if palette is not None else True)
