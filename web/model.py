@@ -249,9 +249,11 @@ def private_event_lines(game: Game[Any], names: Names, entries: Sequence[LogEntr
         lines = [names.plain(x) for x in game.narrate(mine, names.mapping())]
         if not lines:
             for event in mine:
-                details = ", ".join(f"{_label(k).lower()} {_thing(v, names)}"
-                                    for k, v in event.items()
-                                    if k not in ("type", "player") and v not in (None, []))
+                details = ", ".join(
+                    _thing(v, names) if k in ("card", "cards", "name")
+                    else f"{_label(k).lower()} {_thing(v, names)}"
+                    for k, v in event.items() if k not in ("type", "player")
+                    and v not in (None, []))
                 lines.append(names.plain(
                     f"{_label(str(event.get('type', 'news')))}: {details}".rstrip(": ")))
         told.append({"v": entry.seq, "when": entry.created_at, "lines": lines})
