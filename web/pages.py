@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 #: Cache-busting suffix of the static files (change it when they change).
-ASSETS = "3"
+ASSETS = "4"
 
 
 def esc(value: object) -> str:

@@ -49,13 +49,32 @@
     return step ? "Move " + v + ": " + step.lines.join(" ") : "Move " + v + ".";
   }
 
-  function show(v) {
+  // Frames already asked for: the neighbours of the one shown are fetched ahead, so
+  // stepping through the game does not wait for the server.
+  const asked = new Set();
+  function prefetch(v) {
+    if (v < 0 || v > latest || asked.has(v)) return;
+    asked.add(v);
+    const img = new Image();
+    img.src = base + "/frame/" + v + ".png";
+  }
+
+  let pending = null;
+  function show(v, settle) {
     if (!board) return;
     v = Math.max(0, Math.min(latest, v));
+    const step = v - shown;
     shown = v;
     following = v === latest;
     const src = base + "/frame/" + v + ".png";
-    board.src = src;
+    // dragging the slider: only the position it comes to rest on is fetched
+    clearTimeout(pending);
+    const load = () => {
+      board.src = src;
+      asked.add(v);
+      if (step < 0) prefetch(v - 1); else if (step > 0) prefetch(v + 1);
+    };
+    if (settle) pending = setTimeout(load, 120); else load();
     board.alt = "The board at move " + v;
     if (link) link.href = src;
     if (slider) { slider.max = String(latest); slider.value = String(v); }
@@ -84,7 +103,7 @@
   bind("replay-prev", () => show(shown - 1));
   bind("replay-next", () => show(shown + 1));
   bind("replay-last", () => show(latest));
-  if (slider) slider.addEventListener("input", () => show(Number(slider.value)));
+  if (slider) slider.addEventListener("input", () => show(Number(slider.value), true));
   document.addEventListener("keydown", (e) => {
     if (!board || e.altKey || e.ctrlKey || e.metaKey) return;
     const tag = (e.target && e.target.tagName) || "";
