@@ -190,7 +190,7 @@ MIGRATIONS: list[str] = [
     CREATE TABLE web_guilds (
         guild_id   TEXT PRIMARY KEY,
         listed     INTEGER NOT NULL DEFAULT 0,
-        name       TEXT    NOT NULL DEFAULT '',   -- the server's name, for its page
+        name       TEXT    NOT NULL DEFAULT '',   -- the name its page shows
         updated_at DOUBLE PRECISION NOT NULL
     );
 """,
