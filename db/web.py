@@ -170,6 +170,9 @@ class WebData:
             given = _unb64(signature)
         except (binascii.Error, ValueError):
             raise LinkRefused("This link is not a Warhost link.") from None
+        if _b64(payload) != payload_text or _b64(given) != signature:
+            # one spelling per link: base64's unused low bits and padding do not count
+            raise LinkRefused("This link is not a Warhost link.")
         wanted = hmac.new(await self.key(), payload, hashlib.sha256).digest()
         if not hmac.compare_digest(given, wanted):
             raise LinkRefused("This link is not a Warhost link.")

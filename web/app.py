@@ -234,9 +234,11 @@ class WebApp:
 
     async def start(self) -> None:
         """Listen on the settings' host and port (0: any free port, see :attr:`port`)."""
+        # handler_cancellation: a page that goes away ends its event stream at once
         runner = web.AppRunner(self.app, access_log_class=RedactedAccessLogger,
                                access_log=logging.getLogger("warhost.web.access"),
-                               shutdown_timeout=1.0, handle_signals=False)
+                               shutdown_timeout=1.0, handle_signals=False,
+                               handler_cancellation=True)
         await runner.setup()
         site = web.TCPSite(runner, self.settings.host, self.settings.port or 0)
         await site.start()
@@ -259,10 +261,12 @@ class WebApp:
 
     def client(self, request: web.Request) -> str:
         if self.settings.trust_proxy:
+            # the address the nearest proxy saw: the last one added (any before it may
+            # have been written by the client itself)
             forwarded = request.headers.get("X-Forwarded-For", "")
-            first = forwarded.split(",")[0].strip()
-            if first:
-                return first[:64]
+            nearest = forwarded.split(",")[-1].strip()
+            if nearest:
+                return nearest[:64]
         return request.remote or "?"
 
     @web.middleware
@@ -346,7 +350,9 @@ class WebApp:
     async def page(self, record: GameRecord, viewer: str | None) -> _Page:
         """The page's data for ``viewer`` at the game's version (made once per version,
         and again after :data:`PAGE_TTL` for the clocks)."""
-        key = (record.id, record.public_id, record.version, record.status, viewer)
+        # the seats too: a deletion renames a player without a new version
+        key = (record.id, record.public_id, record.version, record.status, record.seats,
+               viewer)
         now = time.monotonic()
         found = self._pages.get(key)
         if found is not None and now - found.made < PAGE_TTL:
@@ -432,9 +438,9 @@ class WebApp:
                         await response.write(b"event: gone\ndata: {}\n\n")
                         break
                 await response.write(self._event("move", version, status))
-        except (ConnectionResetError, asyncio.CancelledError):
-            pass
-        finally:
+        except ConnectionResetError:
+            return response                 # the page went away
+        finally:                            # also when the server shuts down (cancelled)
             bucket.streams -= 1
             self.watcher.unsubscribe(record.id, queue)
         with contextlib.suppress(ConnectionResetError):
