@@ -14,6 +14,7 @@ Also here: processes starting together on an empty PostgreSQL database.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from typing import Any
 import pytest
 
 import engine
-from db import Store, StoreError
+from db import GameRecord, Store, StoreError
 from db.clocks import TimeControl
 from engine import IllegalAction
 from tests import databases
@@ -67,7 +68,18 @@ class Clock:
         return self.now
 
 
+def _comparable(value: Any) -> Any:
+    """``value`` with each game's public id blanked: 96 random bits, different on each
+    backend by design (the web pages' address), like nothing else in a record."""
+    if isinstance(value, GameRecord):
+        return dataclasses.replace(value, public_id="")
+    if isinstance(value, tuple | list):
+        return type(value)(_comparable(v) for v in value)
+    return value
+
+
 def _same(a: Any, b: Any, what: str) -> Any:
+    a, b = _comparable(a), _comparable(b)
     assert a == b, f"{what}: SQLite {a!r} but PostgreSQL {b!r}"
     return a
 
@@ -181,7 +193,10 @@ async def test_the_same_games_play_identically_on_sqlite_and_postgresql(
         assert {"player", "undo", "timeout"} <= origins, origins
         kinds = {r[0] for r in databases.raw(lite_path, "SELECT DISTINCT kind FROM announcements")}
         assert {"digest", "reply", "follow", "status"} <= kinds, kinds
-        # every row of every table: logs, events, positions, announcements, clocks
+        # every row of every table: logs, events, positions, announcements, clocks (each
+        # game's public id is random by design: made alike first)
+        for target in (lite_path, database):
+            databases.raw(target, "UPDATE games SET public_id = 'game-' || id")
         lite_rows, pg_rows = databases.snapshot(lite_path), databases.snapshot(database)
         assert len(lite_rows) == len(pg_rows)
         for a, b in zip(lite_rows, pg_rows, strict=True):

@@ -59,7 +59,7 @@ async def test_commands_are_synced_to_the_dev_guild(discord_double: DiscordDoubl
     subs = {o["name"] for o in game["options"]}
     assert subs == {"new", "join", "leave", "start", "status", "board", "log", "resign",
                     "abort", "list", "rules", "seat", "undo", "follow", "unfollow", "hint",
-                    "back"}
+                    "back", "web"}
     new = next(o for o in game["options"] if o["name"] == "new")
     kind, options, clock, timeouts, bots, level, takeover = new["options"]
     assert (bots["name"], bots["min_value"], bots["max_value"]) == ("bots", 0, 7)
