@@ -183,6 +183,28 @@ def test_redact_filter_hides_the_token_in_any_record() -> None:
     assert "[token hidden]" in record.getMessage()
 
 
+def test_redact_filter_hides_a_personal_web_link() -> None:
+    # discord.py logs each request's payload at DEBUG: /game web's answer carries a link
+    link = "https://warhost.example/p/eyJnIjoiYWJjIiwidSI6IjEifQ.Zm9yZ2VkX3NpZ25hdHVyZV9oZXJl"
+    record = logging.LogRecord("discord.http", logging.DEBUG, __file__, 1,
+                               "POST with %s", ({"content": f"Your link: {link}"},), None)
+    assert bot.RedactFilter(TOKEN).filter(record)
+    assert "eyJnIjoi" not in record.getMessage() and "Zm9yZ2Vk" not in record.getMessage()
+    assert "/p/[token hidden]" in record.getMessage()
+
+
+def test_web_settings_are_checked() -> None:
+    config = bot.Config.from_env({"DISCORD_TOKEN": TOKEN, "WEB_PORT": "8080",
+                                  "WEB_URL": "https://warhost.example/"}, None)
+    assert config.web.port == 8080 and config.web.public_url == "https://warhost.example"
+    assert bot.Config.from_env({"DISCORD_TOKEN": TOKEN}, None).web.port is None
+    for bad in ({"WEB_PORT": "http"}, {"WEB_PORT": "70000"}, {"WEB_PORT": "８０"},
+                {"WEB_URL": "warhost.example"}, {"WEB_LINK_DAYS": "-1"},
+                {"WEB_LINK_DAYS": "nan"}, {"WEB_RATE_PER_MINUTE": "0"}):
+        with pytest.raises(bot.ConfigError, match="WEB_"):
+            bot.Config.from_env({"DISCORD_TOKEN": TOKEN, **bad}, None)
+
+
 def test_setup_logging_installs_the_filter(monkeypatch: pytest.MonkeyPatch) -> None:
     root = logging.getLogger()
     before = list(root.handlers)
