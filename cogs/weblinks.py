@@ -18,6 +18,7 @@ from cogs.interactions import require_game, send_ephemeral, store_of
 from cogs.names import names_for
 from db import GameRecord, StoreError
 from db.computers import is_computer_seat
+from db.web import LINK_DAYS
 
 log = logging.getLogger("warhost.cogs.web")
 
@@ -93,9 +94,9 @@ async def game_web(interaction: discord.Interaction, revoke: bool) -> None:
         await send_ephemeral(interaction, f"🌐 Game #{record.id} on the web: {public}\n"
                                           "You have no seat in it, so this is its public page.")
         return
-    days = getattr(getattr(interaction.client, "config", None), "web", None)
-    token, expires = await store.web.issue_link(record.id, me,
-                                                days=getattr(days, "link_days", 14.0))
+    settings = getattr(getattr(interaction.client, "config", None), "web", None)
+    token, expires = await store.web.issue_link(
+        record.id, me, days=getattr(settings, "link_days", LINK_DAYS))
     await keep_names(interaction.client, record,
                      {me: getattr(interaction.user, "display_name", "") or str(me)})
     view = discord.ui.View(timeout=None)
