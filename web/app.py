@@ -364,7 +364,9 @@ class WebApp:
         game = engine.get_game(record.kind)
         state = self.store.load_state(record) if record.state is not None else None
         facts = await self.store.hosting.clock_facts(record)
-        data = page_data(game, record, state, entries, digests, names, facts, viewer)
+        # narrating a long game takes milliseconds of CPU: not on the event loop
+        data = await asyncio.to_thread(page_data, game, record, state, entries, digests,
+                                       names, facts, viewer)
         made = _Page(data, names.mapping(), entries, now)
         self._pages[key] = made
         while len(self._pages) > PAGES_KEPT:

@@ -14,7 +14,7 @@ import asyncio
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import engine
 import render
@@ -25,6 +25,8 @@ from engine import public_events
 #: ``draw(kind, view, events, names) -> PNG bytes``: the bot passes its board workers.
 Draw = Callable[[str, dict[str, Any], "list[dict[str, Any]] | None", "dict[str, str] | None"],
                 Awaitable[bytes]]
+
+T = TypeVar("T")
 
 #: Frames kept, in bytes (about 60 KB each: some 1,000 frames).
 FRAME_BYTES = 64 * 1024 * 1024
@@ -63,6 +65,27 @@ def positions_of(record: GameRecord, entries: Sequence[LogEntry]) -> Positions:
     return Positions(record.version, states, marks)
 
 
+async def _once(running: dict[Any, asyncio.Future[T]], key: Hashable,
+                make: Callable[[], Awaitable[T]]) -> T:
+    """``make()`` for ``key``, once at a time: whoever asks for the same key while it
+    runs waits for the same result (or failure) instead of making it again."""
+    pending = running.get(key)
+    if pending is not None:
+        return await asyncio.shield(pending)
+    future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+    running[key] = future
+    try:
+        result = await make()
+    except BaseException as exc:
+        future.set_exception(exc)
+        future.exception()              # retrieved: nobody else may be waiting
+        raise
+    finally:
+        running.pop(key, None)
+    future.set_result(result)
+    return result
+
+
 class Frames:
     """Frames by (game, version, viewer), and the positions they are drawn from."""
 
@@ -71,9 +94,9 @@ class Frames:
         self.max_bytes = max_bytes
         self._frames: OrderedDict[Hashable, bytes] = OrderedDict()
         self._bytes = 0
-        self._drawing: dict[Hashable, asyncio.Future[bytes]] = {}
+        self._drawing: dict[Any, asyncio.Future[bytes]] = {}
         self._positions: OrderedDict[int, Positions] = OrderedDict()
-        self._replaying: dict[tuple[int, int], asyncio.Future[Positions]] = {}
+        self._replaying: dict[Any, asyncio.Future[Positions]] = {}
         #: Frames actually drawn (not served from the cache), for tests and the bench.
         self.drawn = 0
 
@@ -89,25 +112,15 @@ class Frames:
         if kept is not None and kept.version == record.version:
             self._positions.move_to_end(record.id)
             return kept
-        key = (record.id, record.version)
-        pending = self._replaying.get(key)
-        if pending is not None:
-            return await asyncio.shield(pending)
-        future: asyncio.Future[Positions] = asyncio.get_running_loop().create_future()
-        self._replaying[key] = future
-        try:
+
+        async def replayed() -> Positions:
             found = await asyncio.to_thread(positions_of, record, list(entries))
-        except BaseException as exc:
-            future.set_exception(exc)
-            future.exception()
-            raise
-        finally:
-            self._replaying.pop(key, None)
-        future.set_result(found)
-        self._positions[record.id] = found
-        while len(self._positions) > REPLAYS_KEPT:
-            self._positions.popitem(last=False)
-        return found
+            self._positions[record.id] = found
+            while len(self._positions) > REPLAYS_KEPT:
+                self._positions.popitem(last=False)
+            return found
+
+        return await _once(self._replaying, (record.id, record.version), replayed)
 
     async def frame(self, record: GameRecord, positions: Positions, version: int,
                     viewer: str | None, names: dict[str, str]) -> bytes:
@@ -116,29 +129,19 @@ class Frames:
         png = self.cached(key)
         if png is not None:
             return png
-        pending = self._drawing.get(key)
-        if pending is not None:
-            return await asyncio.shield(pending)
-        game = engine.get_game(record.kind)
-        view = game.view(positions.states[version], viewer)
-        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
-        self._drawing[key] = future
-        try:
+
+        async def drawn() -> bytes:
+            view = engine.get_game(record.kind).view(positions.states[version], viewer)
             png = await self.draw(record.kind, view, positions.marks[version] or None, names)
-        except BaseException as exc:
-            future.set_exception(exc)
-            future.exception()
-            raise
-        finally:
-            self._drawing.pop(key, None)
-        self.drawn += 1
-        future.set_result(png)
-        self._frames[key] = png
-        self._bytes += len(png)
-        while self._bytes > self.max_bytes and len(self._frames) > 1:
-            _, dropped = self._frames.popitem(last=False)
-            self._bytes -= len(dropped)
-        return png
+            self.drawn += 1
+            self._frames[key] = png
+            self._bytes += len(png)
+            while self._bytes > self.max_bytes and len(self._frames) > 1:
+                _, dropped = self._frames.popitem(last=False)
+                self._bytes -= len(dropped)
+            return png
+
+        return await _once(self._drawing, key, drawn)
 
     @staticmethod
     def key(record: GameRecord, version: int, viewer: str | None,
