@@ -43,6 +43,11 @@ world = world_fixture(people=PEOPLE, commands=COMMANDS, seed=SEED, prepare=make_
                       WEB_PORT="0", WEB_URL=WEB_URL, WEB_RATE_PER_MINUTE="1000000")
 
 
+#: The same bot with no web pages configured.
+plain_world = world_fixture(people=PEOPLE, commands=COMMANDS, seed=SEED,
+                            prepare=make_erin_admin, name="plain_world")
+
+
 def link_buttons(message: Message) -> list[str]:
     return [c["url"] for c in walk_components(message.components)
             if c.get("type") == 2 and c.get("style") == 5]
@@ -135,10 +140,14 @@ async def test_buttons_links_and_the_server_page(world: World) -> None:
         with pytest.raises(ClientRefused, match="needs permissions"):
             await table.slash("alice", "web settings", listing="on")   # Discord hides it
         assert (await web.get(server_page))[0] == 404
+        asked = await table.slash("erin", "web settings")          # no option: how it is
+        assert asked.ephemeral and "is off" in asked.message.text
         allowed = await table.slash("erin", "web settings", listing="on")
         assert allowed.ephemeral and server_page in allowed.message.text
         code, listing = await web.get(server_page)
         assert code == 200 and f"/g/{record.public_id}" in listing and "/p/" not in listing
+        asked = await table.slash("erin", "web settings")
+        assert f"is on: {server_page}" in asked.message.text
         await table.slash("erin", "web settings", listing="off")
         assert (await web.get(server_page))[0] == 404
 
@@ -215,3 +224,22 @@ async def test_a_whole_game_audited_on_the_web(world: World) -> None:
     print(f"web pages audited: {audited}; a move reached the open stream in "
           f"{median * 1000:.0f} ms median, {latencies[-1] * 1000:.0f} ms at most")
     assert latencies[-1] < 1.0
+
+
+async def test_without_web_pages_discord_says_how_to_turn_them_on(plain_world: World) -> None:
+    table = plain_world.dd.table()
+    match = await NapoleonMatch.open(plain_world, table, ["alice", "bob"], options="rounds=10")
+    assert plain_world.running.bot.web is None                    # nothing listens
+    for message in table.messages:                               # no link buttons anywhere
+        assert link_buttons(message) == []
+    for who, command, options in (("alice", "game web", {}),
+                                  ("erin", "web settings", {"listing": "on"})):
+        reply = await table.slash(who, command, **options)
+        assert reply.ephemeral and "WEB_PORT and WEB_URL" in reply.message.text
+    # revoking needs no pages: it works (and says so) all the same
+    revoked = await table.slash("alice", "game web", revoke=True)
+    assert "stopped working" in revoked.message.text
+    assert await plain_world.store.web.listing(plain_world.dd.guild.id) is None
+    # names are kept only for pages: none here
+    record = await match.record()
+    assert await plain_world.store.web.names(record.guild_id, record.seats) == {}
