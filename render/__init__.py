@@ -20,7 +20,7 @@ __all__ = ["kinds", "register", "render", "render_large", "renderer", "unregiste
 
 _KIND = re.compile(r"[a-z][a-z0-9_]*")
 #: Modules in this package that are helpers, not game renderers.
-_NOT_GAMES = frozenset({"common", "recap"})
+_NOT_GAMES = frozenset({"chart", "common", "recap"})
 
 Renderer = Callable[[dict[str, Any], "list[dict[str, Any]] | None", "dict[str, str] | None"],
                     bytes]
