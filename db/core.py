@@ -45,6 +45,7 @@ from typing import Any, Self
 
 import engine
 from db import computers as cpu
+from db import standings
 from db.backend import (
     SYNCHRONOUS_MODES,
     ClosedError,
@@ -465,9 +466,12 @@ class StoreCore:
         digest = after.over or after != before or resigning
         decisions = after.decisions(record.decisions, before, now)
         timing = await self._charge_clocks(conn, record, decisions, now)
+        timing = standings.add_thinking(timing, record.decisions, decisions, now)
         changed = decisions != record.decisions
         played_by = cpu.computers(timing)
         status = FINISHED if after.over else ACTIVE
+        if status == FINISHED:
+            timing = {**timing, "finished_at": now}
         if played_by:
             streak = int(timing.get("computer_streak") or 0) + 1 \
                 if origin == BY_COMPUTER else 0
@@ -484,6 +488,8 @@ class StoreCore:
             digest_seq=seq if digest else record.digest_seq,
             decisions=decisions, timing=timing,
             wake_at=None if status != ACTIVE else (now if changed else record.wake_at))
+        if status == FINISHED:
+            await standings.record_finish(conn, game, saved, new_state, now)
         made = await self._announce_move(conn, game, saved, record.digest_seq, seq,
                                          player, events, new_state, after, digest,
                                          reply_to, now)

@@ -60,8 +60,12 @@ class Lobby:
     async def open(self, kind: str, guild_id: str | None, channel_id: str,
                    host_id: str, options: dict[str, Any] | None = None,
                    control: TimeControl | None = None, *, computers: int = 0,
-                   level: str | None = None, takeover: bool = False) -> GameRecord:
+                   level: str | None = None, takeover: bool = False,
+                   rated: bool = True) -> GameRecord:
         """A new game in its lobby, the host in seat 1, with an optional time control.
+
+        ``rated=False``: a friendly game, which moves nobody's rating (its result still
+        counts in the statistics; see :mod:`db.standings`).
 
         ``computers`` seats after the host's go to computer players of ``level`` (see
         :mod:`db.computers`); with ``takeover``, a player whose clock runs out hands their
@@ -85,6 +89,8 @@ class Lobby:
         if bots or takeover or level is not None:
             timing.update(computers=dict.fromkeys(bots, chosen_level),
                           computer_level=chosen_level, takeover=bool(takeover))
+        if rated is False:
+            timing["rated"] = False
         try:
             options_json = canonical_json(resolved)
         except (TypeError, ValueError) as exc:
@@ -246,7 +252,7 @@ class Lobby:
             text = game.dump(state)
             now = self.core.now()
             turn = Turn.of(game, state)
-            timing = record.timing
+            timing = {**record.timing, "started_at": now}
             control = TimeControl.from_json(timing.get("control"))
             if control is not None and control.bank is not None:
                 timing = {**timing, "banks": {p: control.bank for p in record.seats}}

@@ -38,6 +38,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import engine
+from db import standings
 from db.archive import archived_entries, replace_archived_log
 from db.backend import Connection
 from db.core import StoreCore
@@ -246,6 +247,8 @@ class Privacy:
                         "DELETE FROM announcements WHERE recipient = ?"):
                 cursor = await conn.execute(sql, (user,))
                 deleted += max(0, cursor.rowcount)
+            # Their ratings go; the series they were in are rated again without them.
+            await standings.forget_player(conn, user)
         log.info("Deleted a user's data on request: %d lobbies left, %d games resigned, "
                  "%d anonymised, %d failed, %d rows deleted", len(left), len(resigned),
                  len(anonymised), len(failed), deleted)
@@ -350,6 +353,7 @@ class Privacy:
         await self.core.write(conn, current, seats=new_record.seats, host_id=new_record.host_id,
                               state=new_record.state, decisions=new_record.decisions,
                               timing=new_record.timing, nudges=new_record.nudges)
+        await standings.rename_seats(conn, record.id, record.seats, new_record.seats)
         if archived and not await replace_archived_log(conn, record.id, new_entries):
             raise _Moved
         changed = [] if archived else [

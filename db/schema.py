@@ -222,6 +222,58 @@ MIGRATIONS: list[str] = [
         updated_at REAL    NOT NULL
     ) WITHOUT ROWID;
     """,
+    # 7: ratings and statistics. Both tables are derived from the finished games (their
+    # final positions, seats and timing) and can be made again exactly by
+    # python -m db ratings --rebuild: game_results holds one row per seat of each finished
+    # game, ratings each player s current rating per server and game kind. ratings_meta
+    # says whether the derived tables were ever built (a database that had finished games
+    # before this migration builds them once, at the bot s start).
+    """
+    CREATE TABLE game_results (
+        game_id     INTEGER NOT NULL REFERENCES games (id),
+        seat        INTEGER NOT NULL,          -- 0-based, in seat order
+        guild_id    TEXT    NOT NULL,          -- '' for direct messages
+        kind        TEXT    NOT NULL,
+        player      TEXT    NOT NULL,          -- a user id, or computer:<level>
+        side        TEXT    NOT NULL DEFAULT '',
+        place       INTEGER,                   -- 1 = won; NULL: the game had no result
+        won         INTEGER NOT NULL,
+        players     INTEGER NOT NULL,
+        rated       INTEGER NOT NULL,
+        finished_at REAL    NOT NULL,
+        started_at  REAL    NOT NULL,
+        rounds      INTEGER,
+        timeouts    INTEGER NOT NULL DEFAULT 0,
+        decisions   INTEGER NOT NULL DEFAULT 0,
+        thinking    REAL    NOT NULL DEFAULT 0,
+        mu          REAL,                      -- the rating after this game, if rated
+        sigma       REAL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX game_results_by_player ON game_results (guild_id, player, kind, finished_at);
+    CREATE INDEX game_results_by_kind ON game_results (kind, guild_id, finished_at, game_id);
+
+    CREATE TABLE ratings (
+        guild_id TEXT NOT NULL,
+        kind     TEXT NOT NULL,
+        player   TEXT NOT NULL,
+        mu       REAL NOT NULL,
+        sigma    REAL NOT NULL,
+        score    REAL NOT NULL,               -- mu - 3 sigma, what leaderboards sort by
+        games    INTEGER NOT NULL,
+        wins     INTEGER NOT NULL,
+        last_at  REAL NOT NULL,
+        PRIMARY KEY (guild_id, kind, player)
+    ) WITHOUT ROWID;
+    CREATE INDEX ratings_by_score ON ratings (guild_id, kind, score);
+
+    CREATE TABLE ratings_meta (
+        id    INTEGER PRIMARY KEY CHECK (id = 1),
+        built INTEGER NOT NULL
+    );
+    INSERT INTO ratings_meta (id, built) SELECT 1, CASE WHEN EXISTS
+        (SELECT 1 FROM games WHERE status = 'finished') THEN 0 ELSE 1 END;
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

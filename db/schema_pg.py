@@ -194,6 +194,53 @@ MIGRATIONS: list[str] = [
         updated_at DOUBLE PRECISION NOT NULL
     );
 """,
+    # 7: ratings and statistics, derived from finished games (db/schema.py says more).
+    """
+    CREATE TABLE game_results (
+        game_id     BIGINT  NOT NULL REFERENCES games (id),
+        seat        INTEGER NOT NULL,
+        guild_id    TEXT    NOT NULL,
+        kind        TEXT    NOT NULL,
+        player      TEXT    NOT NULL,
+        side        TEXT    NOT NULL DEFAULT '',
+        place       INTEGER,
+        won         INTEGER NOT NULL,
+        players     INTEGER NOT NULL,
+        rated       INTEGER NOT NULL,
+        finished_at DOUBLE PRECISION NOT NULL,
+        started_at  DOUBLE PRECISION NOT NULL,
+        rounds      INTEGER,
+        timeouts    INTEGER NOT NULL DEFAULT 0,
+        decisions   INTEGER NOT NULL DEFAULT 0,
+        thinking    DOUBLE PRECISION NOT NULL DEFAULT 0,
+        mu          DOUBLE PRECISION,
+        sigma       DOUBLE PRECISION,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX game_results_by_player ON game_results (guild_id, player, kind, finished_at);
+    CREATE INDEX game_results_by_kind ON game_results (kind, guild_id, finished_at, game_id);
+
+    CREATE TABLE ratings (
+        guild_id TEXT NOT NULL,
+        kind     TEXT NOT NULL,
+        player   TEXT NOT NULL,
+        mu       DOUBLE PRECISION NOT NULL,
+        sigma    DOUBLE PRECISION NOT NULL,
+        score    DOUBLE PRECISION NOT NULL,
+        games    INTEGER NOT NULL,
+        wins     INTEGER NOT NULL,
+        last_at  DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (guild_id, kind, player)
+    );
+    CREATE INDEX ratings_by_score ON ratings (guild_id, kind, score);
+
+    CREATE TABLE ratings_meta (
+        id    INTEGER PRIMARY KEY CHECK (id = 1),
+        built INTEGER NOT NULL
+    );
+    INSERT INTO ratings_meta (id, built) SELECT 1, CASE WHEN EXISTS
+        (SELECT 1 FROM games WHERE status = 'finished') THEN 0 ELSE 1 END;
+"""
 ]
 
 

@@ -14,6 +14,7 @@ its own attribute:
 ``store.leases``          jobs that one process of several runs
 ``store.limits``          open games per server, lobbies that expire
 ``store.web``             what the web pages read; names, links and listings for them
+``store.ratings``         ratings, leaderboards, players' and games' statistics
 ========================  =========================================================
 
 Each service depends on the core (and the privacy service on the lobby); the core
@@ -34,6 +35,7 @@ from db.limits import Limits
 from db.lobby import Lobby
 from db.outbox import Outbox
 from db.privacy import Privacy
+from db.ratings import Ratings
 from db.web import WebData
 
 
@@ -52,3 +54,4 @@ class Store(StoreCore):
         self.leases = Leases(self)
         self.limits = Limits(self)
         self.web = WebData(self)
+        self.ratings = Ratings(self)

@@ -21,10 +21,11 @@ from db.store import Store
 #: Warhost's tables, parents before children. Leases are not copied: they belong to
 #: the processes running on the old database.
 TABLES = ("games", "actions", "announcements", "players", "channels", "vacations",
-          "followers", "archives", "player_names", "web_links", "web_guilds", "web_keys")
+          "followers", "archives", "player_names", "web_links", "web_guilds", "web_keys",
+          "game_results", "ratings", "ratings_meta")
 #: Tables a new database fills itself, replaced by the copy (the key that signs personal
-#: web links: copied, the links already given out stay good).
-REPLACED = ("web_keys",)
+#: web links: copied, the links already given out stay good; whether ratings were built).
+REPLACED = ("web_keys", "ratings_meta")
 #: Tables whose ``id`` comes from a sequence in PostgreSQL (moved past the copied ids).
 ID_TABLES = ("games", "announcements", "vacations")
 BATCH = 500

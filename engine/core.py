@@ -285,6 +285,25 @@ class Game(ABC, Generic[S]):
             return [str(s.id) for s in seats if not s.out]
         return self.players(state)
 
+    def sides(self, state: S) -> dict[str, str]:
+        """Each seat's side, nation or colour ("french", "Romans"), for the statistics of
+        real games (win share by side); ``""`` where a game has none. By default the
+        public view's ``players`` entries' ``side`` or ``nation``. Sides are public: a
+        game whose sides are secret returns ``""`` for them."""
+        found: dict[str, str] = dict.fromkeys(self.players(state), "")
+        entries = self.view(state, None).get("players")
+        for entry in entries if isinstance(entries, list) else []:
+            if isinstance(entry, dict) and str(entry.get("id")) in found:
+                side = entry.get("side") or entry.get("nation") or ""
+                found[str(entry["id"])] = side if isinstance(side, str) else ""
+        return found
+
+    def rounds(self, state: S) -> int | None:
+        """How many rounds the game has reached (statistics of game length): the public
+        view's ``round``, None for a game that counts none."""
+        value = self.view(state, None).get("round")
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
     def decision(self, state: S) -> str:
         """A short name for the kind of decision ``state`` asks for ("turn", "casualty",
         "battle fire"...): the public view's ``phase``, or "turn" for a game without
