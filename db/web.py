@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from db.archive import archived_entries
 from db.core import StoreCore
+from db.ratings import PEOPLE
 from db.records import (
     ANNOUNCEMENT_COLUMNS,
     GAME_COLUMNS,
@@ -146,6 +147,15 @@ class WebData:
                 "('active', 'finished') ORDER BY (status = 'active') DESC, updated_at DESC "
                 "LIMIT ?", (str(guild_id), int(limit)))
         return [game_from_row(r) for r in rows]
+
+    async def rated_kinds(self, guild_id: str) -> list[str]:
+        """The game kinds people have ratings in on a server (its leaderboards), the
+        kind with the most rated people first."""
+        async with self.core.reading() as conn:
+            rows = await conn.execute_fetchall(
+                f"SELECT kind, COUNT(*) FROM ratings WHERE guild_id = ? AND {PEOPLE} "
+                "GROUP BY kind ORDER BY COUNT(*) DESC, kind", (str(guild_id),))
+        return [str(r[0]) for r in rows]
 
     async def key(self) -> bytes:
         """The key that signs personal links (read once per process)."""

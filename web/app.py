@@ -1,14 +1,17 @@
 """The web companion's HTTP server (aiohttp): read-only pages of games.
 
-==============================  ==========================================================
-``/g/<public id>``              a game's page: board, who acts, seats, turns, replay
-``/g/<id>/state.json``          the same as data, with the page's parts (the live update)
-``/g/<id>/frame/<v>.png``       the board at version ``v`` (``0``: the start)
-``/g/<id>/events``              server-sent events: each new version of the game
-``/p/<token>`` (and the same)   a personal link: the page with that seat's private view
-``/s/<guild id>``               a server's games, when its admins list them
-``/static/app.js``, ``.css``    the page's script and style
-==============================  ==========================================================
+================================  ==========================================================
+``/g/<public id>``                a game's page: board, who acts, seats, turns, replay
+``/g/<id>/state.json``            the same as data, with the page's parts (the live update)
+``/g/<id>/frame/<v>.png``         the board at version ``v`` (``0``: the start)
+``/g/<id>/events``                server-sent events: each new version of the game
+``/p/<token>`` (and the same)     a personal link: the page with that seat's private view
+``/s/<guild id>``                 a server's games and leaderboards, when its admins list it
+``/s/<id>/leaderboard/<kind>``    a game's whole leaderboard there (``period``, ``page``)
+``/s/<id>/player/<user id>``      a player's results there (or ``computer:<level>``'s)
+``/s/<id>/player/<u>/chart.png``  their rating chart in one game (``?kind=``)
+``/static/app.js``, ``.css``      the page's script and style
+================================  ==========================================================
 
 Run it in the bot (``WEB_PORT``) or alone (``python -m web``); see ``docs/web.md``. It
 never writes to the database. Every response carries a strict Content-Security-Policy;
@@ -37,12 +40,24 @@ from aiohttp.abc import AbstractAccessLogger
 
 import engine
 from db import GameRecord, Store
+from db.ratings import PAGE_SIZE
 from db.records import StoreError
 from db.web import LINK_DAYS, LinkRefused
+from render.chart import RatingPoint, rating_chart
 from web import pages
-from web.frames import Draw, Frames
+from web.frames import Draw, Frames, _once
 from web.live import LOOK_EVERY, Watcher
-from web.model import Names, page_data
+from web.model import (
+    Names,
+    board_data,
+    is_computer_player,
+    one_decimal,
+    page_data,
+    pages_of,
+    plausible_player,
+    player_data,
+    player_name,
+)
 
 log = logging.getLogger("warhost.web")
 
@@ -73,6 +88,12 @@ RATE_PER_MINUTE = 600
 RATE_BURST = 120
 #: Event streams one address may hold open.
 STREAMS_PER_ADDRESS = 16
+#: Players shown at the top of each game's leaderboard on a server's page.
+TOP = 10
+#: Rating charts kept (by server, player, game and the games they were drawn from).
+CHARTS_KEPT = 128
+#: A game kind as it may appear in an address.
+_KIND = re.compile(r"[a-z][a-z0-9_]{0,31}")
 #: Frame numbers: ASCII digits only, no more than a game could have.
 _VERSION = re.compile(r"[0-9]{1,7}")
 _TOKEN_PATH = re.compile(r"/p/[^/?#]+")
@@ -209,6 +230,10 @@ class WebApp:
         self.limiter = RateLimiter(self.settings.rate_per_minute)
         self._pages: OrderedDict[tuple[Any, ...], _Page] = OrderedDict()
         self._static = {name: (STATIC / name).read_bytes() for name in STATIC_FILES}
+        self._charts: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
+        self._charting: dict[Any, asyncio.Future[bytes]] = {}
+        #: Rating charts actually drawn (not served from the cache), for tests.
+        self.charts_drawn = 0
         self._runner: web.AppRunner | None = None
         #: The port it listens on once started (the one asked for, or the one given).
         self.port: int | None = None
@@ -229,6 +254,9 @@ class WebApp:
             app.router.add_get(prefix + "/events", self.events)
             del key
         app.router.add_get("/s/{guild_id}", self.server_page)
+        app.router.add_get("/s/{guild_id}/leaderboard/{kind}", self.leaderboard_page)
+        app.router.add_get("/s/{guild_id}/player/{player}", self.player_page)
+        app.router.add_get("/s/{guild_id}/player/{player}/chart.png", self.player_chart)
         app.on_shutdown.append(self._on_shutdown)
         return app
 
@@ -456,17 +484,24 @@ class WebApp:
 
     # -- a server ------------------------------------------------------------------------
 
-    async def server_page(self, request: web.Request) -> web.Response:
+    async def listed(self, request: web.Request) -> tuple[str, str]:
+        """The server a request is about and its page's title: 404 unless its admins
+        list it (``/web settings listing:on``), the same 404 for every page under it."""
         guild = request.match_info["guild_id"]
         if not (guild.isascii() and guild.isdigit() and len(guild) <= 21):
             raise web.HTTPNotFound()
         title = await self.store.web.listing(guild)
         if title is None:
             raise web.HTTPNotFound()
+        return guild, title
+
+    async def server_page(self, request: web.Request) -> web.Response:
+        guild, title = await self.listed(request)
+        records = await self.store.web.guild_games(guild)
+        known = await self.store.web.names(guild, {p for r in records for p in r.seats})
         games = []
-        for record in await self.store.web.guild_games(guild):
-            names = Names(record.seats, await self.store.web.names(record.guild_id,
-                                                                   record.seats))
+        for record in records:
+            names = Names(record.seats, known)
             status_text = {"active": "running", "finished": "finished"}.get(record.status,
                                                                             record.status)
             games.append({"public_id": record.public_id, "number": record.id,
@@ -474,5 +509,98 @@ class WebApp:
                           "status": record.status, "status_text": status_text,
                           "players": [names.of(p) for p in record.seats],
                           "updated": record.updated_at})
-        return web.Response(text=pages.server_page(title, games), content_type="text/html",
-                            charset="utf-8", headers={"Cache-Control": "no-cache"})
+        boards = [await self.store.ratings.leaderboard(guild, kind, limit=TOP)
+                  for kind in await self.store.web.rated_kinds(guild)]
+        rated = await self.store.web.names(guild, {r.player for b in boards for r in b.rows})
+        shown = [board_data(b, _game_name(b.kind), rated) for b in boards]
+        return web.Response(text=pages.server_page(title, games, shown, guild),
+                            content_type="text/html", charset="utf-8",
+                            headers={"Cache-Control": "no-cache"})
+
+    # -- ratings -------------------------------------------------------------------------
+
+    async def leaderboard_page(self, request: web.Request) -> web.Response:
+        guild, title = await self.listed(request)
+        kind = request.match_info["kind"]
+        if kind not in engine.GAMES:
+            raise web.HTTPNotFound()
+        period = "30d" if request.query.get("period") == "30d" else "all"
+        page = _number(request.query.get("page"))
+        board = await self.store.ratings.leaderboard(
+            guild, kind, period=period, offset=(page - 1) * PAGE_SIZE, limit=PAGE_SIZE)
+        last = pages_of(board.total)
+        if page > last:         # past the end (or the board shrank): its last page
+            board = await self.store.ratings.leaderboard(
+                guild, kind, period=period, offset=(last - 1) * PAGE_SIZE, limit=PAGE_SIZE)
+        known = await self.store.web.names(guild, [r.player for r in board.rows])
+        data = board_data(board, _game_name(kind), known)
+        return web.Response(text=pages.leaderboard_page(title, guild, data),
+                            content_type="text/html", charset="utf-8",
+                            headers={"Cache-Control": "no-cache"})
+
+    async def name_of(self, guild: str, player: str) -> str:
+        if is_computer_player(player):
+            return player_name(player, {})
+        return player_name(player, await self.store.web.names(guild, [player]))
+
+    async def player_page(self, request: web.Request) -> web.Response:
+        guild, title = await self.listed(request)
+        player = request.match_info["player"]
+        if not plausible_player(player):
+            raise web.HTTPNotFound()
+        stats = await self.store.ratings.player(guild, player)
+        if not stats.games:
+            return self.plain(404, "No results here",
+                              "There are no finished games of this player on this server.")
+        data = player_data(stats, await self.name_of(guild, player),
+                           {kind: game.name for kind, game in engine.GAMES.items()})
+        return web.Response(text=pages.player_page(title, guild, data),
+                            content_type="text/html", charset="utf-8",
+                            headers={"Cache-Control": "no-cache"})
+
+    async def player_chart(self, request: web.Request) -> web.Response:
+        guild, title = await self.listed(request)
+        player = request.match_info["player"]
+        kind = request.query.get("kind", "")
+        if not plausible_player(player) or not _KIND.fullmatch(kind):
+            raise web.HTTPNotFound()
+        stats = await self.store.ratings.player(guild, player, kind)
+        if not stats.kinds or not stats.history:
+            raise web.HTTPNotFound()
+        name = await self.name_of(guild, player)
+        record = stats.kinds[0]
+        count = len(stats.history)
+        chart_title = f"{name} · {_game_name(kind)}"
+        subtitle = (f"{title} · {count} rated {'game' if count == 1 else 'games'} · "
+                    f"rating {one_decimal(record.score)}")
+        key = (guild, player, kind, stats.history[-1], count, chart_title, subtitle)
+        png = self._charts.get(key)
+        if png is not None:
+            self._charts.move_to_end(key)
+        else:
+            points = [RatingPoint(at, mu, sigma) for at, mu, sigma in stats.history]
+
+            async def drawn() -> bytes:
+                made = await asyncio.to_thread(rating_chart, points, title=chart_title,
+                                               subtitle=subtitle, scale=2)
+                self.charts_drawn += 1
+                self._charts[key] = made
+                while len(self._charts) > CHARTS_KEPT:
+                    self._charts.popitem(last=False)
+                return made
+
+            png = await _once(self._charting, key, drawn)
+        return web.Response(body=png, content_type="image/png",
+                            headers={"Cache-Control": "public, max-age=3600"})
+
+
+def _game_name(kind: str) -> str:
+    game = engine.GAMES.get(kind)
+    return game.name if game is not None else kind
+
+
+def _number(text: str | None) -> int:
+    """A page number from a query (1 for anything but a plain, sane number)."""
+    if text is None or not (text.isascii() and text.isdigit()) or len(text) > 9:
+        return 1
+    return max(1, int(text))

@@ -6,11 +6,18 @@ lines, each version's step for the replay, and, for a personal link only, that s
 private view. The public data is made from the engine's public view
 (``game.view(state, None)``) and public events alone, exactly what the channel is told;
 a viewer's private part comes from ``game.view(state, viewer)`` and the events marked
-for them. Nothing here reads the database or knows HTTP.
+for them.
+
+The ratings pages' data (:func:`board_data`, :func:`player_data`) is made from
+:mod:`db.ratings`' results: numbers to one decimal, and names from the server's kept names
+only (:func:`player_name`: a computer level by its level, anyone else without a kept name
+is a "former member", never their id). Nothing here reads the database or knows HTTP.
 """
 
 from __future__ import annotations
 
+import hashlib
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -18,8 +25,10 @@ from typing import Any
 
 from db.clocks import TimeControl, describe_duration
 from db.computers import computer_name, computers, is_computer_seat
+from db.ratings import PAGE_SIZE, Leaderboard, PlayerStats, Ranked
 from db.records import BY_COMPUTER, BY_TIMEOUT, BY_UNDO, Announcement, GameRecord, LogEntry
 from db.replay import undone_by
+from db.standings import COMPUTER_PREFIX
 from engine import Game, IllegalAction, public_events
 
 #: Discord's markdown and mentions, which a page shows as plain text.
@@ -301,3 +310,113 @@ def page_data(game: Game[Any], record: GameRecord, state: Any, entries: Sequence
             "sections": private_sections(public, mine, viewer, names),
             "told": private_event_lines(game, names, entries, viewer)}
     return data
+
+
+# -- ratings: a server's leaderboards, a player's statistics ---------------------------------
+
+#: How a player is named who has results but no kept name (they left the server, or
+#: deleted their data): never their id.
+FORMER_MEMBER = "former member"
+#: A player in a ratings page's address: a Discord user id, or a computer level.
+_PLAYER_ID = re.compile(r"[0-9]{1,20}|" + re.escape(COMPUTER_PREFIX) + r"[a-z][a-z0-9_-]{0,31}")
+
+
+def plausible_player(text: object) -> bool:
+    """Whether ``text`` could name a rated player at all (checked before any read)."""
+    return isinstance(text, str) and text.isascii() and _PLAYER_ID.fullmatch(text) is not None
+
+
+def is_computer_player(player: str) -> bool:
+    return player.startswith(COMPUTER_PREFIX)
+
+
+def player_name(player: str, known: Mapping[str, str]) -> str:
+    """A rated player's name on a server's pages: a computer level's, the kept display
+    name, else :data:`FORMER_MEMBER`."""
+    if is_computer_player(player):
+        return f"🤖 Computer ({player.removeprefix(COMPUTER_PREFIX)})"
+    return known.get(player) or FORMER_MEMBER
+
+
+def one_decimal(value: float) -> str:
+    """``21.349`` -> ``"21.3"`` (never ``"-0.0"``)."""
+    text = f"{value:.1f}"
+    return "0.0" if text == "-0.0" else text
+
+
+def seconds_text(seconds: float | None) -> str | None:
+    """A time per decision in words: ``"42 s"``, ``"3 min 5 s"``, ``"2 h 10 min"``,
+    ``"1 d 4 h"`` (None stays None)."""
+    if seconds is None or not math.isfinite(seconds):
+        return None
+    s = max(0, round(float(seconds)))
+    if s < 60:
+        return f"{s} s" if s else "under 1 s"
+    if s < 3600:
+        minutes, rest = divmod(s, 60)
+        return f"{minutes} min {rest} s" if rest else f"{minutes} min"
+    if s < 86400:
+        hours, rest = divmod(s, 3600)
+        return f"{hours} h {rest // 60} min" if rest // 60 else f"{hours} h"
+    days, rest = divmod(s, 86400)
+    return f"{days} d {rest // 3600} h" if rest // 3600 else f"{days} d"
+
+
+def rating_of(mu: float, sigma: float) -> dict[str, str]:
+    """A rating as shown: the conservative rating μ − 3σ, and μ ± σ."""
+    return {"rating": one_decimal(mu - 3 * sigma),
+            "mu_sigma": f"{one_decimal(mu)} ± {one_decimal(sigma)}"}
+
+
+def ranked_data(row: Ranked, known: Mapping[str, str]) -> dict[str, Any]:
+    """One line of a leaderboard."""
+    change = None if row.change is None else (("+" if row.change >= 0.05 else "")
+                                              + one_decimal(row.change))
+    return {"rank": row.rank, "player": row.player, "name": player_name(row.player, known),
+            **rating_of(row.mu, row.sigma), "games": row.games, "wins": row.wins,
+            "period_games": row.period_games, "change": change}
+
+
+def pages_of(total: int, size: int = PAGE_SIZE) -> int:
+    """How many pages a leaderboard of ``total`` people has (one, even when empty)."""
+    return max(1, -(-max(0, total) // size))
+
+
+def board_data(board: Leaderboard, game_name: str, known: Mapping[str, str],
+               size: int = PAGE_SIZE) -> dict[str, Any]:
+    """A leaderboard (one page of it) with its computer levels, as a page shows it."""
+    return {"kind": board.kind, "name": game_name, "period": board.period,
+            "total": board.total, "page": board.offset // size + 1,
+            "pages": pages_of(board.total, size), "min_games": board.min_games,
+            "rows": [ranked_data(r, known) for r in board.rows],
+            "computers": [ranked_data(r, known) for r in board.computers]}
+
+
+def chart_version(games: int, mu: float, sigma: float) -> str:
+    """What a rating chart's address carries so a new game gives a new address (the
+    chart may then be kept by browsers like a frame)."""
+    digest = hashlib.blake2s(f"{mu:.9g}/{sigma:.9g}".encode(), digest_size=4).hexdigest()
+    return f"{int(games)}-{digest}"
+
+
+def player_data(stats: PlayerStats, name: str,
+                game_names: Mapping[str, str]) -> dict[str, Any]:
+    """A player's statistics on one server, as their page shows them."""
+    kinds = []
+    for k in stats.kinds:
+        kinds.append({
+            "kind": k.kind, "name": game_names.get(k.kind, k.kind), **rating_of(k.mu, k.sigma),
+            "games": k.games, "wins": k.wins, "rank": k.rank, "ranked": k.ranked,
+            "page": None if k.rank is None else (k.rank - 1) // PAGE_SIZE + 1,
+            "listed": k.kind in game_names,
+            "chart": chart_version(k.games, k.mu, k.sigma)})
+    return {"player": stats.player, "name": name,
+            "computer": is_computer_player(stats.player),
+            "games": stats.games, "wins": stats.wins,
+            "win_share": (f"{round(100 * stats.wins / stats.games)}%" if stats.games
+                          else None),
+            "current_streak": stats.current_streak, "best_streak": stats.best_streak,
+            "favourite": (None if stats.favourite is None
+                          else game_names.get(stats.favourite, stats.favourite)),
+            "average_decision": seconds_text(stats.average_decision),
+            "timeouts": stats.timeouts, "kinds": kinds}

@@ -12,9 +12,10 @@ import datetime as dt
 import html
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
+from urllib.parse import quote
 
 #: Cache-busting suffix of the static files (change it when they change).
-ASSETS = "4"
+ASSETS = "5"
 
 
 def esc(value: object) -> str:
@@ -217,7 +218,10 @@ def game_page(data: Mapping[str, Any], base: str) -> str:
 # -- a server's page ------------------------------------------------------------------------------
 
 
-def server_page(guild_name: str, games: Sequence[Mapping[str, Any]]) -> str:
+def server_page(guild_name: str, games: Sequence[Mapping[str, Any]],
+                boards: Sequence[Mapping[str, Any]] = (), guild_id: str = "") -> str:
+    """A server's page: its games, then (``boards``, from :func:`web.model.board_data`)
+    the top of each game's leaderboard."""
     items = []
     for g in games:
         items.append(
@@ -227,9 +231,210 @@ def server_page(guild_name: str, games: Sequence[Mapping[str, Any]]) -> str:
             f"{esc(', '.join(g['players']))} · {when(g['updated'])}</span></li>")
     listing = (f"<ul class=\"games\">{''.join(items)}</ul>" if items
                else "<p class=\"muted\">No games yet.</p>")
+    tops = []
+    for board in boards:
+        full = leaderboard_url(guild_id, board["kind"])
+        tops.append(
+            f"<h3>{esc(board['name'])}</h3>{_board_table(guild_id, board)}"
+            f"{_computers_line(guild_id, board)}"
+            f"<p class=\"more\"><a href=\"{esc(full)}\">Full {esc(board['name'])} "
+            f"leaderboard ({int(board['total'])} "
+            f"{'player' if board['total'] == 1 else 'players'})</a></p>")
+    note = _rating_note(boards[0].get("min_games")) if boards else ""
+    ranked = (f"<section id=\"leaderboards\"><h2>Leaderboards</h2>{note}"
+              f"{''.join(tops)}</section>" if tops else "")
+    jump = ("<nav class=\"switch\" aria-label=\"On this page\"><a href=\"#games\">Games</a>"
+            "<a href=\"#leaderboards\">Leaderboards</a></nav>" if tops else "")
     body = (f"<header><h1>{esc(guild_name)}</h1><p class=\"muted\">Games played on this "
-            f"server with Warhost.</p></header><main><section>{listing}</section></main>")
+            f"server with Warhost.</p>{jump}</header><main class=\"stats\">"
+            f"<section id=\"games\">"
+            f"<h2>Games</h2>{listing}</section>{ranked}</main>")
     return document(f"{guild_name} — Warhost", body)
+
+
+# -- ratings: leaderboards and players ------------------------------------------------------------
+
+def _rating_note(min_games: Any) -> str:
+    return ("<p class=\"muted\">Ranked by rating, μ − 3σ: the skill Warhost is nearly sure "
+            "a player has (μ: its estimate, σ: how unsure it still is). Players are listed "
+            f"after {int(min_games or 0)} rated games.</p>")
+
+
+def server_url(guild_id: str) -> str:
+    return f"/s/{quote(str(guild_id), safe='')}"
+
+
+def leaderboard_url(guild_id: str, kind: str, period: str = "all", page: int = 1) -> str:
+    query = []
+    if period != "all":
+        query.append(f"period={quote(period, safe='')}")
+    if page > 1:
+        query.append(f"page={int(page)}")
+    tail = "?" + "&".join(query) if query else ""
+    return f"{server_url(guild_id)}/leaderboard/{quote(str(kind), safe='')}{tail}"
+
+
+def player_url(guild_id: str, player: str) -> str:
+    return f"{server_url(guild_id)}/player/{quote(str(player), safe=':')}"
+
+
+def chart_url(guild_id: str, player: str, kind: str, version: str) -> str:
+    return (f"{player_url(guild_id, player)}/chart.png?kind={quote(str(kind), safe='')}"
+            f"&v={quote(str(version), safe='')}")
+
+
+def _player_link(guild_id: str, row: Mapping[str, Any]) -> str:
+    return f"<a href=\"{esc(player_url(guild_id, row['player']))}\">{esc(row['name'])}</a>"
+
+
+_RATING_HEAD = ("<th scope=\"col\" class=\"num\">Rating<br><span class=\"sub\">μ ± σ"
+                "</span></th>")
+
+
+def _rating_cell(row: Mapping[str, Any]) -> str:
+    """The rating, and under it μ ± σ (one column: a phone has no room for two)."""
+    return (f"<td class=\"num\"><strong>{esc(row['rating'])}</strong><br>"
+            f"<span class=\"sub\">{esc(row['mu_sigma'])}</span></td>")
+
+
+def _board_table(guild_id: str, board: Mapping[str, Any]) -> str:
+    """A leaderboard's rows as a table (in a box that scrolls sideways when too wide)."""
+    rows = board.get("rows") or []
+    if not rows:
+        when_ = " in the last 30 days" if board.get("period") == "30d" else ""
+        return (f"<p class=\"muted\">Nobody has {int(board.get('min_games') or 0)} rated "
+                f"games{when_} yet.</p>")
+    period = board.get("period") == "30d"
+    head = (f"<th scope=\"col\" class=\"num\">#</th><th scope=\"col\">Player</th>"
+            f"{_RATING_HEAD}<th scope=\"col\" class=\"num\">Games</th>"
+            f"<th scope=\"col\" class=\"num\">Wins</th>")
+    if period:
+        head += ("<th scope=\"col\" class=\"num\">30 days<br><span class=\"sub\">"
+                 "games</span></th>")
+    lines = []
+    for r in rows:
+        extra = ""
+        if period:
+            extra = (f"<td class=\"num\"><strong>{esc(r.get('change') or '')}</strong><br>"
+                     f"<span class=\"sub\">{int(r.get('period_games') or 0)}</span></td>")
+        lines.append(
+            f"<tr><td class=\"num\">{int(r['rank'])}</td><td class=\"who\">"
+            f"{_player_link(guild_id, r)}</td>{_rating_cell(r)}<td class=\"num\">"
+            f"{int(r['games'])}</td><td class=\"num\">{int(r['wins'])}</td>{extra}</tr>")
+    return (f"<div class=\"table-scroll\"><table class=\"ratings\"><thead><tr>{head}</tr>"
+            f"</thead><tbody>{''.join(lines)}</tbody></table></div>")
+
+
+def _computers_line(guild_id: str, board: Mapping[str, Any]) -> str:
+    bots = board.get("computers") or []
+    if not bots:
+        return ""
+    shown = " · ".join(f"{_player_link(guild_id, c)} <span class=\"nowrap\">"
+                       f"{esc(c['rating'])} ({esc(c['mu_sigma'])})</span>" for c in bots)
+    return f"<p class=\"computers\">Computer levels: {shown}</p>"
+
+
+def _crumbs(guild_name: str, guild_id: str) -> str:
+    return (f"<p class=\"crumbs\"><a href=\"{esc(server_url(guild_id))}\">"
+            f"← {esc(guild_name)}</a></p>")
+
+
+def leaderboard_page(guild_name: str, guild_id: str, board: Mapping[str, Any]) -> str:
+    """One page of a game's leaderboard on a server, with its period switch and pager."""
+    kind, period = str(board["kind"]), str(board["period"])
+    page, count = int(board["page"]), int(board["pages"])
+    switch = []
+    for value, label in (("all", "All time"), ("30d", "Last 30 days")):
+        current = ' aria-current="page"' if value == period else ""
+        switch.append(f"<a href=\"{esc(leaderboard_url(guild_id, kind, value))}\""
+                      f"{current}>{label}</a>")
+    pager = []
+    if page > 1:
+        back = leaderboard_url(guild_id, kind, period, page - 1)
+        pager.append(f"<a rel=\"prev\" href=\"{esc(back)}\">← Previous</a>")
+    pager.append(f"<span>Page {page} of {count}</span>")
+    if page < count:
+        on = leaderboard_url(guild_id, kind, period, page + 1)
+        pager.append(f"<a rel=\"next\" href=\"{esc(on)}\">Next →</a>")
+    total = int(board["total"])
+    least = int(board.get("min_games") or 0)
+    what = f"with {least} rated games or more" + (
+        ", who played one in the last 30 days" if period == "30d" else "")
+    body = (
+        f"<header>{_crumbs(guild_name, guild_id)}<h1>{esc(board['name'])} "
+        f"<small>leaderboard</small></h1><p class=\"muted\">{total} "
+        f"{'player' if total == 1 else 'players'} {what}.</p></header>"
+        f"<main class=\"stats\"><section id=\"leaderboard\">"
+        f"<nav class=\"switch\" aria-label=\"Period\">{''.join(switch)}</nav>"
+        f"{_board_table(guild_id, board)}"
+        f"<nav class=\"pager\" aria-label=\"Pages\">{' '.join(pager)}</nav>"
+        f"{_computers_line(guild_id, board)}"
+        f"{_rating_note(board.get('min_games'))}"
+        f"</section></main>")
+    return document(f"{board['name']} leaderboard · {guild_name} — Warhost", body)
+
+
+def _fact(label: str, value: object) -> str:
+    return f"<div><dt>{esc(label)}</dt><dd>{esc(value)}</dd></div>"
+
+
+def player_page(guild_name: str, guild_id: str, data: Mapping[str, Any]) -> str:
+    """A player's results on a server: totals, streaks, and each game's rating, rank and
+    chart."""
+    games, wins = int(data["games"]), int(data["wins"])
+    facts = [_fact("Games", games),
+             _fact("Wins", f"{wins} ({data['win_share']})" if data.get("win_share")
+                   else wins),
+             _fact("Current streak", f"{int(data['current_streak'])} "
+                   f"{'win' if data['current_streak'] == 1 else 'wins'}"),
+             _fact("Best streak", f"{int(data['best_streak'])} "
+                   f"{'win' if data['best_streak'] == 1 else 'wins'}"),
+             _fact("Favourite game", data.get("favourite") or "—"),
+             _fact("Time per decision", data.get("average_decision") or "—"),
+             _fact("Time-outs", int(data["timeouts"]))]
+    kinds = list(data.get("kinds") or ())
+    rated = ""
+    if kinds:
+        lines, charts = [], []
+        for k in kinds:
+            if k.get("rank") is not None:
+                rank = f"#{int(k['rank'])} of {int(k['ranked'])}"
+                if k.get("listed", True):
+                    href = leaderboard_url(guild_id, k["kind"], page=int(k["page"] or 1))
+                    rank = f"<a href=\"{esc(href)}\">{esc(rank)}</a>"
+                else:
+                    rank = esc(rank)
+            elif data.get("computer"):
+                rank = "<span class=\"muted\">not ranked</span>"
+            else:
+                rank = "<span class=\"muted\">not yet</span>"
+            lines.append(
+                f"<tr><th scope=\"row\" class=\"who\">{esc(k['name'])}</th>"
+                f"{_rating_cell(k)}<td class=\"num\">{int(k['games'])}</td>"
+                f"<td class=\"num\">{int(k['wins'])}</td><td class=\"num\">{rank}</td></tr>")
+            src = chart_url(guild_id, data["player"], k["kind"], k["chart"])
+            charts.append(
+                f"<figure class=\"chart\"><img src=\"{esc(src)}\" width=\"800\" "
+                f"height=\"400\" loading=\"lazy\" alt=\"{esc(data['name'])}: "
+                f"{esc(k['name'])} rating after each of {int(k['games'])} rated games\">"
+                f"<figcaption>{esc(k['name'])}: the rating after each rated game (μ, the "
+                f"band μ ± σ, and μ − 3σ dashed).</figcaption></figure>")
+        table = (
+            "<div class=\"table-scroll\"><table class=\"ratings\"><thead><tr>"
+            f"<th scope=\"col\">Game</th>{_RATING_HEAD}<th scope=\"col\" class=\"num\">"
+            "Games</th><th scope=\"col\" class=\"num\">Wins</th><th scope=\"col\" "
+            f"class=\"num\">Rank</th></tr></thead><tbody>{''.join(lines)}</tbody></table>"
+            "</div>")
+        rated = table + "".join(charts)
+    else:
+        rated = "<p class=\"muted\">No rated games yet.</p>"
+    body = (
+        f"<header>{_crumbs(guild_name, guild_id)}<h1>{esc(data['name'])}</h1>"
+        f"<p class=\"muted\">Results on this server's finished games.</p></header>"
+        f"<main class=\"stats\"><section id=\"summary\"><h2>Overall</h2>"
+        f"<dl class=\"facts\">{''.join(facts)}</dl></section>"
+        f"<section id=\"ratings\"><h2>Ratings</h2>{rated}</section></main>")
+    return document(f"{data['name']} · {guild_name} — Warhost", body)
 
 
 def landing_page() -> str:
