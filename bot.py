@@ -367,6 +367,8 @@ class WarhostBot(commands.Bot):
         self.boards.start()  # board workers warm up while we connect
         self.store = await Store.open(self.config.database, clock=self.clock)
         log.info("Database open at %s (%s)", self.store.path, self.store.dialect)
+        # Once, on a database with finished games from before ratings existed.
+        await self.store.ratings.build_if_needed()
         # With other processes on the database, each shared job runs where its lease is.
         lease = (self.holder, LEASE_SECONDS) if self.config.shared_database else None
         self.announcer = Announcer(self, self.store, lease=lease)

@@ -4,6 +4,7 @@
     python -m db restore BACKUP_FILE [--database PATH]
     python -m db check   [--database PATH]
     python -m db copy    SOURCE TARGET
+    python -m db ratings --rebuild [--database PATH]
 
 ``--database`` defaults to ``DATABASE_PATH`` (environment, then ``.env``, then
 ``./warhost.db``), ``--to`` to ``BACKUP_DIR`` (then a ``backups`` folder beside the
@@ -11,7 +12,9 @@ database), as the bot reads them. ``backup``, ``restore`` and ``check`` are for 
 SQLite store; a PostgreSQL store (``DATABASE_URL``) is backed up and restored with
 PostgreSQL's own tools (docs/backups.md). ``copy`` moves every game into a new, empty
 database, a SQLite path or a PostgreSQL URL either side (:mod:`db.transfer`;
-docs/deploy.md).
+docs/deploy.md). ``ratings --rebuild`` makes the ratings and statistics again from the
+finished games (:mod:`db.ratings`; docs/ratings.md), on SQLite or PostgreSQL
+(``DATABASE_URL``); the bot may be running.
 
 Exit status: 0 done (or no problem found), 1 refused or problems found, 2 bad usage.
 """
@@ -162,10 +165,44 @@ def cmd_copy(args: argparse.Namespace, values: Mapping[str, str]) -> int:
     return 0
 
 
+def cmd_ratings(args: argparse.Namespace, values: Mapping[str, str]) -> int:
+    if not args.rebuild:
+        raise Refused("Say what to do: `python -m db ratings --rebuild` makes every rating "
+                      "and statistic again from the finished games.")
+    url = values.get("DATABASE_URL", "")
+    if args.database is None and url.startswith(("postgresql://", "postgres://")):
+        target = url
+    else:
+        database = _database(args, values)
+        if not database.is_file():
+            raise Refused(f"There is no database at {database}. Pass --database PATH, or "
+                          "set DATABASE_PATH.")
+        target = str(database)
+    return asyncio.run(_rebuild_ratings(target))
+
+
+async def _rebuild_ratings(target: str) -> int:
+    from db import Store, StoreError
+
+    try:
+        store = await Store.open(target)
+    except StoreError as exc:
+        raise Refused(str(exc)) from exc
+    try:
+        done = await store.ratings.rebuild()
+    except StoreError as exc:
+        raise Refused(str(exc)) from exc
+    finally:
+        await store.close()
+    print(f"Rebuilt the ratings from {done.games} finished games: {done.rated} rated, in "
+          f"{done.series} server and game pairs ({done.seconds:.1f} s).")
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
         prog="python -m db", description="Back up, restore and check Warhost's SQLite "
-        "database (docs/backups.md).")
+        "database (docs/backups.md); copy it; rebuild its ratings (docs/ratings.md).")
     commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
     database_help = "the database file (default: DATABASE_PATH, else ./warhost.db)"
 
@@ -200,6 +237,16 @@ def parser() -> argparse.ArgumentParser:
     copy.add_argument("target", metavar="TARGET", help="a new SQLite file or an empty "
                       "PostgreSQL database's URL")
     copy.set_defaults(run=cmd_copy)
+
+    ratings = commands.add_parser(
+        "ratings", help="make the ratings and statistics again from the finished games",
+        description="Ratings and statistics are derived from the finished games; --rebuild "
+        "makes them again, exactly as the moves that ended the games did. The bot may be "
+        "running (moves wait for the rebuild's last step).")
+    ratings.add_argument("--rebuild", action="store_true",
+                         help="rebuild them (the only thing this command does)")
+    ratings.add_argument("--database", metavar="PATH", help=database_help)
+    ratings.set_defaults(run=cmd_ratings)
     return top
 
 

@@ -217,7 +217,8 @@ MIGRATIONS: list[str] = [
         sigma       DOUBLE PRECISION,
         PRIMARY KEY (game_id, seat)
     );
-    CREATE INDEX game_results_by_player ON game_results (guild_id, player, kind, finished_at);
+    CREATE INDEX game_results_by_player
+        ON game_results (guild_id, player, kind, finished_at, game_id, seat);
     CREATE INDEX game_results_by_kind ON game_results (kind, guild_id, finished_at, game_id);
 
     CREATE TABLE ratings (

@@ -18,6 +18,10 @@ beside a baseline measured in the same run:
              ``Store.apply_action`` from worker processes (tests/bench_shards.py)
     web      the web companion (tests/bench_web.py): a game's page with 1,000 games
              stored, a cached replay frame, a move reaching an open page's event stream
+    ratings  100,000 rated games stored (tests/bench_ratings.py): ``/leaderboard``'s read
+             (target ≤ 10 ms), a player's and a kind's stats, and the rating update's
+             cost on the move that ends a game (target ≤ 2 ms) beside the same move
+             without it
     ai       per game, the computer player (engine/search.py): search iterations
              (play-outs) per CPU second at the medium level, and a medium decision's
              seconds: CPU for its whole budget (the target: the bot must answer within a
@@ -266,6 +270,17 @@ def bench_web(quick: bool) -> None:
         figure("web", *f[:2], f[2], *f[3:])
 
 
+# -- ratings ----------------------------------------------------------------------------
+
+
+def bench_ratings(quick: bool) -> None:
+    from tests.bench_ratings import run
+
+    print("\n# ratings: leaderboards and stats with 100,000 rated games, the update's cost")
+    for f in run(quick):
+        figure("ratings", *f[:2], f[2], *f[3:])
+
+
 # -- ai ---------------------------------------------------------------------------------
 
 
@@ -367,14 +382,15 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer samples (a smoke run)")
     parser.add_argument("--only", choices=("engine", "render", "store", "e2e", "shards",
-                                           "web", "ai"),
+                                           "web", "ratings", "ai"),
                         action="append")
     parser.add_argument("--markdown", type=Path, help="also write the figures as a table")
     args = parser.parse_args(argv)
     print(f"Machine: {machine()}")
     print(f"{'':5}{'figure':<46} {'value':>10} {'unit':<8} {'target':<16}")
     benches = {"engine": bench_engine, "render": bench_render, "store": bench_store,
-               "e2e": bench_e2e, "shards": bench_shards, "web": bench_web, "ai": bench_ai}
+               "e2e": bench_e2e, "shards": bench_shards, "web": bench_web,
+               "ratings": bench_ratings, "ai": bench_ai}
     for name, bench in benches.items():
         if not args.only or name in args.only:
             bench(args.quick)

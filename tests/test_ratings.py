@@ -372,3 +372,36 @@ async def test_kind_stats_win_share_by_seat_and_length(store: Store, clock: Fake
     assert here.days_median == pytest.approx(1.0) and here.rounds_median is None
     everywhere = await store.ratings.kind_stats("g1", "race", everywhere=True)
     assert everywhere.seats[0].games == 4 and everywhere.seats[0].interval[0] > 0.4
+
+
+def test_cli_rebuilds_the_ratings(database: str, tmp_path: Any,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    from db.__main__ import main
+
+    async def finish_a_game() -> list[tuple[Any, ...]]:
+        store = await Store.open(database)
+        try:
+            await win(store, await started(store), "a", "b")
+            made = await table(store)
+            async with store.transaction() as conn:
+                await conn.execute("DELETE FROM ratings")
+            return made
+        finally:
+            await store.close()
+
+    async def now() -> list[tuple[Any, ...]]:
+        store = await Store.open(database)
+        try:
+            return await table(store)
+        finally:
+            await store.close()
+
+    made = asyncio.run(finish_a_game())
+    settings = {"DATABASE_URL": database} if database.startswith("postgresql") else {}
+    where = [] if settings else ["--database", database]
+    assert main(["ratings", *where], settings) == 1
+    assert "--rebuild" in capsys.readouterr().err
+    assert main(["ratings", "--rebuild", *where], settings) == 0
+    assert "from 1 finished games: 1 rated" in capsys.readouterr().out
+    assert asyncio.run(now()) == made
+    assert main(["ratings", "--rebuild", "--database", str(tmp_path / "none.db")], {}) == 1
