@@ -162,3 +162,27 @@ def test_dice_shuffle_is_a_deterministic_permutation_that_leaves_forced_dice_alo
     assert first.state == second.state                      # the same draws were used
     assert Dice.from_seed(12).shuffle(cards) != shuffled
     assert cards == [f"c{i}" for i in range(40)]             # the input is not changed
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_sides_and_rounds_for_statistics_name_every_seat_publicly(kind: str) -> None:
+    """What the statistics of real games read (db/standings.py): every seat's side as a
+    string (the same whoever looks: a side is public), and a round count that never goes
+    backwards."""
+    game = engine.GAMES[kind]
+    players = [f"p{i}" for i in range(1, game.max_players + 1)]
+    state = game.new_game(players, 3)
+    rng = random.Random(3)
+    seen: list[int] = []
+    for _ in range(60):
+        sides = game.sides(state)
+        assert set(sides) == set(players) and all(isinstance(s, str) for s in sides.values())
+        rounds = game.rounds(state)
+        assert rounds is None or (isinstance(rounds, int) and rounds >= 1)
+        if rounds is not None:
+            assert not seen or rounds >= seen[-1]
+            seen.append(rounds)
+        if not game.to_act(state):
+            break
+        p = game.to_act(state)[0]
+        state, _ = game.apply(state, p, rng.choice(game.legal_actions(state, p)))

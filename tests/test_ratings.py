@@ -405,3 +405,16 @@ def test_cli_rebuilds_the_ratings(database: str, tmp_path: Any,
     assert "from 1 finished games: 1 rated" in capsys.readouterr().out
     assert asyncio.run(now()) == made
     assert main(["ratings", "--rebuild", "--database", str(tmp_path / "none.db")], {}) == 1
+
+
+def test_the_games_sides_are_read_from_their_public_views() -> None:
+    """Win share by side (``/game stats``) names the sides the games show."""
+    sides = {kind: engine.get_game(kind).sides(engine.get_game(kind).new_game(["p", "q"], 1))
+             for kind in ("napoleon", "battlecards", "liege", "antiquity", "conqueror")}
+    assert sides["napoleon"] == {"p": "french", "q": "allies"}
+    assert sides["battlecards"] == {"p": "german", "q": "british"}
+    assert sides["liege"] == {"p": "south", "q": "north"}
+    assert sides["antiquity"] == {"p": "Romans", "q": "Carthaginians"}
+    assert sides["conqueror"] == {"p": "", "q": ""}       # seats only
+    assert engine.get_game("conqueror").rounds(
+        engine.get_game("conqueror").new_game(["p", "q"], 1)) == 1
