@@ -54,6 +54,7 @@ def privacy_text(held: Held) -> str:
                 f"{_plural(held.moves, 'move')}, settings: "
                 f"{'yes' if held.settings else 'none'}, {_plural(held.vacations, 'vacation')}, "
                 f"following {_plural(held.following, 'game')}, "
+                f"{_plural(held.ratings, 'rating')}, "
                 f"{_plural(held.waiting, 'message')} waiting for you.")
     else:
         mine = "nothing."
@@ -65,7 +66,8 @@ def privacy_text(held: Held) -> str:
         "it. Games are kept while the bot's admin keeps them.\n"
         "• **Your settings** (`/reminders me`) until you change or delete them; your "
         "**vacations** (`/vacation`) for 400 days, to count your yearly allowance; the "
-        "games you **follow** (`/game follow`).\n"
+        "games you **follow** (`/game follow`); your **ratings** (`/stats`), made from "
+        "your finished games.\n"
         "• **Messages waiting for you** (your private cards, reminders) until they are "
         "delivered.\n"
         "• Display names and rate-limit counters are kept in memory only, briefly.\n\n"
@@ -73,8 +75,8 @@ def privacy_text(held: Held) -> str:
         "**Deleting your data** takes you out of your lobbies, resigns you from the games "
         "you are playing (the others play on), and replaces your id by an anonymous "
         "placeholder in every game you played: your moves stay, so those games still "
-        "replay, but they no longer name you. Your settings, vacations, follows and "
-        "waiting messages are deleted. Messages already posted in channels belong to the "
+        "replay, but they no longer name you. Your settings, vacations, follows, ratings "
+        "and waiting messages are deleted. Messages already posted in channels belong to the "
         "server (its moderators can remove them), and backups made before keep your data "
         "until they are replaced.")
 

@@ -81,11 +81,13 @@ class Held:
     vacations: int = 0
     following: int = 0
     waiting: int = 0
+    #: Their ratings (one per server and game kind).
+    ratings: int = 0
 
     @property
     def anything(self) -> bool:
         return bool(self.games or self.moves or self.settings or self.vacations
-                    or self.following or self.waiting)
+                    or self.following or self.waiting or self.ratings)
 
 
 @dataclass(frozen=True)
@@ -195,7 +197,9 @@ class Privacy:
             following = await count("SELECT count(*) FROM followers WHERE user_id = ?", user)
             waiting = await count("SELECT count(*) FROM announcements WHERE recipient = ? "
                                   "AND delivered_at IS NULL", user)
-        return Held(games, open_games, moves, bool(settings), vacations, following, waiting)
+            ratings = await count("SELECT count(*) FROM ratings WHERE player = ?", user)
+        return Held(games, open_games, moves, bool(settings), vacations, following, waiting,
+                    ratings)
 
     async def forget_user(self, user_id: str) -> Forgotten:
         """Delete what names ``user_id``: leave their lobbies, resign their running

@@ -106,8 +106,8 @@ async def test_held_about_counts_what_names_the_user(store: Store) -> None:
     await store.hosting.set_player_settings(A, dm_reminders=True)
     await store.hosting.start_vacation("g1", A, 2)
     held = await store.privacy.held_about(A)
-    assert (held.games, held.open_games, held.settings, held.vacations, held.following) == (
-        3, 2, True, 1, 1)
+    assert (held.games, held.open_games, held.settings, held.vacations, held.following,
+            held.ratings) == (3, 2, True, 1, 1, 1)
     ours = [e for g in (finished, running) for e in await store.history.log(g, 100)
             if e.player == A]
     assert held.moves == len(ours) > 0

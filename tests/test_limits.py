@@ -214,12 +214,12 @@ def test_debug_logging_keeps_the_database_driver_quiet(monkeypatch: pytest.Monke
 
 def test_privacy_text_says_what_is_stored_and_fits_a_message() -> None:
     full = Held(games=3, open_games=1, moves=57, settings=True, vacations=1, following=2,
-                waiting=4)
+                waiting=4, ratings=2)
     text = privacy.privacy_text(full)
     assert "3 games (1 open), 57 moves, settings: yes, 1 vacation, following 2 games, " \
-           "4 messages waiting" in text
+           "2 ratings, 4 messages waiting" in text
     for word in ("user id", "moves", "settings", "vacations", "follow", "anonymous",
-                 "400 days", "backups"):
+                 "400 days", "backups", "ratings"):
         assert word in text
     assert len(text) <= 2000
     assert "About you now:** nothing." in privacy.privacy_text(Held())

@@ -418,3 +418,12 @@ def test_the_games_sides_are_read_from_their_public_views() -> None:
     assert sides["conqueror"] == {"p": "", "q": ""}       # seats only
     assert engine.get_game("conqueror").rounds(
         engine.get_game("conqueror").new_game(["p", "q"], 1)) == 1
+
+
+async def test_privacy_counts_a_users_ratings_and_deletes_them(store: Store) -> None:
+    await win(store, await started(store, ("111", "222")), "111", "222")
+    assert (await store.privacy.held_about("111")).ratings == 1
+    await store.privacy.forget_user("111")
+    assert (await store.privacy.held_about("111")).ratings == 0
+    assert (await store.ratings.player("g1", "111")).games == 0
+    assert (await store.ratings.player("g1", "222")).games == 1
