@@ -159,6 +159,8 @@ def lobby_embed(record: GameRecord) -> discord.Embed:
     embed.add_field(name="Host", value=mention(record.host_id))
     control = TimeControl.from_json(record.timing.get("control"))
     embed.add_field(name="Clock", value=control.describe() if control else "none")
+    embed.add_field(name="Rated", value="no: a friendly game" if record.timing.get("rated")
+                    is False else "yes (`/leaderboard`)")
     line = computer_line(record)
     if line:
         embed.add_field(name="Computers", value=line, inline=False)

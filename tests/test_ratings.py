@@ -427,3 +427,17 @@ async def test_privacy_counts_a_users_ratings_and_deletes_them(store: Store) -> 
     assert (await store.privacy.held_about("111")).ratings == 0
     assert (await store.ratings.player("g1", "111")).games == 0
     assert (await store.ratings.player("g1", "222")).games == 1
+
+
+def test_the_lobby_says_whether_the_game_is_rated() -> None:
+    from cogs.lobby import lobby_embed
+
+    def fields(timing: dict[str, Any]) -> dict[str, str]:
+        record = GameRecord(id=1, kind="conqueror", guild_id="1", channel_id="2",
+                            host_id="3", status="lobby", seats=("3",), seed=0, options={},
+                            state=None, version=0, lobby_message_id=None, created_at=0.0,
+                            updated_at=0.0, timing=timing)
+        return {f.name or "": f.value or "" for f in lobby_embed(record).fields}
+
+    assert fields({})["Rated"].startswith("yes")
+    assert fields({"rated": False})["Rated"] == "no: a friendly game"
