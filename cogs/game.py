@@ -56,8 +56,10 @@ from cogs.wording import (
     clip,
     clock_lines,
     digest_events,
+    kind_stats_embed,
     mention,
     next_up_line,
+    no_kind_stats_text,
     result_lines,
 )
 from db.clocks import DEFAULT_MAX_TIMEOUTS, ClockError, TimeControl
@@ -201,14 +203,16 @@ class GameCog(commands.Cog):
                                 "+ Computer button adds more)",
                            level="How strong the computer players are (default medium)",
                            takeover="With a clock: a player whose time runs out hands "
-                                    "their seat to the computer until they are back")
+                                    "their seat to the computer until they are back",
+                           rated="false for a friendly game: nobody's rating moves")
     @app_commands.choices(kind=KIND_CHOICES, level=LEVEL_CHOICES)
     async def new(self, interaction: discord.Interaction, kind: str,
                   options: app_commands.Range[str, 1, 200] | None = None,
                   clock: app_commands.Range[str, 1, 30] | None = None,
                   timeouts: app_commands.Range[int, 0, 20] = DEFAULT_MAX_TIMEOUTS,
                   bots: app_commands.Range[int, 0, 7] = 0,
-                  level: str | None = None, takeover: bool = False) -> None:
+                  level: str | None = None, takeover: bool = False,
+                  rated: bool = True) -> None:
         store = store_of(interaction.client)
         remember(interaction.user, interaction.guild_id)
         refused = await refuse_new_game(interaction)  # permissions, the server's cap
@@ -227,7 +231,7 @@ class GameCog(commands.Cog):
         record = await store.lobby.open(
             kind, str(interaction.guild_id) if interaction.guild_id else None,
             str(interaction.channel_id), str(interaction.user.id), chosen, control,
-            computers=bots, level=level, takeover=takeover)
+            computers=bots, level=level, takeover=takeover, rated=rated)
         refused = await undo_if_crowded(interaction, record)  # lost a race for the cap
         if refused is not None:
             await reply_error(interaction, refused)
@@ -505,6 +509,28 @@ class GameCog(commands.Cog):
         except OSError:
             text = ""
         await send_ephemeral(interaction, "", embed=rules_embed(game, text))
+
+    @game.command(name="stats", description="A game's results: win share by seat and side, "
+                                            "game length (only you see it unless shared)")
+    @app_commands.describe(kind="Which game",
+                           everywhere="Count the games of every server, not only this one's",
+                           share="Show it to the whole channel (default: only you)")
+    @app_commands.choices(kind=KIND_CHOICES)
+    async def stats(self, interaction: discord.Interaction, kind: str,
+                    everywhere: bool = False, share: bool = False) -> None:
+        game = engine.get_game(kind)        # refuses an unknown game
+        found = await store_of(interaction.client).ratings.kind_stats(
+            str(interaction.guild_id) if interaction.guild_id else None, kind,
+            everywhere=everywhere)
+        if (found.all_games if everywhere else found.guild_games) == 0:
+            await send_look(interaction, no_kind_stats_text(game.name, everywhere=everywhere),
+                            share=share)
+            return
+        embed = kind_stats_embed(found, game.name)
+        if share:
+            await send_public(interaction, embed=embed)
+        else:
+            await send_ephemeral(interaction, "", embed=embed)
 
     # leaving ----------------------------------------------------------------------------
 

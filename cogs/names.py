@@ -7,6 +7,7 @@ user's (:func:`forget_names`).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 
 import discord
@@ -40,6 +41,8 @@ def forget_names(user_id: str) -> None:
     """Drop a user's remembered display names (a data deletion)."""
     for key in [k for k in _NAMES if k[1] == user_id]:
         del _NAMES[key]
+    for key in [k for k in _MEMBERS if k[1] == user_id]:
+        del _MEMBERS[key]
 
 
 def fallback_name(user_id: str) -> str:
@@ -90,3 +93,46 @@ async def names_for(client: discord.Client, guild_id: str | None,
     """Display names for drawing: the member cache, names seen lately, then one fetch."""
     guild = client.get_guild(int(guild_id)) if guild_id and guild_id.isdigit() else None
     return {uid: await name_of(client, guild, uid) for uid in user_ids}
+
+
+#: Whether a user is still a member of a server, per (guild id, user id): (until when, in
+#: ``time.monotonic`` seconds; their display name, or None: they left). Bounded.
+_MEMBERS: dict[tuple[str, str], tuple[float, str | None]] = {}
+_MEMBERS_MAX = 2000
+#: How long an answer of :func:`member_name` is kept.
+MEMBER_TTL = 300.0
+
+
+async def member_name(client: discord.Client, guild: discord.Guild,
+                      user_id: str) -> str | None:
+    """``user_id``'s display name if they are still a member of ``guild``, else None.
+
+    For leaderboards and statistics, which must not name someone who left the server:
+    the member cache, then one fetch (Discord's "Unknown Member": they left, None). When
+    Discord cannot answer (another HTTP error), the name seen last in that server, else
+    None. Each answer is kept for :data:`MEMBER_TTL` seconds; ``client`` is the bot
+    asking (unused today: the guild knows its members).
+    """
+    if not user_id.isdigit():
+        return None
+    key = _name_key(guild.id, user_id)
+    member = guild.get_member(int(user_id))
+    if member is not None:
+        return member.display_name
+    now = time.monotonic()
+    known = _MEMBERS.get(key)
+    if known is not None and known[0] > now:
+        return known[1]
+    try:
+        name: str | None = (await guild.fetch_member(int(user_id))).display_name
+    except discord.NotFound:
+        name = None
+    except (discord.HTTPException, ValueError):
+        return _NAMES.get(key)        # not kept: Discord may answer next time
+    _MEMBERS.pop(key, None)
+    _MEMBERS[key] = (now + MEMBER_TTL, name)
+    while len(_MEMBERS) > _MEMBERS_MAX:
+        del _MEMBERS[next(iter(_MEMBERS))]
+    if name is not None:
+        _keep_name(key, name)
+    return name

@@ -25,10 +25,13 @@ import engine
 from db import GameRecord, LogEntry
 from db.computers import MAX_COMPUTER_STREAK, computer_name, is_computer_seat
 from db.limits import LOBBY_EXPIRED
+from db.ratings import MIN_GAMES, KindRecord, KindStats, Leaderboard, PlayerStats, Share
 from db.records import BY_COMPUTER, BY_TIMEOUT, COMPUTERS_ONLY, TAKEOVER
 from db.replay import effective, undone_by
+from db.standings import COMPUTER_PREFIX
 from db.turns import digest_payload
 from engine import Game, IllegalAction, public_events
+from engine.search import LEVELS
 
 log = logging.getLogger("warhost.wording")
 
@@ -566,3 +569,280 @@ def status_embed(game: Game[Any], record: GameRecord, state: Any,
     embed.set_footer(text="This message follows the game. /game log has every move; "
                           "/game follow sends the turns to you by direct message.")
     return embed
+
+
+
+# -- ratings and statistics: /stats, /leaderboard, /game stats ---------------------------
+
+#: How leaderboards and statistics name a player who has left the server (never their
+#: name, never their id).
+FORMER_MEMBER = "former member"
+#: Fewer decided games than this, and /game stats says its intervals are wide.
+FEW_GAMES = 10
+#: Discord's limits for an embed (with room to spare).
+EMBED_FIELD, EMBED_FIELDS, EMBED_DESCRIPTION, EMBED_TOTAL = 1024, 25, 4000, 5800
+#: What the rating numbers mean, said once under /stats and /leaderboard.
+RATING_NOTE = ("μ ± σ: a rating and how sure it is; the number in bold is the cautious "
+               "μ − 3σ, which ranks players.")
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``1 game``, ``3 games``."""
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+def duration_text(seconds: float) -> str:
+    """A time for people: ``40 s``, ``12 min``, ``2 h 14 min``, ``3 d 4 h``."""
+    total = round(max(0.0, seconds))
+    if total < 1:
+        return "under 1 s"
+    if total < 60:
+        return f"{total} s"
+    minutes = total // 60
+    if minutes < 60:
+        rest = total % 60
+        return f"{minutes} min {rest} s" if rest and minutes < 10 else f"{minutes} min"
+    hours, minutes = divmod(minutes, 60)
+    if hours < 24:
+        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+    days, hours = divmod(hours, 24)
+    return f"{days} d {hours} h" if hours else f"{days} d"
+
+
+def percent(share: float) -> str:
+    """``58%`` for 0.58."""
+    return f"{round(100 * share)}%"
+
+
+def rating_number(value: float) -> str:
+    """A rating with one decimal, a true minus sign when below zero: ``27.3``, ``−5.2``."""
+    text = f"{value:.1f}"
+    return "0.0" if text == "-0.0" else text.replace("-", "−")
+
+
+def change_text(change: float) -> str:
+    """A rating's change: ``+1.2``, ``−0.8``, ``±0.0``."""
+    if abs(change) < 0.05:
+        return "±0.0"
+    return f"+{change:.1f}" if change > 0 else f"−{-change:.1f}"
+
+
+def computer_level_name(player: str) -> str:
+    """``🤖 Computer (hard)`` for the rating identity ``computer:hard``."""
+    return f"🤖 Computer ({player.removeprefix(COMPUTER_PREFIX)})"
+
+
+def rated_name(player: str, names: Mapping[str, str]) -> str:
+    """How a leaderboard shows a rated player: their display name while they are a member
+    (``names``), a computer by its level, anyone else as a former member. Markdown in a
+    name is shown as typed."""
+    if player.startswith(COMPUTER_PREFIX):
+        return computer_level_name(player)
+    name = names.get(player)
+    if not name:
+        return FORMER_MEMBER
+    return discord.utils.escape_markdown(clip(" ".join(name.split()), 32))
+
+
+def share_text(share: Share, label: str | None = None) -> str:
+    """``Seat 1 of 2: 58% (95%: 49–66%) of 120``."""
+    low, high = share.interval
+    return (f"{label or share.label}: {percent(share.share)} (95%: {round(100 * low)}–"
+            f"{percent(high)}) of {share.games}")
+
+
+def side_label(side: str) -> str:
+    """A side's id as players read it: ``french`` -> ``French``, ``Romans`` stays."""
+    return " ".join(word[:1].upper() + word[1:] for word in side.replace("_", " ").split())
+
+
+def computer_levels_line(board: Leaderboard) -> str | None:
+    """``🤖 easy 18.2 · medium 22.0 · hard 27.5``: each computer level's cautious rating
+    (μ − 3σ) in this game on this server, weakest level first; None without any."""
+    if not board.computers:
+        return None
+    order = list(LEVELS)
+
+    def rank(level: str) -> tuple[int, str]:
+        return (order.index(level) if level in order else len(order), level)
+
+    levels = sorted(((r.player.removeprefix(COMPUTER_PREFIX), r.score)
+                     for r in board.computers), key=lambda item: rank(item[0]))
+    return "🤖 " + " · ".join(f"{clip(level, 20)} {rating_number(score)}"
+                             for level, score in levels)
+
+
+def leaderboard_title(board: Leaderboard, game_name: str) -> str:
+    period = "last 30 days" if board.period == "30d" else "all time"
+    return clip(f"🏆 {game_name} leaderboard — {period}", 256)
+
+
+def leaderboard_row(board: Leaderboard, index: int, names: Mapping[str, str]) -> str:
+    """One line: rank, name, cautious rating, μ ± σ, games and wins (and, over the last
+    30 days, the games in them and the change of the rating)."""
+    r = board.rows[index]
+    line = (f"**#{r.rank}** {rated_name(r.player, names)} — **{rating_number(r.score)}** · "
+            f"μ {rating_number(r.mu)} ± {r.sigma:.1f} · {plural(r.games, 'game')} · "
+            f"{plural(r.wins, 'win')}")
+    if board.period == "30d" and r.period_games is not None:
+        line += f" · {r.period_games} in 30 days"
+        if r.change is not None:
+            line += f", {change_text(r.change)}"
+    return line
+
+
+def leaderboard_embed(board: Leaderboard, game_name: str, names: Mapping[str, str],
+                      page_size: int) -> discord.Embed:
+    """A page of a leaderboard (``names``: display names of the players still members)."""
+    rows = [clip(leaderboard_row(board, i, names), 300) for i in range(len(board.rows))]
+    embed = discord.Embed(title=leaderboard_title(board, game_name),
+                          description=clip("\n".join(rows), EMBED_DESCRIPTION),
+                          colour=discord.Colour.dark_gold())
+    bots = computer_levels_line(board)
+    if bots:
+        embed.add_field(name="Computer levels", value=clip(bots, EMBED_FIELD), inline=False)
+    size = max(1, page_size)
+    pages = max(1, -(-board.total // size))
+    page = min(pages, board.offset // size + 1)
+    embed.set_footer(text=f"Page {page} of {pages} · {plural(board.total, 'player')} ranked · "
+                          f"{board.min_games} rated games to appear · {RATING_NOTE}")
+    return embed
+
+
+def empty_leaderboard_text(board: Leaderboard, game_name: str) -> str:
+    """What /leaderboard says when nobody is on it (yet), and how to get on it."""
+    need = plural(board.min_games, "rated game")
+    if board.period == "30d":
+        text = (f"Nobody on the {game_name} leaderboard has finished a rated game here in the "
+                f"last 30 days. `/leaderboard kind:{board.kind}` shows all time; players "
+                f"appear once they have finished {need}.")
+    else:
+        text = (f"Nobody is on the {game_name} leaderboard here yet: finish {need} of "
+                f"{game_name} on this server to appear (`/game new kind:{board.kind}`; a "
+                f"friendly game, `rated:false`, does not count).")
+    bots = computer_levels_line(board)
+    return clip(f"{text}\nComputer levels: {bots}" if bots else text)
+
+
+def rank_text(record: KindRecord) -> str:
+    """``#3 of 17``, or how many rated games are missing to be ranked."""
+    if record.rank is not None:
+        return f"**#{record.rank}** of {record.ranked}"
+    missing = MIN_GAMES - record.games
+    if missing > 0:
+        return f"unranked: {plural(missing, 'more rated game')}"
+    return "unranked"
+
+
+def no_stats_text(name: str, game_name: str | None, *, yourself: bool) -> str:
+    """The one line /stats gives for someone without a finished game here."""
+    games = f"{game_name} games" if game_name else "games"
+    if yourself:
+        return (f"You have no finished {games} on this server yet: open one with "
+                f"`/game new` and your statistics start with its end.")
+    return f"{clip(name, 64)} has no finished {games} on this server yet."
+
+
+def player_stats_embed(stats: PlayerStats, name: str, game_names: Mapping[str, str], *,
+                       image: str | None = None) -> discord.Embed:
+    """/stats: games, wins, streaks, favourite game, time per decision and time-outs,
+    then each game's rating (μ − 3σ, μ ± σ) and rank; the chart as ``image`` (an
+    attachment's file name)."""
+    def game_name(kind: str) -> str:
+        return game_names.get(kind, kind)
+
+    scope = game_name(stats.kind) if stats.kind else "all games"
+    share = stats.wins / stats.games if stats.games else 0.0
+    lines = [f"**{stats.games}** finished {'game' if stats.games == 1 else 'games'} · "
+             f"**{stats.wins}** {'win' if stats.wins == 1 else 'wins'} ({percent(share)})",
+             f"Win streak: **{stats.current_streak}** now · best **{stats.best_streak}**"]
+    if stats.favourite and not stats.kind:
+        lines.append(f"Favourite game: **{game_name(stats.favourite)}**")
+    if stats.average_decision is not None:
+        lines.append(f"Average time per decision: **{duration_text(stats.average_decision)}**")
+    lines.append(f"Time-outs: **{stats.timeouts}**")
+    if not stats.kinds:
+        lines.append("No rated game yet: friendly games count here, but move no rating.")
+    embed = discord.Embed(title=clip(f"📊 {name} — {scope} on this server", 256),
+                          description=clip("\n".join(lines), EMBED_DESCRIPTION),
+                          colour=discord.Colour.dark_gold())
+    for record in stats.kinds[:EMBED_FIELDS - 1]:
+        value = (f"**{rating_number(record.score)}** · μ {rating_number(record.mu)} ± "
+                 f"{record.sigma:.1f}\n"
+                 f"{rank_text(record)} · {plural(record.games, 'rated game')}, "
+                 f"{plural(record.wins, 'win')}")
+        embed.add_field(name=clip(game_name(record.kind), 256),
+                        value=clip(value, EMBED_FIELD), inline=True)
+    if image:
+        embed.set_image(url=f"attachment://{image}")
+    embed.set_footer(text=RATING_NOTE + " Friendly games count in the statistics, not in "
+                                        "ratings.")
+    return embed
+
+
+def chart_subtitle(stats: PlayerStats) -> str:
+    """The line under the rating chart's title: the rating now and how many games."""
+    mu, sigma = (stats.history[-1][1], stats.history[-1][2]) if stats.history else (0, 0)
+    return (f"μ {rating_number(mu)} ± {sigma:.1f} · "
+            f"{plural(len(stats.history), 'rated game')}")
+
+
+def _add_lines(embed: discord.Embed, name: str, lines: Sequence[str]) -> None:
+    """``lines`` as fields named ``name`` (then ``name, more``), each within Discord's
+    limits, as many as the embed can still take."""
+    chunks: list[list[str]] = [[]]
+    for line in lines:
+        line = clip(line, 200)
+        if chunks[-1] and sum(len(x) + 1 for x in chunks[-1]) + len(line) > EMBED_FIELD:
+            chunks.append([])
+        chunks[-1].append(line)
+    for n, chunk in enumerate(c for c in chunks if c):
+        title = clip(name if n == 0 else f"{name}, more", 256)
+        value = "\n".join(chunk)
+        if len(embed.fields) >= EMBED_FIELDS or len(embed) + len(title) + len(value) > \
+                EMBED_TOTAL:
+            return
+        embed.add_field(name=title, value=value, inline=False)
+
+
+def _number(value: float) -> str:
+    return f"{value:.1f}".removesuffix(".0")
+
+
+def kind_stats_embed(stats: KindStats, game_name: str) -> discord.Embed:
+    """/game stats: the finished games here and everywhere, each seat's and each side's
+    win share with its 95% interval, and how long games last."""
+    where = "every server" if stats.everywhere else "this server"
+    lines = [f"Finished games: **{stats.guild_games}** on this server · "
+             f"**{stats.all_games}** on every server"]
+    if stats.rounds_median is not None and stats.rounds_mean is not None:
+        lines.append(f"Rounds: median **{_number(stats.rounds_median)}** · mean "
+                     f"**{stats.rounds_mean:.1f}**")
+    if stats.days_median is not None:
+        lines.append(f"From start to end: median **{duration_text(stats.days_median * 86400)}**")
+    if stats.decided < FEW_GAMES:
+        lines.append(f"-# {plural(stats.decided, 'game')} with a result so far: the 95% "
+                     f"intervals are wide, and narrow as more games finish.")
+    embed = discord.Embed(title=clip(f"📈 {game_name} — statistics ({where})", 256),
+                          description=clip("\n".join(lines), EMBED_DESCRIPTION),
+                          colour=discord.Colour.dark_gold())
+    by_table: dict[str, list[str]] = {}
+    for share in stats.seats:
+        _, _, players = share.label.rpartition(" of ")
+        by_table.setdefault(players, []).append(share_text(share))
+    for players, rows in by_table.items():
+        _add_lines(embed, f"Win share by seat · {players} players", rows)
+    if stats.sides:
+        _add_lines(embed, "Win share by side", [share_text(s, side_label(s.label))
+                                                 for s in stats.sides])
+    if not stats.seats:
+        embed.add_field(name="Win share", value="No game has ended with a result yet.",
+                        inline=False)
+    embed.set_footer(text="95%: the range the true share is likely in, from the games so far.")
+    return embed
+
+
+def no_kind_stats_text(game_name: str, *, everywhere: bool) -> str:
+    where = "anywhere" if everywhere else "on this server"
+    return (f"No game of {game_name} has finished {where} yet: its statistics start with "
+            f"the first one (`/game new`).")
