@@ -136,3 +136,10 @@ async def member_name(client: discord.Client, guild: discord.Guild,
     if name is not None:
         _keep_name(key, name)
     return name
+
+
+def left_server(guild_id: int, user_id: str) -> bool:
+    """Whether Discord said lately that ``user_id`` is not a member of the server (an
+    "Unknown Member" answer :func:`member_name` keeps)."""
+    known = _MEMBERS.get(_name_key(guild_id, user_id))
+    return known is not None and known[1] is None and known[0] > time.monotonic()

@@ -33,7 +33,7 @@ from discord.ext import commands
 import engine
 from cogs.interactions import GENERIC_ERROR, reply_error, send_ephemeral, send_public, store_of
 from cogs.limits import Limited
-from cogs.names import member_name, remember
+from cogs.names import left_server, member_name, remember
 from cogs.wording import (
     NO_MENTIONS,
     chart_subtitle,
@@ -93,6 +93,13 @@ async def member_names(interaction: discord.Interaction,
         return await member_name(interaction.client, guild, player)
 
     found = await asyncio.gather(*(one(p) for p in people))
+    if guild is not None:
+        # The web pages keep names for themselves; someone who left is no longer named
+        # there either.
+        gone = [p for p, name in zip(people, found, strict=True)
+                if name is None and p.isdigit() and left_server(guild.id, p)]
+        if gone:
+            await store_of(interaction.client).web.forget_names(str(guild.id), gone)
     return {p: name for p, name in zip(people, found, strict=True) if name}
 
 

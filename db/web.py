@@ -209,6 +209,19 @@ class WebData:
 
     # -- writes (the bot) --------------------------------------------------------------
 
+    async def forget_names(self, guild_id: str, user_ids: Iterable[str]) -> int:
+        """Drop the kept names of users who left the server (its pages then show them as
+        former members); how many were dropped."""
+        users = [as_discord_id(u, "user_id") for u in dict.fromkeys(user_ids)]
+        if not users:
+            return 0
+        marks = ", ".join("?" for _ in users)
+        async with self.core.transaction() as conn:
+            cursor = await conn.execute(
+                f"DELETE FROM player_names WHERE guild_id = ? AND user_id IN ({marks})",
+                (guild_id, *users))
+        return max(0, cursor.rowcount)
+
     async def save_names(self, guild_id: str | None, names: Mapping[str, str]) -> None:
         """Keep players' display names for the pages (only those that changed are
         written)."""

@@ -270,7 +270,9 @@ async def test_ratings_after_real_games(world: World, monkeypatch: pytest.Monkey
     assert message.embeds[0]["description"].startswith("**#1** alice")
     ahead = await table.slash("dave", "leaderboard", kind=KIND)       # its ▶ shows #2
 
-    # bob leaves the server: shown as a former member, never by name or id
+    # bob leaves the server: shown as a former member, never by name or id (on the web
+    # pages too: the name kept for them is dropped)
+    await world.store.web.save_names(guild, {bob: "bob"})
     del world.dd.guild.members[bob]
     names._MEMBERS.clear()          # what was known of bob a moment ago is forgotten
     world.dd.strict = False         # Discord's "Unknown Member" is how the bot learns it
@@ -278,6 +280,7 @@ async def test_ratings_after_real_games(world: World, monkeypatch: pytest.Monkey
     text = message.text
     assert message.embeds[0]["description"].startswith("**#2** former member — **")
     assert "bob" not in text and bob not in text
+    assert await world.store.web.names(guild, [bob]) == {}
     gone = await table.slash("dave", "stats", player="carol")
     assert "bob" not in gone.text and "former" not in gone.text
 
