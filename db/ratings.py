@@ -27,6 +27,7 @@ from db.core import StoreCore
 from db.privacy import PLACEHOLDER_PREFIX
 from db.records import FINISHED, GAME_COLUMNS, GameRecord, game_from_row
 from db.standings import COMPUTER_PREFIX, GameResult, conservative
+from engine.stats import wilson_interval
 
 log = logging.getLogger("warhost.db")
 
@@ -36,22 +37,8 @@ MIN_GAMES = 3
 PAGE_SIZE = 10
 #: The recent period of ``/leaderboard ... period:30d``, in days.
 PERIOD_DAYS = 30
-#: 95% intervals.
-Z95 = 1.959963984540054
-
 #: SQL: a ``ratings``/``game_results`` row of a person (not a computer, not a placeholder).
 PEOPLE = (f"player NOT LIKE '{COMPUTER_PREFIX}%' AND player NOT LIKE '{PLACEHOLDER_PREFIX}%'")
-
-
-def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a win share (0-1), (0, 1) with no games."""
-    if games <= 0:
-        return (0.0, 1.0)
-    p = wins / games
-    denominator = 1 + z * z / games
-    centre = (p + z * z / (2 * games)) / denominator
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 @dataclass(frozen=True)
@@ -135,7 +122,7 @@ class Share:
 
     @property
     def interval(self) -> tuple[float, float]:
-        return wilson(self.wins, self.games)
+        return wilson_interval(self.wins, self.games)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ import engine
 from db import Store
 from db import standings as st
 from db.clocks import TimeControl
-from db.ratings import MIN_GAMES, wilson
+from db.ratings import MIN_GAMES
 from db.records import GameRecord
 from db.standings import DEFAULT_MU, DEFAULT_SIGMA, SeatResult
 from engine.core import IllegalAction
@@ -74,14 +74,6 @@ def test_places_share_first_between_winners_and_follow_the_standings() -> None:
     assert st.places(("a", "b"), ("a", "b", "d", "c"), ("a", "b", "c", "d")) == \
         {"a": 1, "b": 1, "d": 3, "c": 4}
     assert st.places(("c",), ("c", "a", "b"), ("a", "b", "c")) == {"c": 1, "a": 2, "b": 3}
-
-
-def test_wilson_interval_brackets_the_share() -> None:
-    low, high = wilson(50, 100)
-    assert low < 0.5 < high and high - low == pytest.approx(0.192, abs=0.01)
-    assert wilson(0, 0) == (0.0, 1.0)
-    low, high = wilson(10, 10)
-    assert high == pytest.approx(1.0) and 0.65 < low < 0.75
 
 
 # ---------------------------------------------------------------- in the store
