@@ -214,3 +214,29 @@ def test_the_palette_loses_nothing_visible() -> None:
     assert max(ImageStat.Stat(diff).mean) < 2  # measured 1.2 (blue), 0.6 (red, green)
     extrema = diff.getextrema()
     assert all(isinstance(e, tuple) and e[1] < 24 for e in extrema)  # measured 11
+
+
+def test_a_board_enlarged_in_another_thread_leaves_a_chart_its_size() -> None:
+    """Drawing settings are per thread: the web pages draw 2x frames and charts in
+    threads at the same moment."""
+    import threading
+
+    from render.common.canvas import enlarged
+
+    inside, leave = threading.Event(), threading.Event()
+
+    def hold_enlarged() -> None:
+        with enlarged(2):
+            inside.set()
+            leave.wait(10)
+
+    other = threading.Thread(target=hold_enlarged)
+    other.start()
+    try:
+        assert inside.wait(10)
+        png = rating_chart([RatingPoint(T0 + i * DAY, 25 + i, 8 - i / 10) for i in range(5)],
+                           title="t")
+    finally:
+        leave.set()
+        other.join()
+    assert Image.open(io.BytesIO(png)).size == (800, 400)

@@ -11,6 +11,7 @@ sprite, a static layer) always draws that slow way.
 from __future__ import annotations
 
 import math
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -54,10 +55,16 @@ TEXT_CACHE = 8192
 STAMP_CACHE = 2048
 
 
-class _Quality:
+class _Settings(threading.local):
+    """How boards are drawn, per thread: a web page's enlarged frame drawn in one thread
+    must not enlarge a chart or a board drawn in another at the same moment."""
+
     reference = 0  # the supersampling of boards drawn the slow way; 0: the fast way
     captured: list[Image.Image] | None = None
     enlarged = False  # keep the drawing at its supersampled size (a board to zoom into)
+
+
+_Quality = _Settings()
 
 
 @contextmanager
