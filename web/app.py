@@ -45,7 +45,7 @@ from db.records import StoreError
 from db.web import LINK_DAYS, LinkRefused
 from render.chart import RatingPoint, rating_chart
 from web import pages
-from web.frames import Draw, Frames, _once
+from web.frames import Draw, Frames, made_once
 from web.live import LOOK_EVERY, Watcher
 from web.model import (
     Names,
@@ -589,7 +589,7 @@ class WebApp:
                     self._charts.popitem(last=False)
                 return made
 
-            png = await _once(self._charting, key, drawn)
+            png = await made_once(self._charting, key, drawn)
         return web.Response(body=png, content_type="image/png",
                             headers={"Cache-Control": "public, max-age=3600"})
 

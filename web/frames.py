@@ -65,7 +65,7 @@ def positions_of(record: GameRecord, entries: Sequence[LogEntry]) -> Positions:
     return Positions(record.version, states, marks)
 
 
-async def _once(running: dict[Any, asyncio.Future[T]], key: Hashable,
+async def made_once(running: dict[Any, asyncio.Future[T]], key: Hashable,
                 make: Callable[[], Awaitable[T]]) -> T:
     """``make()`` for ``key``, once at a time: whoever asks for the same key while it
     runs waits for the same result (or failure) instead of making it again."""
@@ -120,7 +120,7 @@ class Frames:
                 self._positions.popitem(last=False)
             return found
 
-        return await _once(self._replaying, (record.id, record.version), replayed)
+        return await made_once(self._replaying, (record.id, record.version), replayed)
 
     async def frame(self, record: GameRecord, positions: Positions, version: int,
                     viewer: str | None, names: dict[str, str]) -> bytes:
@@ -141,7 +141,7 @@ class Frames:
                 self._bytes -= len(dropped)
             return png
 
-        return await _once(self._drawing, key, drawn)
+        return await made_once(self._drawing, key, drawn)
 
     @staticmethod
     def key(record: GameRecord, version: int, viewer: str | None,
