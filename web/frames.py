@@ -66,7 +66,7 @@ def positions_of(record: GameRecord, entries: Sequence[LogEntry]) -> Positions:
 
 
 async def made_once(running: dict[Any, asyncio.Future[T]], key: Hashable,
-                make: Callable[[], Awaitable[T]]) -> T:
+                    make: Callable[[], Awaitable[T]]) -> T:
     """``make()`` for ``key``, once at a time: whoever asks for the same key while it
     runs waits for the same result (or failure) instead of making it again."""
     pending = running.get(key)
