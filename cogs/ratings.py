@@ -45,7 +45,7 @@ from cogs.wording import (
 from db import StoreError
 from db import ratings as rated
 from db.ratings import Leaderboard
-from db.standings import COMPUTER_PREFIX
+from db.standings import is_computer_identity
 from engine import IllegalAction
 from render.chart import RatingPoint, rating_chart
 
@@ -83,7 +83,7 @@ async def member_names(interaction: discord.Interaction,
     (the caller's own at once); computers and those who left are not in it."""
     me = str(interaction.user.id)
     guild = interaction.guild
-    people = [p for p in dict.fromkeys(players) if not p.startswith(COMPUTER_PREFIX)]
+    people = [p for p in dict.fromkeys(players) if not is_computer_identity(p)]
 
     async def one(player: str) -> str | None:
         if player == me:

@@ -28,7 +28,7 @@ from db.limits import LOBBY_EXPIRED
 from db.ratings import MIN_GAMES, KindRecord, KindStats, Leaderboard, PlayerStats, Share
 from db.records import BY_COMPUTER, BY_TIMEOUT, COMPUTERS_ONLY, TAKEOVER
 from db.replay import effective, undone_by
-from db.standings import COMPUTER_PREFIX
+from db.standings import COMPUTER_PREFIX, FORMER_MEMBER, computer_label, is_computer_identity
 from db.turns import digest_payload
 from engine import Game, IllegalAction, public_events
 from engine.search import LEVELS
@@ -574,9 +574,6 @@ def status_embed(game: Game[Any], record: GameRecord, state: Any,
 
 # -- ratings and statistics: /stats, /leaderboard, /game stats ---------------------------
 
-#: How leaderboards and statistics name a player who has left the server (never their
-#: name, never their id).
-FORMER_MEMBER = "former member"
 #: Fewer decided games than this, and /game stats says its intervals are wide.
 FEW_GAMES = 10
 #: Discord's limits for an embed (with room to spare).
@@ -627,17 +624,12 @@ def change_text(change: float) -> str:
     return f"+{change:.1f}" if change > 0 else f"−{-change:.1f}"
 
 
-def computer_level_name(player: str) -> str:
-    """``🤖 Computer (hard)`` for the rating identity ``computer:hard``."""
-    return f"🤖 Computer ({player.removeprefix(COMPUTER_PREFIX)})"
-
-
 def rated_name(player: str, names: Mapping[str, str]) -> str:
     """How a leaderboard shows a rated player: their display name while they are a member
     (``names``), a computer by its level, anyone else as a former member. Markdown in a
     name is shown as typed."""
-    if player.startswith(COMPUTER_PREFIX):
-        return computer_level_name(player)
+    if is_computer_identity(player):
+        return computer_label(player)
     name = names.get(player)
     if not name:
         return FORMER_MEMBER

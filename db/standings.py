@@ -68,6 +68,16 @@ def is_computer_identity(player: str) -> bool:
     return player.startswith(COMPUTER_PREFIX)
 
 
+#: How leaderboards and statistics show a rated player no longer known there (they left
+#: the server, or deleted their data): never their name, never their id.
+FORMER_MEMBER = "former member"
+
+
+def computer_label(player: str) -> str:
+    """``🤖 Computer (hard)`` for the rating identity ``computer:hard``."""
+    return f"🤖 Computer ({player.removeprefix(COMPUTER_PREFIX)})"
+
+
 # ---------------------------------------------------------------- thinking time
 
 

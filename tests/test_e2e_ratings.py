@@ -29,6 +29,7 @@ import cogs.names as names
 from cogs import wording
 from db import ratings as rated
 from db.ratings import KindRecord, KindStats, Leaderboard, PlayerStats, Ranked, Share
+from db.standings import computer_label
 from render.chart import HEIGHT, WIDTH
 from tests.toy_game import GAME, KIND
 
@@ -371,7 +372,7 @@ def test_durations_changes_and_names_read_well() -> None:
         "under 1 s", "40 s", "2 min 5 s", "12 min", "2 h 14 min", "3 d 4 h", "1 d"]
     assert [wording.change_text(c) for c in (1.24, -0.8, 0.01)] == ["+1.2", "−0.8", "±0.0"]
     assert [wording.rating_number(v) for v in (27.34, -5.21, -0.04)] == ["27.3", "−5.2", "0.0"]
-    assert wording.computer_level_name("computer:hard") == "🤖 Computer (hard)"
+    assert computer_label("computer:hard") == "🤖 Computer (hard)"
     assert wording.rated_name("123", {}) == wording.FORMER_MEMBER
     assert wording.rated_name("123", {"123": "**bold**"}) == "\\*\\*bold\\*\\*"
     assert wording.side_label("french") == "French" and wording.side_label("Romans") == "Romans"

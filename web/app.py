@@ -42,6 +42,7 @@ import engine
 from db import GameRecord, Store
 from db.ratings import PAGE_SIZE
 from db.records import StoreError
+from db.standings import is_computer_identity
 from db.web import LINK_DAYS, LinkRefused
 from render.chart import RatingPoint, rating_chart
 from web import pages
@@ -50,7 +51,6 @@ from web.live import LOOK_EVERY, Watcher
 from web.model import (
     Names,
     board_data,
-    is_computer_player,
     one_decimal,
     page_data,
     pages_of,
@@ -539,7 +539,7 @@ class WebApp:
                             headers={"Cache-Control": "no-cache"})
 
     async def name_of(self, guild: str, player: str) -> str:
-        if is_computer_player(player):
+        if is_computer_identity(player):
             return player_name(player, {})
         return player_name(player, await self.store.web.names(guild, [player]))
 

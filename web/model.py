@@ -28,7 +28,7 @@ from db.computers import computer_name, computers, is_computer_seat
 from db.ratings import PAGE_SIZE, Leaderboard, PlayerStats, Ranked
 from db.records import BY_COMPUTER, BY_TIMEOUT, BY_UNDO, Announcement, GameRecord, LogEntry
 from db.replay import undone_by
-from db.standings import COMPUTER_PREFIX
+from db.standings import COMPUTER_PREFIX, FORMER_MEMBER, computer_label, is_computer_identity
 from engine import Game, IllegalAction, public_events
 
 #: Discord's markdown and mentions, which a page shows as plain text.
@@ -314,9 +314,6 @@ def page_data(game: Game[Any], record: GameRecord, state: Any, entries: Sequence
 
 # -- ratings: a server's leaderboards, a player's statistics ---------------------------------
 
-#: How a player is named who has results but no kept name (they left the server, or
-#: deleted their data): never their id.
-FORMER_MEMBER = "former member"
 #: A player in a ratings page's address: a Discord user id, or a computer level.
 _PLAYER_ID = re.compile(r"[0-9]{1,20}|" + re.escape(COMPUTER_PREFIX) + r"[a-z][a-z0-9_-]{0,31}")
 
@@ -326,15 +323,11 @@ def plausible_player(text: object) -> bool:
     return isinstance(text, str) and text.isascii() and _PLAYER_ID.fullmatch(text) is not None
 
 
-def is_computer_player(player: str) -> bool:
-    return player.startswith(COMPUTER_PREFIX)
-
-
 def player_name(player: str, known: Mapping[str, str]) -> str:
     """A rated player's name on a server's pages: a computer level's, the kept display
     name, else :data:`FORMER_MEMBER`."""
-    if is_computer_player(player):
-        return f"🤖 Computer ({player.removeprefix(COMPUTER_PREFIX)})"
+    if is_computer_identity(player):
+        return computer_label(player)
     return known.get(player) or FORMER_MEMBER
 
 
@@ -411,7 +404,7 @@ def player_data(stats: PlayerStats, name: str,
             "listed": k.kind in game_names,
             "chart": chart_version(k.games, k.mu, k.sigma)})
     return {"player": stats.player, "name": name,
-            "computer": is_computer_player(stats.player),
+            "computer": is_computer_identity(stats.player),
             "games": stats.games, "wins": stats.wins,
             "win_share": (f"{round(100 * stats.wins / stats.games)}%" if stats.games
                           else None),
