@@ -433,3 +433,39 @@ def test_the_lobby_says_whether_the_game_is_rated() -> None:
 
     assert fields({})["Rated"].startswith("yes")
     assert fields({"rated": False})["Rated"] == "no: a friendly game"
+
+
+def test_a_game_without_a_winner_or_with_one_player_is_not_rated() -> None:
+    """Ended without a result (no winners): counted, unplaced, unrated; one player on two
+    seats (two computers of one level alone) cannot be rated against itself."""
+    from engine.core import Outcome
+
+    class Ended:
+        def __init__(self, winners: tuple[str, ...]) -> None:
+            self.result = Outcome(winners, ("a", "b"), "over")
+
+        def outcome(self, state: Any) -> Outcome:
+            return self.result
+
+        def sides(self, state: Any) -> dict[str, str]:
+            return {}
+
+        def rounds(self, state: Any) -> int | None:
+            return 4
+
+    def record(seats: tuple[str, ...], timing: dict[str, Any]) -> GameRecord:
+        return GameRecord(id=9, kind="race", guild_id=None, channel_id="c", host_id="a",
+                          status="finished", seats=seats, seed=0, options={}, state="",
+                          version=3, lobby_message_id=None, created_at=0.0, updated_at=1.0,
+                          timing=timing)
+
+    drawn = st.result_of(Ended(()), record(("a", "b"), {}), None, 5.0)  # type: ignore[arg-type]
+    assert drawn is not None and not drawn.rated and drawn.guild_id == ""
+    assert [(s.place, s.won) for s in drawn.seats] == [(None, False), (None, False)]
+    won = st.result_of(Ended(("a",)), record(("a", "b"), {}), None, 5.0)  # type: ignore[arg-type]
+    assert won is not None and won.rated and won.rounds == 4
+    bots = {"computers": {"cpu-1": "hard", "cpu-2": "hard"}}
+    alone = st.result_of(Ended(("cpu-1",)), record(("cpu-1", "cpu-2"), bots), None,  # type: ignore[arg-type]
+                         5.0)
+    assert alone is not None and not alone.rated
+    assert [s.player for s in alone.seats] == ["computer:hard", "computer:hard"]
