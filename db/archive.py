@@ -61,7 +61,7 @@ from db.records import (
     entries_from_rows,
     game_from_row,
 )
-from db.replay import replay
+from db.replay import opening, replay
 from engine.core import Game, IllegalAction
 
 log = logging.getLogger("warhost.db")
@@ -141,8 +141,8 @@ def _replayed(game: Game[Any], record: GameRecord, entries: Sequence[LogEntry]
               ) -> tuple[list[LogEntry], Any]:
     """The entries with their events, made again, and the position they end at."""
     rebuilt: list[LogEntry] = []
-    state = game.new_game(list(record.seats), record.seed, dict(record.options))
-    for step in replay(game, record.seats, record.seed, record.options, entries):
+    state = opening(game, record)
+    for step in replay(game, record, entries):
         rebuilt.append(LogEntry(step.entry.seq, step.entry.player, step.entry.action,
                                 step.events, step.entry.created_at, step.entry.origin))
         state = step.after

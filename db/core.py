@@ -94,7 +94,7 @@ from db.records import (
     game_from_row,
 )
 from db.replay import Step, replay, undo_event, undoable
-from db.turns import Turn, clock_payload, digest_payload
+from db.turns import Turn, clock_payload, dice_reveal, digest_payload
 from engine.core import RESIGN, Game, IllegalAction
 
 log = logging.getLogger("warhost.db")
@@ -267,6 +267,7 @@ class StoreCore:
             "updated_at": new.updated_at, "digest_seq": new.digest_seq,
             "decisions": canonical_json(new.decisions), "timing": canonical_json(new.timing),
             "nudges": canonical_json(new.nudges), "wake_at": new.wake_at,
+            "dice": canonical_json(new.dice), "origin": canonical_json(new.origin),
         }
         columns = ", ".join(f"{name} = ?" for name in sql_values)
         cursor = await conn.execute(
@@ -569,8 +570,7 @@ class StoreCore:
 
     def replayed(self, record: GameRecord, entries: list[LogEntry]) -> list[Step]:
         try:
-            return list(replay(engine.get_game(record.kind), record.seats, record.seed,
-                               record.options, entries))
+            return list(replay(engine.get_game(record.kind), record, entries))
         except (IllegalAction, ValueError) as exc:
             raise StoreError(f"Game #{record.id}'s log cannot be replayed ({exc}); ask an "
                              "admin to check the database.") from exc
@@ -613,6 +613,8 @@ class StoreCore:
         pauses = await self.pauses(conn, record.guild_id, turn.to_act, now)
         payload = {**digest_payload(game, state, first, last, turn),
                    **clock_payload(record, turn.to_act, pauses, now)}
+        if turn.over:       # the dice's secret is revealed with the result
+            payload["dice"] = dice_reveal(record.dice)
         made = [await self.announce(conn, record.id, last, DIGEST, None, payload, now=now)]
         followers = await conn.execute_fetchall(
             "SELECT user_id FROM followers WHERE game_id = ? ORDER BY user_id", (record.id,))

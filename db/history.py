@@ -26,7 +26,7 @@ from db.records import (
     entries_from_rows,
     game_from_row,
 )
-from db.replay import Step, Undoable, replay, undoable
+from db.replay import Step, Undoable, opening, replay, undoable
 from engine.core import IllegalAction
 
 log = logging.getLogger("warhost.db")
@@ -143,9 +143,9 @@ class History:
                 return found
         game = engine.get_game(record.kind)
         try:
-            state = game.new_game(list(record.seats), record.seed, dict(record.options))
+            state = opening(game, record)
             stored = {e.seq: canonical_json(e.events) for e in entries}
-            for step in replay(game, record.seats, record.seed, record.options, entries):
+            for step in replay(game, record, entries):
                 if canonical_json(step.events) != stored[step.entry.seq]:
                     found.append(f"action {step.entry.seq} ({step.entry.action!r}) now gives "
                                  "different events")

@@ -54,7 +54,7 @@ from db.records import (
     canonical_json,
     game_from_row,
 )
-from db.replay import replay
+from db.replay import opening, replay
 from engine.core import RESIGN, IllegalAction
 
 log = logging.getLogger("warhost.db")
@@ -307,7 +307,9 @@ class Privacy:
             state=None if record.state is None else rename(record.state),
             decisions=_json_renamed(record.decisions, rename),
             timing=_json_renamed(record.timing, rename),
-            nudges=_json_renamed(record.nudges, rename))
+            nudges=_json_renamed(record.nudges, rename),
+            dice=_json_renamed(record.dice, rename),
+            origin=_json_renamed(record.origin, rename))
         new_entries = [replace(e, player=rename(e.player), action=rename(e.action),
                                events=_json_renamed(e.events, rename)) for e in entries]
         return new_record, new_entries
@@ -332,8 +334,8 @@ class Privacy:
         """Why the log does not replay to the saved position, or None when it does."""
         game = engine.get_game(record.kind)
         try:
-            state = game.new_game(list(record.seats), record.seed, dict(record.options))
-            for step in replay(game, record.seats, record.seed, record.options, entries):
+            state = opening(game, record)
+            for step in replay(game, record, entries):
                 if canonical_json(step.events) != canonical_json(step.entry.events):
                     return f"move {step.entry.seq} gives different events"
                 state = step.after
@@ -356,7 +358,8 @@ class Privacy:
             raise _Moved
         await self.core.write(conn, current, seats=new_record.seats, host_id=new_record.host_id,
                               state=new_record.state, decisions=new_record.decisions,
-                              timing=new_record.timing, nudges=new_record.nudges)
+                              timing=new_record.timing, nudges=new_record.nudges,
+                              dice=new_record.dice, origin=new_record.origin)
         await standings.rename_seats(conn, record.id, record.seats, new_record.seats)
         if archived and not await replace_archived_log(conn, record.id, new_entries):
             raise _Moved

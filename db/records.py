@@ -14,6 +14,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+# A logged action and its origins belong to the record format; the store hands them on.
+from engine.record import BY_COMPUTER as BY_COMPUTER
+from engine.record import BY_PLAYER as BY_PLAYER
+from engine.record import BY_TIMEOUT as BY_TIMEOUT
+from engine.record import BY_UNDO as BY_UNDO
+from engine.record import LogEntry as LogEntry
+
 #: Game statuses, in the only order a game goes through them ("aborted" may follow
 #: "lobby" or "active").
 LOBBY = "lobby"
@@ -71,6 +78,15 @@ class GameRecord:
     wake_at: float | None = None
     #: The unguessable id of the game's web page (``/g/<public_id>``); not the row id.
     public_id: str = ""
+    #: The committed dice (see :mod:`engine.record`): ``scheme``, ``commitment``, the
+    #: secret ``seed`` and ``salt`` (never shown before the game ends), ``committed_at``,
+    #: each seat's ``contributions`` and, once started, the ``mixed`` pairs. Empty for a
+    #: game from before commitments.
+    dice: dict[str, Any] = field(default_factory=dict)
+    #: Where a game started from another position came from: ``from`` ("position" or
+    #: "record"), a ``note`` for players, the ``source`` position text as given and, once
+    #: started, the ``position`` with the seats in it. Empty for a game dealt afresh.
+    origin: dict[str, Any] = field(default_factory=dict)
 
     @property
     def is_open(self) -> bool:
@@ -78,27 +94,6 @@ class GameRecord:
         return self.status in OPEN_STATUSES
 
 
-@dataclass(frozen=True)
-class LogEntry:
-    """One accepted action. ``action`` is the text as the player gave it."""
-
-    seq: int
-    player: str
-    action: str
-    events: list[dict[str, Any]]
-    created_at: float
-    #: Who made it: the player (``player``), their clock running out (``timeout``), the
-    #: computer (``computer``), or an ``undo`` entry (its event lists the moves it took
-    #: back).
-    origin: str = "player"
-
-
-#: Origins of logged actions.
-BY_PLAYER = "player"
-BY_TIMEOUT = "timeout"
-BY_UNDO = "undo"
-#: A computer chose it: a computer's own seat, or a human's seat it took over.
-BY_COMPUTER = "computer"
 
 
 @dataclass(frozen=True)
@@ -201,7 +196,7 @@ Row = Sequence[Any]
 #: The columns of a game row, in the order :func:`game_from_row` reads them.
 GAME_COLUMNS = ("id, kind, guild_id, channel_id, host_id, status, seats, seed, options, "
                 "state, version, lobby_message_id, created_at, updated_at, digest_seq, "
-                "decisions, timing, nudges, wake_at, public_id")
+                "decisions, timing, nudges, wake_at, public_id, dice, origin")
 #: The columns of a log row, in the order :func:`entries_from_rows` reads them.
 LOG_COLUMNS = "seq, player, action, events, created_at, origin"
 #: The columns of an announcement row, in the order :func:`announcement_from_row` reads.
@@ -232,7 +227,8 @@ def game_from_row(row: Row) -> GameRecord:
         lobby_message_id=row[11], created_at=float(row[12]), updated_at=float(row[13]),
         digest_seq=int(row[14]), decisions=json.loads(row[15]), timing=json.loads(row[16]),
         nudges=json.loads(row[17]), wake_at=None if row[18] is None else float(row[18]),
-        public_id=row[19] or "")
+        public_id=row[19] or "", dice=json.loads(row[20] or "{}"),
+        origin=json.loads(row[21] or "{}"))
 
 
 def entries_from_rows(rows: Iterable[Row]) -> list[LogEntry]:

@@ -1,8 +1,9 @@
-"""Replaying a game's log: every position it went through, undos included.
+"""Replaying a stored game's log: every position it went through, undos included.
 
-The log is the game: its seed and options, then every accepted action in order. An
-``undo`` entry takes the game back to the position before the first move it lists, so
-a replay keeps each position it passes through. Pure: no database, no clock.
+The log is the game: its opening (dealt from its seed, or the position it started from)
+then every accepted action in order. The replay itself belongs to the record format
+(:mod:`engine.record`), which a game record is checked with too; this module opens a
+stored game and says what a player may take back. Pure: no database, no clock.
 """
 
 from __future__ import annotations
@@ -11,54 +12,28 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from db.records import BY_COMPUTER, BY_PLAYER, BY_TIMEOUT, BY_UNDO, LogEntry
-from engine.core import RESIGN, Event, Game
+from db.records import BY_COMPUTER, BY_PLAYER, BY_TIMEOUT, BY_UNDO, GameRecord, LogEntry
+from engine import record as game_record
+from engine.core import RESIGN, Game
+from engine.record import Step as Step
+from engine.record import undo_event as undo_event
+from engine.record import undone_by as undone_by
 
 
-@dataclass(frozen=True)
-class Step:
-    """One logged action replayed: the positions around it and what it did."""
-
-    entry: LogEntry
-    before: Any
-    after: Any
-    #: What the engine (or, for an undo, the platform) says it did, replayed now.
-    events: list[Event]
+def opening(game: Game[Any], record: GameRecord) -> Any:
+    """The position ``record``'s game started at (its seed and options, or the position
+    it was started from)."""
+    return game_record.opening(game, record.seats, record.seed, record.options,
+                               record.origin.get("position"))
 
 
-def undo_event(undone: Sequence[int]) -> Event:
-    """The one event of an undo entry."""
-    return {"type": "undo", "undone": list(undone)}
-
-
-def undone_by(entry: LogEntry) -> list[int]:
-    """The moves an undo entry took back ([] for any other entry)."""
-    if entry.origin != BY_UNDO or not entry.events:
-        return []
-    undone = entry.events[0].get("undone")
-    return [int(s) for s in undone] if isinstance(undone, list) else []
-
-
-def replay(game: Game[Any], seats: Sequence[str], seed: int, options: dict[str, Any],
-           entries: Iterable[LogEntry]) -> Iterator[Step]:
-    """Every entry of a log, in order, with the positions before and after it.
+def replay(game: Game[Any], record: GameRecord, entries: Iterable[LogEntry]) -> Iterator[Step]:
+    """Every entry of ``record``'s log, in order, with the positions before and after it.
 
     Raises :class:`engine.IllegalAction` if the engine refuses a logged action, and
     ValueError for an undo that names moves it cannot take back.
     """
-    state = game.new_game(list(seats), seed, dict(options))
-    positions: dict[int, Any] = {0: state}
-    for entry in entries:
-        if entry.origin == BY_UNDO:
-            undone = undone_by(entry)
-            if not undone or min(undone) - 1 not in positions:
-                raise ValueError(f"undo at {entry.seq} names moves {undone} it cannot take back")
-            after, events = positions[min(undone) - 1], [undo_event(undone)]
-        else:
-            after, events = game.apply(state, entry.player, entry.action)
-        positions[entry.seq] = after
-        yield Step(entry, state, after, events)
-        state = after
+    return game_record.replay(game, opening(game, record), entries)
 
 
 @dataclass(frozen=True)

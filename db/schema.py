@@ -275,6 +275,14 @@ MIGRATIONS: list[str] = [
     INSERT INTO ratings_meta (id, built) SELECT 1, CASE WHEN EXISTS
         (SELECT 1 FROM games WHERE status = 'finished') THEN 0 ELSE 1 END;
     """,
+    # 8: committed dice and games started from a position. dice holds the commitment
+    # posted in the lobby, the secret seed and salt behind it (revealed when the game
+    # ends), and each seat contribution mixed in at the start; origin holds the position
+    # a game started from (empty for a game dealt afresh).
+    """
+    ALTER TABLE games ADD COLUMN dice TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE games ADD COLUMN origin TEXT NOT NULL DEFAULT '{}';
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -241,6 +241,12 @@ MIGRATIONS: list[str] = [
     );
     INSERT INTO ratings_meta (id, built) SELECT 1, CASE WHEN EXISTS
         (SELECT 1 FROM games WHERE status = 'finished') THEN 0 ELSE 1 END;
+""",
+    # 8: committed dice (the commitment, its secret seed and salt, the contributions)
+    # and the position a game started from, as in the SQLite schema.
+    """
+    ALTER TABLE games ADD COLUMN dice TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE games ADD COLUMN origin TEXT NOT NULL DEFAULT '{}';
 """
 ]
 

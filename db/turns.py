@@ -17,6 +17,7 @@ from db import computers as cpu
 from db.clocks import Interval, TimeControl, deadline, paused_at
 from db.records import GameRecord
 from engine.core import Game
+from engine.record import SCHEME, UNCOMMITTED
 
 #: A decision off one's turn lists its choices in the digest when there are this few.
 DECISION_CHOICES_SHOWN = 8
@@ -97,3 +98,12 @@ def clock_payload(record: GameRecord, to_act: Sequence[str],
     return {"deadlines": deadlines, "vacations": away,
             "timeouts": dict(record.timing.get("timeouts") or {}),
             "clock": None if control is None else control.describe()}
+
+
+def dice_reveal(dice: Mapping[str, Any]) -> dict[str, Any]:
+    """What the final digest reveals of a game's dice: the commitment with the seed and
+    salt behind it, or that the game had no commitment."""
+    if dice.get("scheme") != SCHEME:
+        return {"scheme": UNCOMMITTED}
+    return {"scheme": SCHEME, "commitment": dice.get("commitment"),
+            "seed": dice.get("seed"), "salt": dice.get("salt")}

@@ -199,6 +199,13 @@ class Game(ABC, Generic[S]):
     narrator: Narration | None = None
     #: What the generic tests hold this game to (see :class:`GameFacts`).
     facts: ClassVar[GameFacts] = GameFacts()
+    #: The version of the rules as this engine plays them: raised whenever a change makes
+    #: an old log replay differently, so a game record says which rules it was played by.
+    rules_version: ClassVar[int] = 1
+    #: Argument kinds of :attr:`verbs` whose values may be secret when played (a card
+    #: from a hand): an action naming one is shown to the public only once one of its
+    #: public events shows that value too (:meth:`public_action`).
+    secret_kinds: ClassVar[frozenset[str]] = frozenset()
 
     def resolve_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
         """Defaults overlaid with ``options``; unknown names or bad values are refused."""
@@ -360,6 +367,37 @@ class Game(ABC, Generic[S]):
             return dataclasses.replace(state, dice=Dice.from_seed(rng.getrandbits(64)))
         return state
 
+    def reseed(self, state: S, seed: int) -> S:
+        """``state`` with its dice generator started afresh from ``seed`` (forced results
+        dropped): how a game started from a position gets dice nobody chose. By default a
+        state's ``dice`` field; a state without one (no chance after the deal) is kept."""
+        if dataclasses.is_dataclass(state) and not isinstance(state, type) and any(
+                f.name == "dice" for f in dataclasses.fields(state)):
+            return dataclasses.replace(state, dice=Dice.from_seed(seed))
+        return state
+
+    def public_action(self, action: str, events: list[Event]) -> str | None:
+        """``action`` as the public may read it, or None while it names something secret:
+        an argument of a :attr:`secret_kinds` kind whose value no public event of the
+        action shows. Text no verb reads is shown only by games with no secret kinds."""
+        try:
+            text = self.normalise(action)
+        except IllegalAction:
+            return None
+        if not self.secret_kinds or text == RESIGN:
+            return text
+        shown: set[str] = set()
+        _words(public_events(events), shown)
+        for verb in self.verbs:
+            words = verb.matches(text)
+            if words is None:
+                continue
+            for arg in verb.args:
+                if arg.kind in self.secret_kinds and words[verb.position(arg.name)] not in shown:
+                    return None
+            return text
+        return None
+
     def reversible(self, before: S, after: S, events: list[Event]) -> bool:
         """Whether the action that turned ``before`` into ``after`` may be taken back.
 
@@ -421,6 +459,20 @@ class Game(ABC, Generic[S]):
 def public_events(events: list[Event]) -> list[Event]:
     """The events everyone may see."""
     return [e for e in events if "private_to" not in e]
+
+
+def _words(value: Any, out: set[str]) -> None:
+    """Every string and whole number in a JSON value, lower-cased (keys aside)."""
+    if isinstance(value, str):
+        out.add(value.lower())
+    elif isinstance(value, int) and not isinstance(value, bool):
+        out.add(str(value))
+    elif isinstance(value, dict):
+        for item in value.values():
+            _words(item, out)
+    elif isinstance(value, list):
+        for item in value:
+            _words(item, out)
 
 
 # -- pieces every game's engine shares ---------------------------------------------------

@@ -59,19 +59,20 @@ class DemoResult:
 def dealt_from(seed: int | None) -> Iterator[None]:
     """Make the bot's store deal the next games from ``seed`` (None: at random, as usual).
 
-    The store draws seeds with ``secrets.randbits``; only its own reference is replaced.
+    The store deals a game's seed with ``db.lobby.deal`` (from its committed dice); only
+    that reference is replaced.
     """
     if seed is None:
         yield
         return
     import db.lobby
 
-    real = db.lobby.secrets
-    db.lobby.secrets = SimpleNamespace(randbits=lambda bits: seed)  # type: ignore[assignment]
+    real = db.lobby.deal
+    db.lobby.deal = lambda secret, contributions: seed
     try:
         yield
     finally:
-        db.lobby.secrets = real
+        db.lobby.deal = real
 
 
 def friendly(action: str) -> tuple[str, dict[str, Any]]:

@@ -24,7 +24,6 @@ What it offers:
 
 from __future__ import annotations
 
-import secrets
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -118,17 +117,19 @@ class World:
 
 
 def deal_seeds(monkeypatch: pytest.MonkeyPatch, seed: int | None) -> SimpleNamespace:
-    """Make the store deal games from ``dealer.seed`` (only its own ``secrets`` is replaced);
-    a test may set another seed on the returned dealer before it starts a game. While the
-    seed is None the store deals real random seeds."""
+    """Make the store deal games from ``dealer.seed`` instead of its committed dice (their
+    records then fail the dice check: a test of the commitment deals real ones); a test
+    may set another seed on the returned dealer before it starts a game. While the seed
+    is None the store deals from the commitment, as in play."""
     import db.lobby
 
     dealer = SimpleNamespace(seed=seed)
+    real = db.lobby.deal
 
-    def randbits(bits: int) -> int:
-        return secrets.randbits(bits) if dealer.seed is None else dealer.seed
+    def deal(secret: str, contributions: list[str]) -> int:
+        return real(secret, contributions) if dealer.seed is None else dealer.seed
 
-    monkeypatch.setattr(db.lobby, "secrets", SimpleNamespace(randbits=randbits))
+    monkeypatch.setattr(db.lobby, "deal", deal)
     return dealer
 
 

@@ -41,7 +41,7 @@ import render
 from db import Store, StoreError, schema_pg
 from db.backend import is_postgres
 from db.records import BY_UNDO, GameRecord
-from db.replay import replay
+from db.replay import opening, replay
 from db.schema import SCHEMA_VERSION
 from db.web import LINK_DAYS, NAME_LIMIT, LinkRefused
 from engine import public_events
@@ -752,9 +752,9 @@ async def test_each_frame_is_the_public_board_of_that_version_from_the_replayed_
     entries, _ = await store.web.log(record)
     assert [e.seq for e in entries] == list(range(1, record.version + 1))
     assert entries[1].origin == BY_UNDO
-    states = {0: game.new_game(list(record.seats), record.seed, dict(record.options))}
+    states = {0: opening(game, record)}
     marks: dict[int, Any] = {0: None}
-    for step in replay(game, record.seats, record.seed, record.options, entries):
+    for step in replay(game, record, entries):
         states[step.entry.seq] = step.after
         marks[step.entry.seq] = (None if step.entry.origin == BY_UNDO
                                  else public_events(list(step.entry.events)) or None)

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 import engine
 import render
 from db.records import BY_UNDO, GameRecord, LogEntry
-from db.replay import replay
+from db.replay import opening, replay
 from engine import public_events
 
 #: ``draw(kind, view, events, names) -> PNG bytes``: the bot passes its board workers.
@@ -55,10 +55,9 @@ class Positions:
 def positions_of(record: GameRecord, entries: Sequence[LogEntry]) -> Positions:
     """Replay a game's log (pure; slow for a long game, so run it off the event loop)."""
     game = engine.get_game(record.kind)
-    states: dict[int, Any] = {0: game.new_game(list(record.seats), record.seed,
-                                               dict(record.options))}
+    states: dict[int, Any] = {0: opening(game, record)}
     marks: dict[int, list[dict[str, Any]]] = {0: []}
-    for step in replay(game, record.seats, record.seed, record.options, entries):
+    for step in replay(game, record, entries):
         states[step.entry.seq] = step.after
         marks[step.entry.seq] = ([] if step.entry.origin == BY_UNDO
                                  else public_events(list(step.entry.events)))

@@ -58,6 +58,8 @@ class Napoleon(Game[NapoleonState]):
                       "Rounds before the game ends on the value of the countries held.",
                       ROUND_CHOICES),)
     verbs = VERBS
+    #: A discarded card stays secret (the channel hears only that a card was discarded).
+    secret_kinds = frozenset({"card"})
     positions = st
     narrator = narration
     #: What the generic tests hold Napoleonic Wars to.
