@@ -10,6 +10,9 @@ players read in :mod:`cogs.wording`; a move goes down :func:`cogs.moves.submit`.
 from __future__ import annotations
 
 import asyncio
+import gzip
+import io
+import json
 import logging
 import re
 from pathlib import Path
@@ -55,6 +58,7 @@ from cogs.wording import (
     chunk_lines,
     clip,
     clock_lines,
+    dice_text,
     digest_events,
     kind_stats_embed,
     mention,
@@ -62,9 +66,12 @@ from cogs.wording import (
     no_kind_stats_text,
     result_lines,
 )
+from db import GameRecord
 from db.clocks import DEFAULT_MAX_TIMEOUTS, ClockError, TimeControl
 from db.core import MAX_UNDO
 from engine import Game, IllegalAction
+from engine.origins import MAX_FROM_BYTES, StartingPoint, starting_point
+from engine.record import SCHEME
 from engine.search import LEVELS
 
 log = logging.getLogger("warhost.cogs.game")
@@ -204,7 +211,12 @@ class GameCog(commands.Cog):
                            level="How strong the computer players are (default medium)",
                            takeover="With a clock: a player whose time runs out hands "
                                     "their seat to the computer until they are back",
-                           rated="false for a friendly game: nobody's rating moves")
+                           rated="false for a friendly game: nobody's rating moves",
+                           from_="Start from a position, or a point of a game record "
+                                 "(/game export); never rated",
+                           at="With a record in from: the action to start after (default: "
+                              "the last before the end)")
+    @app_commands.rename(from_="from")
     @app_commands.choices(kind=KIND_CHOICES, level=LEVEL_CHOICES)
     async def new(self, interaction: discord.Interaction, kind: str,
                   options: app_commands.Range[str, 1, 200] | None = None,
@@ -212,7 +224,8 @@ class GameCog(commands.Cog):
                   timeouts: app_commands.Range[int, 0, 20] = DEFAULT_MAX_TIMEOUTS,
                   bots: app_commands.Range[int, 0, 7] = 0,
                   level: str | None = None, takeover: bool = False,
-                  rated: bool = True) -> None:
+                  rated: bool = True, from_: discord.Attachment | None = None,
+                  at: app_commands.Range[int, 0, 1_000_000] | None = None) -> None:
         store = store_of(interaction.client)
         remember(interaction.user, interaction.guild_id)
         refused = await refuse_new_game(interaction)  # permissions, the server's cap
@@ -228,18 +241,41 @@ class GameCog(commands.Cog):
         if takeover and control is None:
             raise IllegalAction("`takeover` hands a seat to the computer when its clock runs "
                                 "out, so it needs a `clock` (e.g. `clock:24h`).")
+        if at is not None and from_ is None:
+            raise IllegalAction("`at:` picks a point of a game record: attach the record in "
+                                "`from:` too.")
+        origin = None
+        if from_ is not None:
+            if options:
+                raise IllegalAction("A game started from a position plays on with that "
+                                    "position's settings: leave `options` out.")
+            if from_.size > MAX_FROM_BYTES:
+                raise IllegalAction(f"{clip(from_.filename, 60)} is "
+                                    f"{from_.size / 1_048_576:.1f} MB; Warhost starts games "
+                                    f"from files up to {MAX_FROM_BYTES // 1_048_576} MB.")
+            # Reading and checking a record can take longer than Discord's 3 seconds.
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            point = await read_starting_point(game, from_, at)
+            origin = point.to_origin()
         record = await store.lobby.open(
             kind, str(interaction.guild_id) if interaction.guild_id else None,
             str(interaction.channel_id), str(interaction.user.id), chosen, control,
-            computers=bots, level=level, takeover=takeover, rated=rated)
+            computers=bots, level=level, takeover=takeover, rated=rated, origin=origin)
         refused = await undo_if_crowded(interaction, record)  # lost a race for the cap
         if refused is not None:
             await reply_error(interaction, refused)
             return
         view = lobby_view(record) or discord.ui.View()
-        await interaction.response.send_message(embed=lobby_embed(record), view=view,
-                                                allowed_mentions=NO_MENTIONS)
-        message = await interaction.original_response()
+        if interaction.response.is_done():      # deferred: the lobby is a message of its own
+            message: discord.Message | discord.InteractionMessage = \
+                await interaction.channel.send(  # type: ignore[union-attr]
+                    embed=lobby_embed(record), view=view, allowed_mentions=NO_MENTIONS)
+            await interaction.followup.send(f"Game #{record.id} is open: {message.jump_url}",
+                                            ephemeral=True)
+        else:
+            await interaction.response.send_message(embed=lobby_embed(record), view=view,
+                                                    allowed_mentions=NO_MENTIONS)
+            message = await interaction.original_response()
         await store.lobby.set_message(record.id, str(message.id))
 
     @new.autocomplete("options")
@@ -425,20 +461,32 @@ class GameCog(commands.Cog):
     async def log_(self, interaction: discord.Interaction,
                    page: app_commands.Range[int, 1, 100000] | None = None,
                    game: app_commands.Range[int, 1, 2**53] | None = None) -> None:
-        store = store_of(interaction.client)
-        if game is not None:
-            record = await store.get(game)
-            if record.guild_id != (str(interaction.guild_id) if interaction.guild_id else None):
-                await reply_error(interaction, f"There is no game #{game} in this server.")
-                return
-        else:
-            found = await store.latest_in_channel(str(interaction.channel_id))
-            if found is None:
-                await reply_error(interaction, NO_GAME)
-                return
-            record = found
+        record = await game_here(interaction, game)
+        if record is None:
+            return
         content, view = await log_message(interaction.client, record, page)
         await send_ephemeral(interaction, content, **({"view": view} if view else {}))
+
+    @game.command(name="export", description="A game's record as a file anyone can check "
+                                             "(public facts only until it ends)")
+    @app_commands.describe(game="A game's number, e.g. an earlier game here (default: this "
+                                "channel's latest)",
+                           share="Post it for the whole channel (default: only you)")
+    async def export(self, interaction: discord.Interaction,
+                     game: app_commands.Range[int, 1, 2**53] | None = None,
+                     share: bool = False) -> None:
+        record = await game_here(interaction, game)
+        if record is None:
+            return
+        await interaction.response.defer(ephemeral=not share, thinking=True)
+        record, data = await store_of(interaction.client).history.export(record.id)
+        file, size = record_file(record, data)
+        if file is None:
+            await reply_error(interaction, f"Game #{record.id}'s record is {size / 1_048_576:.1f}"
+                              " MB even compressed, more than Discord takes in one file.")
+            return
+        await interaction.followup.send(export_note(record, data, file.filename), file=file,
+                                        ephemeral=not share, allowed_mentions=NO_MENTIONS)
 
     @game.command(name="undo", description="Take back your last actions this turn (with a "
                                            "preview first)")
@@ -575,6 +623,72 @@ class GameCog(commands.Cog):
                                 current: str) -> list[app_commands.Choice[str]]:
         legal = await legal_for(interaction)
         return as_choices(filter_choices(legal, current))
+
+
+
+async def game_here(interaction: discord.Interaction, number: int | None) -> GameRecord | None:
+    """Game ``number`` of this server, or this channel's latest game (running or not);
+    None after telling the user there is none."""
+    store = store_of(interaction.client)
+    if number is not None:
+        record = await store.get(number)
+        if record.guild_id != (str(interaction.guild_id) if interaction.guild_id else None):
+            await reply_error(interaction, f"There is no game #{number} in this server.")
+            return None
+        return record
+    found = await store.latest_in_channel(str(interaction.channel_id))
+    if found is None:
+        await reply_error(interaction, NO_GAME)
+    return found
+
+
+#: Past this many bytes an exported record is sent gzipped (Discord takes 10 MB a file).
+EXPORT_PLAIN_LIMIT = 8 * 1024 * 1024
+EXPORT_LIMIT = 10 * 1024 * 1024
+
+
+def record_file(record: GameRecord, data: dict[str, Any]) -> tuple[discord.File | None, int]:
+    """The record as a file to attach (gzipped when large), and its size in bytes; no file
+    when even the gzipped record is too large to send."""
+    body = json.dumps(data, ensure_ascii=False, indent=1).encode()
+    name = f"warhost-{record.kind}-{record.id}.json"
+    if len(body) > EXPORT_PLAIN_LIMIT:
+        body, name = gzip.compress(body, mtime=0), name + ".gz"
+    if len(body) > EXPORT_LIMIT:
+        return None, len(body)
+    return discord.File(io.BytesIO(body), filename=name), len(body)
+
+
+def export_note(record: GameRecord, data: dict[str, Any], filename: str) -> str:
+    """What goes with an exported record: what it holds and how to check it."""
+    game = engine.get_game(record.kind)
+    actions = len(data.get("actions") or [])
+    head = f"**{game.name} #{record.id}**: the record of {actions} action" \
+           f"{'s' if actions != 1 else ''} ({record.status})."
+    if not data.get("complete"):
+        return (f"{head} While the game runs it holds public facts only: no dice seed, no "
+                "hidden cards. Export it again once the game is over to check its dice.\n"
+                + dice_text(record.dice, revealed=False))
+    if data["dice"].get("scheme") == SCHEME:
+        check = (f"Check it anywhere Warhost's code runs: `python -m engine.verify {filename}`"
+                 " rebuilds the dice from the revealed seed and replays every action.")
+    else:
+        check = ("This game began before Warhost committed to its dice: the replay can be "
+                 f"checked (`python -m engine.verify {filename}`), the dice cannot.")
+    return f"{head} {check}"
+
+
+async def read_starting_point(game: Game[Any], attachment: discord.Attachment,
+                              at: int | None) -> StartingPoint:
+    """The position a ``from:`` attachment starts a game at; IllegalAction says what is
+    wrong with it (read and checked off the event loop)."""
+    try:
+        data = await attachment.read()
+    except (discord.HTTPException, discord.NotFound) as exc:
+        raise IllegalAction(f"Discord would not give me {clip(attachment.filename, 60)} "
+                            f"({exc}); attach it again.") from None
+    return await asyncio.to_thread(starting_point, game, data, at,
+                                   clip(attachment.filename, 60))
 
 
 async def legal_for(interaction: discord.Interaction, kind: str | None = None) -> list[str]:

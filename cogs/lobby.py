@@ -30,11 +30,12 @@ from cogs.moves import computers_move
 from cogs.names import remember
 from cogs.outbox import deliver
 from cogs.weblinks import keep_names
-from cogs.wording import NO_MENTIONS, clip, mention, options_lines
+from cogs.wording import NO_MENTIONS, clip, dice_text, mention, options_lines
 from cogs.workers import Background
 from db import GameRecord, StoreError
 from db.clocks import TimeControl
 from db.computers import computers, is_computer_seat, table_level, takeover
+from db.lobby import seat_limit
 from engine import Game, IllegalAction, Option
 
 log = logging.getLogger("warhost.cogs.lobby")
@@ -108,7 +109,7 @@ def lobby_view(record: GameRecord) -> discord.ui.View | None:
     if record.status != "lobby":
         return None
     view = discord.ui.View(timeout=None)
-    room = len(record.seats) < engine.get_game(record.kind).max_players
+    room = len(record.seats) < seat_limit(engine.get_game(record.kind), record)
     for action in LOBBY_ACTIONS:
         if action == "addbot" and not room:
             continue
@@ -153,17 +154,26 @@ def lobby_embed(record: GameRecord) -> discord.Embed:
     description = f"{game.summary}\n\n{status}" if game.summary else status
     embed = discord.Embed(title=f"{game.name} — game #{record.id}", description=description,
                           colour=discord.Colour.dark_gold())
-    embed.add_field(name=f"Seats ({len(record.seats)}/{game.max_players})",
+    embed.add_field(name=f"Seats ({len(record.seats)}/{seat_limit(game, record)})",
                     value="\n".join(seat_lines(record)) or "Nobody yet.", inline=False)
-    embed.add_field(name="Players", value=f"{game.min_players}-{game.max_players}")
+    players = record.origin.get("players")
+    embed.add_field(name="Players", value=f"exactly {players}" if players else
+                    f"{game.min_players}-{game.max_players}")
     embed.add_field(name="Host", value=mention(record.host_id))
     control = TimeControl.from_json(record.timing.get("control"))
     embed.add_field(name="Clock", value=control.describe() if control else "none")
-    embed.add_field(name="Rated", value="no: a friendly game" if record.timing.get("rated")
-                    is False else "yes (`/leaderboard`)")
+    embed.add_field(name="Rated", value=("no: it starts from a position" if record.origin
+                                         else "no: a friendly game")
+                    if record.timing.get("rated") is False else "yes (`/leaderboard`)")
     line = computer_line(record)
     if line:
         embed.add_field(name="Computers", value=line, inline=False)
+    if record.origin.get("note"):
+        embed.add_field(name="Starts from", value=clip(
+            f"{record.origin['note']} Not rated: its position was chosen, not dealt.", 1000),
+            inline=False)
+    embed.add_field(name="Dice", value=dice_text(record.dice, revealed=not record.is_open),
+                    inline=False)
     if game.options:
         embed.add_field(name="Options", value=clip(
             "\n".join(options_lines(game, record.options)), 1000), inline=False)
@@ -192,12 +202,14 @@ async def lobby_action(interaction: discord.Interaction, action: str, game_id: i
     store = store_of(interaction.client)
     user = str(interaction.user.id)
     remember(interaction.user, interaction.guild_id)
+    # The interaction's id (Discord's, chosen by nobody here) is the player's share of
+    # the dice: a join's for each player, the start's for the host.
     if action == "join":
-        record = await store.lobby.join(game_id, user)
+        record = await store.lobby.join(game_id, user, contribution=interaction.id)
     elif action == "leave":
         record = await store.lobby.leave(game_id, user)
     elif action == "start":
-        record = await store.lobby.start(game_id, user)
+        record = await store.lobby.start(game_id, user, contribution=interaction.id)
     elif action == "addbot":
         record = await store.lobby.add_computer(game_id, user)
     elif action == "dropbot":

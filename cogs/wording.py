@@ -31,6 +31,7 @@ from db.replay import effective, undone_by
 from db.standings import COMPUTER_PREFIX, FORMER_MEMBER, computer_label, is_computer_identity
 from db.turns import digest_payload
 from engine import Game, IllegalAction, public_events
+from engine.record import SCHEME
 from engine.search import LEVELS
 
 log = logging.getLogger("warhost.wording")
@@ -161,6 +162,22 @@ def outcome_lines(players: Sequence[str], outcome: Mapping[str, Any] | None) -> 
     if standings:
         lines.append(f"Standings: {standings}")
     return lines
+
+
+def dice_text(dice: Mapping[str, Any], *, revealed: bool) -> str:
+    """What players are told of a game's dice: the commitment while it runs (never the
+    seed: ``dice`` may hold it), the seed and salt behind it once it is over."""
+    if dice.get("scheme") != SCHEME:
+        return ("🎲 Dice not committed to: this game began before Warhost posted a "
+                "commitment." if not dice.get("chosen") else
+                "🎲 Dice from a chosen seed, not committed to.")
+    promised = str(dice.get("commitment", ""))
+    if not revealed:
+        return (f"🎲 Commitment `{promised}`: the SHA-256 of a secret seed and salt, "
+                "revealed when the game ends. Each player's join is mixed in at the start.")
+    return (f"🎲 Fair dice: seed `{dice.get('seed')}`, salt `{dice.get('salt')}`; their "
+            f"SHA-256 is the commitment `{promised[:16]}…` posted in the lobby. Check the "
+            "whole game: `/game export`, then `python -m engine.verify`.")
 
 
 def next_up_text(game: Game[Any], players: Sequence[str], view: Mapping[str, Any],
@@ -394,6 +411,8 @@ def digest_text(game: Game[Any], record: GameRecord, payload: Mapping[str, Any],
     footer, to_ping = next_up_text(game, players, view, payload)
     if not payload.get("outcome"):
         footer = "\n".join([footer, *clock_lines(players, payload)])
+    if isinstance(payload.get("dice"), Mapping):      # the final digest: the seed revealed
+        footer = "\n".join([footer, dice_text(payload["dice"], revealed=True)])
     marker = digest_marker(game, record.id, first, last)
     whole = fit_digest(head, body, footer, marker)
     if not can_embed or "more lines: `/game log`" not in whole:
@@ -561,6 +580,11 @@ def status_embed(game: Game[Any], record: GameRecord, state: Any,
         note += " · 🏖️" if p in away else ""
         seats.append(f"{i}. {mention(p)}{note}")
     embed.add_field(name="Seats", value=clip("\n".join(seats), 1024), inline=True)
+    embed.add_field(name="Dice", value=dice_text(record.dice, revealed=bool(ended)),
+                    inline=False)
+    if record.origin.get("note"):
+        embed.add_field(name="Started from", value=clip(str(record.origin["note"]), 1024),
+                        inline=False)
     if facts.get("clock"):
         embed.add_field(name="Clock", value=str(facts["clock"]), inline=True)
     if game.options:

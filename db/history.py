@@ -1,5 +1,6 @@
-"""Reading a game's history: its log (archived or not), the log replayed, and a check
-that the saved data replays to exactly what is stored.
+"""Reading a game's history: its log (archived or not), the log replayed, its portable
+record (``/game export``), and a check that the saved data replays to exactly what is
+stored.
 
 :class:`History` is a service of the store (``store.history``); it only reads. An
 archived game (no rows in ``actions``) is read from its archive (:mod:`db.archive`).
@@ -7,7 +8,9 @@ archived game (no rows in ``actions``) is read from its archive (:mod:`db.archiv
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from typing import Any
 
 import engine
 from db.archive import Archive, archive_problems, archived_entries, read_archive, rebuild
@@ -21,12 +24,14 @@ from db.records import (
     GameRecord,
     LogEntry,
     NotFound,
+    StoreError,
     as_game_id,
     canonical_json,
     entries_from_rows,
     game_from_row,
 )
 from db.replay import Step, Undoable, opening, replay, undoable
+from engine import record as game_record
 from engine.core import IllegalAction
 
 log = logging.getLogger("warhost.db")
@@ -110,6 +115,34 @@ class History:
         record, entries = await self.core.snapshot(as_game_id(game_id))
         return record, self.core.replayed(record, entries) if record.state is not None else []
 
+
+    async def export(self, game_id: int) -> tuple[GameRecord, dict[str, Any]]:
+        """A game and its portable record (``docs/records.md``): everything once the game
+        is over (finished or aborted), public information only before. Replays a
+        finished game's whole log, off the event loop."""
+        game_id = as_game_id(game_id)
+        async with self.core.reading(snapshot=True) as conn:     # the row and the log together
+            record = await self.core.fetch(conn, game_id)
+            entries = await self.core.log_of(conn, game_id)
+            if not entries and record.version:
+                entries = await archived_entries(conn, game_id) or []
+        if record.status == LOBBY or record.state is None:
+            raise StoreError(f"Game #{record.id} has not started yet, so it has no record.")
+        game = engine.get_game(record.kind)
+        complete = not record.is_open
+        try:
+            data = await asyncio.to_thread(
+                game_record.build, game, game_id=record.id, status=record.status,
+                options=record.options, seats=record.seats,
+                rated=record.timing.get("rated") is not False, dice=record.dice,
+                origin=record.origin, seed=record.seed, entries=entries,
+                started_at=record.timing.get("started_at"),
+                finished_at=record.timing.get("finished_at"),
+                exported_at=self.core.now(), complete=complete)
+        except (IllegalAction, ValueError) as exc:
+            raise StoreError(f"Game #{record.id}'s log cannot be replayed ({exc}); ask an "
+                             "admin to check the database.") from exc
+        return record, data
 
     # -- integrity ------------------------------------------------------------------
 

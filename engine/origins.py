@@ -100,7 +100,7 @@ def _from_record(game: Game[Any], data: bytes, at: int | None, name: str) -> Sta
                             f"not {game.name}" + (f": choose `kind:{other.name}`."
                                                   if other else "."))
     if not record.get("complete"):
-        raise IllegalAction(f"That record is of a game still under way (exported before it "
+        raise IllegalAction("That record is of a game still under way (exported before it "
                             "ended), so it holds no dice seed and no hidden cards to start "
                             "from. Export it again once the game is over.")
     verdict = verify(record)

@@ -19,7 +19,7 @@ import hashlib
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from engine.core import Event, Game
@@ -180,7 +180,7 @@ def iso(timestamp: float | None) -> str | None:
     """Epoch seconds as ISO 8601 UTC text with milliseconds (``2026-11-26T01:02:03.456Z``)."""
     if timestamp is None:
         return None
-    moment = datetime.fromtimestamp(float(timestamp), timezone.utc)
+    moment = datetime.fromtimestamp(float(timestamp), UTC)
     return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 

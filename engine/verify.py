@@ -216,7 +216,8 @@ def verify(record: dict[str, Any]) -> Verdict:
                                  f"this Warhost plays version {game.rules_version}")
         if not record.get("complete"):
             n = len(record.get("actions") or [])
-            dice = record.get("dice") if isinstance(record.get("dice"), dict) else {}
+            found = record.get("dice")
+            dice: dict[str, Any] = found if isinstance(found, dict) else {}
             promised = dice.get("commitment") if dice.get("scheme") == SCHEME else None
             verdict.ok = None
             verdict.lines.append(
