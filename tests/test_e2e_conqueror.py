@@ -59,10 +59,12 @@ async def test_commands_are_synced_to_the_dev_guild(discord_double: DiscordDoubl
     subs = {o["name"] for o in game["options"]}
     assert subs == {"new", "join", "leave", "start", "status", "board", "log", "resign",
                     "abort", "list", "rules", "seat", "undo", "follow", "unfollow", "hint",
-                    "back", "web", "stats"}
+                    "back", "web", "stats", "export"}
     new = next(o for o in game["options"] if o["name"] == "new")
-    kind, options, clock, timeouts, bots, level, takeover, rated = new["options"]
+    kind, options, clock, timeouts, bots, level, takeover, rated, from_, at = new["options"]
     assert rated["name"] == "rated" and rated["type"] == 5 and not rated.get("required")
+    assert (from_["name"], from_["type"]) == ("from", 11)       # an attachment
+    assert (at["name"], at["type"], at["min_value"]) == ("at", 4, 0)
     assert (bots["name"], bots["min_value"], bots["max_value"]) == ("bots", 0, 7)
     assert [c["value"] for c in level["choices"]] == ["easy", "medium", "hard"]
     assert takeover["name"] == "takeover" and takeover["type"] == 5    # a boolean
