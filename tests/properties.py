@@ -17,7 +17,8 @@ its own invariants and facts.
 * Hypothesis: :data:`JSON_VALUES`, and the test factories :func:`any_text_test` (any text
   as an action is refused or applied, never a crash, never a change to the input) and
   :func:`any_json_test` (any JSON is a valid position or refused cleanly).
-* :func:`strings`: every string in a JSON value (to look for names that must not leak).
+* :func:`strings`: every string in a JSON value (to look for names that must not leak);
+  :func:`private_parts`: what a player's view holds that the public view does not.
 """
 
 from __future__ import annotations
@@ -257,3 +258,17 @@ def strings(value: Any, out: set[str] | None = None) -> set[str]:
         for v in value:
             strings(v, out)
     return out
+
+
+def private_parts(public: dict[str, Any], mine: dict[str, Any]) -> list[Any]:
+    """What a player's view holds that the public view does not: top-level values and
+    the values of each player's entry that differ."""
+    parts = [v for k, v in mine.items()
+             if k not in ("viewer", "players") and public.get(k) != v]
+    public_players = {str(p.get("id")): p for p in public.get("players") or ()
+                      if isinstance(p, dict)}
+    for entry in mine.get("players") or ():
+        if isinstance(entry, dict):
+            theirs = public_players.get(str(entry.get("id")), {})
+            parts += [v for k, v in entry.items() if theirs.get(k) != v]
+    return parts

@@ -37,7 +37,7 @@ from db import Store
 from engine import public_events
 from engine import record as game_record
 from engine import verify as verifier
-from tests.properties import strings
+from tests.properties import private_parts, strings
 
 A, B = "111111111111111111", "222222222222222222"
 GUILD = "555555555555555555"
@@ -109,20 +109,6 @@ def card_parts(value: Any) -> tuple[set[str], set[str]]:
 
     walk(value)
     return names, ids
-
-
-def private_parts(public: dict[str, Any], mine: dict[str, Any]) -> list[Any]:
-    """What a player's view holds that the public view does not: top-level values and
-    the values of each player's entry that differ."""
-    parts = [v for k, v in mine.items()
-             if k not in ("viewer", "players") and public.get(k) != v]
-    public_players = {str(p.get("id")): p for p in public.get("players") or ()
-                      if isinstance(p, dict)}
-    for entry in mine.get("players") or ():
-        if isinstance(entry, dict):
-            theirs = public_players.get(str(entry.get("id")), {})
-            parts += [v for k, v in entry.items() if theirs.get(k) != v]
-    return parts
 
 
 @dataclass

@@ -34,7 +34,7 @@ import engine
 import render
 from db import Store
 from engine import public_events
-from tests.properties import strings
+from tests.properties import private_parts, strings
 from web.app import WebApp, WebSettings
 
 A, B = "111111111111111111", "222222222222222222"
@@ -77,20 +77,6 @@ def card_names(value: Any) -> set[str]:
         for item in value:
             found |= card_names(item)
     return found
-
-
-def private_parts(public: dict[str, Any], mine: dict[str, Any]) -> list[Any]:
-    """What a player's view holds that the public view does not: top-level values and
-    the values of each player's entry that differ."""
-    parts = [v for k, v in mine.items()
-             if k not in ("viewer", "players") and public.get(k) != v]
-    public_players = {str(p.get("id")): p for p in public.get("players") or ()
-                      if isinstance(p, dict)}
-    for entry in mine.get("players") or ():
-        if isinstance(entry, dict):
-            theirs = public_players.get(str(entry.get("id")), {})
-            parts += [v for k, v in entry.items() if theirs.get(k) != v]
-    return parts
 
 
 @dataclass
