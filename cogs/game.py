@@ -625,7 +625,6 @@ class GameCog(commands.Cog):
         return as_choices(filter_choices(legal, current))
 
 
-
 async def game_here(interaction: discord.Interaction, number: int | None) -> GameRecord | None:
     """Game ``number`` of this server, or this channel's latest game (running or not);
     None after telling the user there is none."""

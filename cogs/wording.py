@@ -580,16 +580,16 @@ def status_embed(game: Game[Any], record: GameRecord, state: Any,
         note += " · 🏖️" if p in away else ""
         seats.append(f"{i}. {mention(p)}{note}")
     embed.add_field(name="Seats", value=clip("\n".join(seats), 1024), inline=True)
-    embed.add_field(name="Dice", value=dice_text(record.dice, revealed=bool(ended)),
-                    inline=False)
-    if record.origin.get("note"):
-        embed.add_field(name="Started from", value=clip(str(record.origin["note"]), 1024),
-                        inline=False)
     if facts.get("clock"):
         embed.add_field(name="Clock", value=str(facts["clock"]), inline=True)
     if game.options:
         embed.add_field(name="Options", value=clip(
             "\n".join(options_lines(game, record.options)), 1000), inline=False)
+    if record.origin.get("note"):
+        embed.add_field(name="Started from", value=clip(str(record.origin["note"]), 1024),
+                        inline=False)
+    embed.add_field(name="Dice", value=dice_text(record.dice, revealed=bool(ended)),
+                    inline=False)
     embed.set_footer(text="This message follows the game. /game log has every move; "
                           "/game follow sends the turns to you by direct message.")
     return embed

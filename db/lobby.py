@@ -103,7 +103,8 @@ class Lobby:
         :mod:`db.computers`); with ``takeover``, a player whose clock runs out hands their
         seat to the computer instead of having the safe default played.
 
-        ``origin``: the game starts from a position (see :meth:`origin_of`) instead of
+        ``origin``: the game starts from a position (see
+        :meth:`engine.origins.StartingPoint.to_origin`) instead of
         a fresh deal; such a game is never rated.
 
         The lobby's dice are committed to at once (:func:`committed_dice`): the lobby
