@@ -45,6 +45,7 @@ from db.replay import opening, replay
 from db.schema import SCHEMA_VERSION
 from db.web import LINK_DAYS, NAME_LIMIT, LinkRefused
 from engine import public_events
+from engine.verify import read, verify
 from tests import databases
 from tests.clocks import T0, FakeClock
 from web import pages
@@ -999,3 +1000,41 @@ async def test_python_m_web_serves_a_bots_database_read_only(tmp_path: Path) -> 
         code = await asyncio.wait_for(proc.wait(), 20)
     assert code == 0
     assert path.read_bytes() == before
+
+
+# -- the dice and the record (docs/records.md) -----------------------------------------------
+
+
+async def test_a_games_page_shows_its_dice_and_serves_its_record(site: Site) -> None:
+    store = site.store
+    lobby = await store.lobby.open("liege", GUILD, str(next(_channels)), A)
+    await store.lobby.join(lobby.id, B, contribution="1300000000000000001")
+    record = await store.lobby.start(lobby.id, A, contribution="1300000000000000002")
+    secret, salt = record.dice["seed"], record.dice["salt"]
+    promised = record.dice["commitment"]
+    record = await play(store, record.id, 5)
+    base = f"/g/{record.public_id}"
+    page = await (await site.client.get(base)).text()
+    state = await (await site.client.get(base + "/state.json")).text()
+    assert promised in page and promised in state and "record.json" in page
+    assert secret not in page + state and salt not in page + state
+    response = await site.client.get(base + "/record.json")
+    assert response.status == 200
+    assert response.headers["Content-Disposition"] == \
+        f'attachment; filename="warhost-liege-{record.id}.json"'
+    body = await response.read()
+    assert secret.encode() not in body and salt.encode() not in body
+    running = read(body)
+    assert running["complete"] is False and len(running["actions"]) == record.version
+    assert verify(running).ok is None
+    # the end reveals the seed on the page, and the record then checks out
+    await store.apply_action(record.id, B, "resign")
+    page = await (await site.client.get(base)).text()
+    assert secret in page and salt in page
+    finished = read(await (await site.client.get(base + "/record.json")).read())
+    assert verify(finished).ok is True
+    assert finished["dice"]["seed"] == secret
+    # a lobby and an unknown game have no record
+    other = await new_game(store, start=False)
+    assert (await site.client.get(f"/g/{other.public_id}/record.json")).status == 404
+    assert (await site.client.get("/g/" + "0" * 24 + "/record.json")).status == 404

@@ -81,6 +81,8 @@ SECURITY_HEADERS = {
 PAGE_TTL = 30.0
 #: Pages' data kept (by game, version and viewer).
 PAGES_KEPT = 256
+#: Game records (``record.json``) kept made.
+RECORDS_KEPT = 16
 #: A quiet event stream says it is alive this often (proxies close idle connections).
 HEARTBEAT = 20.0
 #: Requests per minute per client address, and how many may come at once.
@@ -229,6 +231,8 @@ class WebApp:
         self.watcher = Watcher(store.web.versions, self.settings.live_every)
         self.limiter = RateLimiter(self.settings.rate_per_minute)
         self._pages: OrderedDict[tuple[Any, ...], _Page] = OrderedDict()
+        #: Game records made (a finished game's replays its whole log), newest last.
+        self._records: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
         self._static = {name: (STATIC / name).read_bytes() for name in STATIC_FILES}
         self._charts: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
         self._charting: dict[Any, asyncio.Future[bytes]] = {}
@@ -252,6 +256,7 @@ class WebApp:
             app.router.add_get(prefix + "/state.json", self.state_json)
             app.router.add_get(prefix + "/frame/{frame}", self.frame)
             app.router.add_get(prefix + "/events", self.events)
+            app.router.add_get(prefix + "/record.json", self.record_json)
             del key
         app.router.add_get("/s/{guild_id}", self.server_page)
         app.router.add_get("/s/{guild_id}/leaderboard/{kind}", self.leaderboard_page)
@@ -420,6 +425,28 @@ class WebApp:
         return web.Response(text=made.json_text, content_type="application/json",
                             charset="utf-8", headers={"Cache-Control": "no-cache"
                                                       if viewer is None else "private, no-store"})
+
+    async def record_json(self, request: web.Request) -> web.Response:
+        """The game's record (``docs/records.md``), the same for every viewer: public
+        facts only while it runs, everything once it is over."""
+        record, _, _ = await self.game_of(request)
+        if record.state is None:
+            raise web.HTTPNotFound()
+        key = (record.id, record.version, record.status, record.seats)
+        body = self._records.get(key)
+        if body is None:
+            try:
+                _, data = await self.store.history.export(record.id)
+            except StoreError:
+                raise web.HTTPNotFound() from None
+            body = json.dumps(data, ensure_ascii=False, indent=1).encode()
+            self._records[key] = body
+            while len(self._records) > RECORDS_KEPT:
+                self._records.popitem(last=False)
+        name = f"warhost-{record.kind}-{record.id}.json"
+        return web.Response(body=body, content_type="application/json", charset="utf-8",
+                            headers={"Content-Disposition": f"attachment; filename=\"{name}\"",
+                                     "Cache-Control": "no-cache"})
 
     async def frame(self, request: web.Request) -> web.Response:
         record, viewer, _ = await self.game_of(request)

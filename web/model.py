@@ -29,7 +29,9 @@ from db.ratings import PAGE_SIZE, Leaderboard, PlayerStats, Ranked
 from db.records import BY_COMPUTER, BY_TIMEOUT, BY_UNDO, Announcement, GameRecord, LogEntry
 from db.replay import undone_by
 from db.standings import COMPUTER_PREFIX, FORMER_MEMBER, computer_label, is_computer_identity
+from db.turns import dice_reveal
 from engine import Game, IllegalAction, public_events
+from engine.record import SCHEME
 
 #: Discord's markdown and mentions, which a page shows as plain text.
 _MARKDOWN = re.compile(r"\*\*|__|~~|`")
@@ -272,6 +274,18 @@ def private_event_lines(game: Game[Any], names: Names, entries: Sequence[LogEntr
 # -- the page --------------------------------------------------------------------------------
 
 
+def dice_data(record: GameRecord) -> dict[str, Any]:
+    """What a page shows of a game's dice: the commitment, and once the game is over the
+    seed and salt behind it (never before: the record holds them all along)."""
+    if record.dice.get("scheme") != SCHEME:
+        return {"committed": False}
+    shown = {"committed": True, "commitment": str(record.dice.get("commitment", ""))}
+    if not record.is_open:
+        revealed = dice_reveal(record.dice)
+        shown.update(seed=revealed["seed"], salt=revealed["salt"])
+    return shown
+
+
 def page_data(game: Game[Any], record: GameRecord, state: Any, entries: Sequence[LogEntry],
               digests: Sequence[Announcement], names: Names, facts: Mapping[str, Any],
               viewer: str | None = None) -> dict[str, Any]:
@@ -286,7 +300,7 @@ def page_data(game: Game[Any], record: GameRecord, state: Any, entries: Sequence
         "seats": [], "to_act": [], "round": None, "outcome": None,
         "turns": turns_of(game, names, entries, digests, {s["v"]: s for s in steps}),
         "steps": steps,
-        "viewer": None, "private": None,
+        "viewer": None, "private": None, "dice": dice_data(record),
     }
     if state is None:
         data["seats"] = [{"n": i, "name": names.of(p), "computer": is_computer_seat(p),

@@ -167,10 +167,26 @@ def step_caption(data: Mapping[str, Any], version: int) -> str:
     return f"Move {version}."
 
 
+def dice_part(data: Mapping[str, Any]) -> str:
+    """The game's dice: the commitment posted in its lobby, and once it is over the seed
+    and salt behind it."""
+    dice = data.get("dice") or {}
+    if not dice.get("committed"):
+        return ("<p class=\"muted\">This game began before Warhost committed to its dice.</p>")
+    text = (f"<p>Commitment <code>{esc(dice.get('commitment'))}</code>: the SHA-256 of a "
+            "secret seed and salt, posted in the lobby before anyone joined.</p>")
+    if dice.get("seed"):
+        return text + (f"<p>Revealed: seed <code>{esc(dice['seed'])}</code>, salt "
+                       f"<code>{esc(dice['salt'])}</code>. Download the record and run "
+                       "<code>python -m engine.verify</code> on it to check every roll.</p>")
+    return text + ("<p class=\"muted\">The seed is revealed when the game ends; each "
+                   "player's join is mixed into it.</p>")
+
+
 def parts(data: Mapping[str, Any]) -> dict[str, str]:
     """The page's parts that change with a move, by element id."""
     return {"now": now_part(data), "seats-list": seats_part(data), "log-list": log_part(data),
-            "private-body": private_part(data)}
+            "private-body": private_part(data), "dice-body": dice_part(data)}
 
 
 def game_page(data: Mapping[str, Any], base: str) -> str:
@@ -209,7 +225,12 @@ def game_page(data: Mapping[str, Any], base: str) -> str:
         f"<p id=\"changed\" role=\"status\" hidden></p>{board}{private}"
         f"<section id=\"seats\"><h2>Seats</h2><div id=\"seats-list\">{section['seats-list']}"
         f"</div></section><section id=\"log\"><h2>Turns</h2><div id=\"log-list\">"
-        f"{section['log-list']}</div></section></main>")
+        f"{section['log-list']}</div></section>"
+        f"<section id=\"dice\"><h2>Fair dice</h2><div id=\"dice-body\">"
+        f"{section['dice-body']}</div>"
+        + (f"<p><a href=\"{esc(base)}/record.json\" download>The game's record</a> "
+           "(public facts only while it runs)</p>" if started else "")
+        + "</section></main>")
     return document(f"{title} — Warhost", body,
                     body_attrs={"base": base, "version": str(version),
                                 "status": str(data.get("status"))})
