@@ -20,6 +20,7 @@ from engine.record import BY_PLAYER as BY_PLAYER
 from engine.record import BY_TIMEOUT as BY_TIMEOUT
 from engine.record import BY_UNDO as BY_UNDO
 from engine.record import LogEntry as LogEntry
+from engine.record import canonical
 
 #: Game statuses, in the only order a game goes through them ("aborted" may follow
 #: "lobby" or "active").
@@ -207,9 +208,9 @@ OPEN_SQL = "status IN ('lobby', 'active')"
 
 
 def canonical_json(value: Any) -> str:
-    """The one JSON spelling the store writes (sorted keys, no spaces, no NaN)."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                      allow_nan=False)
+    """The one JSON spelling the store writes (sorted keys, no spaces, no NaN): the
+    record format's, so what the store saves and what a record hashes agree."""
+    return canonical(value)
 
 
 def new_public_id() -> str:
