@@ -69,10 +69,12 @@ class Clock:
 
 
 def _comparable(value: Any) -> Any:
-    """``value`` with each game's public id blanked: 96 random bits, different on each
-    backend by design (the web pages' address), like nothing else in a record."""
+    """``value`` with each game's public id and dice secret blanked: random bits,
+    different on each backend by design (the web pages' address, the secret a lobby
+    commits to), like nothing else in a record."""
     if isinstance(value, GameRecord):
-        return dataclasses.replace(value, public_id="")
+        secret = {k: "" for k in ("seed", "salt", "commitment") if k in value.dice}
+        return dataclasses.replace(value, public_id="", dice={**value.dice, **secret})
     if isinstance(value, tuple | list):
         return type(value)(_comparable(v) for v in value)
     return value
