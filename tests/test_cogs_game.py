@@ -333,3 +333,37 @@ async def test_help_is_written_from_every_registered_command() -> None:
                 assert f"`/{leaf.qualified_name}` — {leaf.description}" in described
     assert len(embed) <= 6000 and all(len(str(f.value)) <= 1024 for f in embed.fields)
     assert help_cog.help_text([]).startswith("**Warhost**")     # nothing registered: intro
+
+
+# -- /game export and the lobby's dice --------------------------------------------------------
+
+
+def test_a_large_record_is_sent_gzipped_and_a_huge_one_refused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import gzip
+    import json
+
+    game = record("active", (A,), "liege")
+    data = {"format": "warhost-record", "actions": ["x" * 100] * 50}
+    small, size = g.record_file(game, data)
+    assert small is not None and small.filename == f"warhost-liege-{game.id}.json"
+    monkeypatch.setattr(g, "EXPORT_PLAIN_LIMIT", size - 1)
+    packed, packed_size = g.record_file(game, data)
+    assert packed is not None and packed.filename.endswith(".json.gz")
+    assert json.loads(gzip.decompress(packed.fp.read())) == data and packed_size < size
+    monkeypatch.setattr(g, "EXPORT_LIMIT", packed_size - 1)
+    assert g.record_file(game, data) == (None, packed_size)
+
+
+def test_the_lobby_shows_the_commitment_never_the_secret() -> None:
+    dice = {"scheme": "warhost-dice-1", "seed": "5e" * 32, "salt": "a1" * 16,
+            "commitment": "c0" * 32}
+    import json
+
+    shown = lobby.lobby_embed(GameRecord(**{**record("lobby", (A,), "liege").__dict__,
+                                            "dice": dice})).to_dict()
+    text = json.dumps(shown)
+    assert "c0" * 32 in text and "5e" * 32 not in text and "a1" * 16 not in text
+    over = wording.dice_text(dice, revealed=True)
+    assert "5e" * 32 in over and "a1" * 16 in over
+    assert "not committed" in wording.dice_text({}, revealed=True)

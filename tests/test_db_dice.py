@@ -198,3 +198,16 @@ async def test_a_game_from_a_record_point_seats_its_players_and_is_unrated(
         rows = await conn.execute_fetchall(
             "SELECT rated FROM game_results WHERE game_id = ?", (begun.id,))
     assert rows and all(not r[0] for r in rows)
+
+
+async def test_a_lobby_from_a_position_seats_no_more_than_it(store: Store) -> None:
+    game = engine.get_game("liege")
+    position = game.dump(game.new_game(["p1", "p2"], 3)).encode()
+    origin = starting_point(game, position, None, "p.json").to_origin()
+    with pytest.raises(engine.IllegalAction, match="at most 1 computers"):
+        await store.lobby.open("liege", GUILD, CHANNEL, A, origin=origin, computers=2)
+    lobby = await store.lobby.open("liege", GUILD, CHANNEL, A, origin=origin, computers=1)
+    with pytest.raises(StoreError, match=r"full \(2/2"):
+        await store.lobby.add_computer(lobby.id, A)
+    begun = await store.lobby.start(lobby.id, A, contribution=START_A)
+    assert engine.get_game("liege").players(store.load_state(begun)) == list(lobby.seats)

@@ -349,3 +349,15 @@ def test_a_position_of_another_game_names_that_game() -> None:
     assert point.source == "position" and point.players == 2
     with pytest.raises(engine.IllegalAction, match="`at:` picks a point"):
         starting_point(napoleon, text, 3)
+
+
+def test_reseeding_restarts_the_dice_and_keeps_a_game_without_them() -> None:
+    liege = engine.get_game("liege")
+    state = liege.new_game(SEATS, 4)
+    state.dice.forced.extend([6, 6])
+    fresh = liege.reseed(state, 99)
+    assert fresh.dice.state == 99 and fresh.dice.forced == []
+    assert state.dice.forced == [6, 6]                  # the original is untouched
+    antiquity = engine.get_game("antiquity")
+    dealt = antiquity.new_game(SEATS, 4)
+    assert antiquity.dump(antiquity.reseed(dealt, 99)) == antiquity.dump(dealt)
