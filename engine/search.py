@@ -119,15 +119,30 @@ class Choice:
     reason: str = ""
 
     def explain(self, limit: int = 3) -> str:
-        """A few lines a player can read: the pick, its odds, the runners-up."""
+        """A few lines a player can read: the pick, then the runners-up, in the order the
+        search ranks them, each with the figure that order is by.
+
+        The search picks the move it tried most (the most robust choice: it tries the
+        promising moves more and more), not the one with the best average; a move tried
+        in few play-outs can show a higher win rate by luck. So the lines lead with each
+        move's share of the play-outs (which falls down the list) and give the win rate
+        second, saying when it rests on too few play-outs to go by.
+        """
         if self.reason:
             return self.reason
+        total = sum(visits for _, visits, _ in self.ranking) or 1
+        shown = self.ranking[:limit]
         lines = []
-        for i, (action, visits, value) in enumerate(self.ranking[:limit]):
-            lead = "**Best**" if i == 0 else "then"
-            lines.append(f"{lead} `{action}`: wins about {value:.0%} of the "
-                         f"{visits} play-outs that tried it")
-        lines.append(f"({self.iterations} play-outs in {self.seconds:.1f} s)")
+        for i, (action, visits, value) in enumerate(shown):
+            lead = f"**Recommended** `{action}`" if i == 0 else f"{i + 1}. `{action}`"
+            line = (f"{lead}: tried in {visits / total:.0%} of the play-outs ({visits}), "
+                    f"won about {value:.0%} of them")
+            if i and shown and value > shown[0][2]:
+                line += " (too few play-outs to go by)"
+            lines.append(line)
+        lines.append(f"-# Ranked by how often the search tried each move: it tries the "
+                     f"promising ones most, so that share is the surer guide. "
+                     f"{self.iterations} play-outs in {self.seconds:.1f} s.")
         return "\n".join(lines)
 
 

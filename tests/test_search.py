@@ -11,6 +11,7 @@ import dataclasses
 import json
 import math
 import random
+import re
 import signal
 import time
 from dataclasses import dataclass
@@ -538,3 +539,29 @@ def test_processes_play_the_same_games() -> None:
     spread = tournament.tournament(**args, jobs=2)[0]
     assert [(r.match, r.score, r.steps) for r in spread.results] == [
         (r.match, r.score, r.steps) for r in alone.results]
+
+
+# -- what /game hint says about a choice ---------------------------------------------------
+
+
+def test_the_recommended_move_leads_and_the_order_agrees_with_the_figure_shown() -> None:
+    # the search picks by play-outs: a move tried 12 times can average better by luck
+    choice = search.Choice("attack", [("attack", 300, 0.54), ("wait", 88, 0.50),
+                                      ("feint", 12, 0.58)], iterations=400, seconds=1.5)
+    text = choice.explain()
+    lines = text.splitlines()
+    assert lines[0].startswith("**Recommended** `attack`")
+    assert "Best" not in text
+    shares = [int(m) for m in re.findall(r"tried in (\d+)% of the play-outs", text)]
+    assert shares == sorted(shares, reverse=True) == [75, 22, 3]     # the order's figure
+    assert "won about 58% of them (too few play-outs to go by)" in lines[2]
+    assert "too few" not in lines[0] + lines[1]
+    assert "Ranked by how often the search tried each move" in lines[-1]
+    assert "400 play-outs in 1.5 s" in lines[-1]
+
+
+def test_a_real_search_explains_its_own_choice_first() -> None:
+    choice = search.choose(RACE, _race(), "a", seed=3, iterations=60, seconds=None)
+    assert choice.explain().startswith(f"**Recommended** `{choice.action}`")
+    only = search.Choice("end", [("end", 0, 0.0)], reason="It is the only move.")
+    assert only.explain() == "It is the only move."
