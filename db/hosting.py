@@ -10,6 +10,7 @@ player's move does.
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +22,8 @@ from db.clocks import (
     DAY,
     DEFAULT_REMINDER_EVERY,
     DEFAULT_REMINDER_LIMIT,
+    MAX_DURATION,
+    MIN_DURATION,
     VACATION_DAYS_PER_YEAR,
     Interval,
     QuietHours,
@@ -46,6 +49,12 @@ from db.records import (
     Vacation,
     as_discord_id,
     as_game_id,
+)
+from db.server_settings import (
+    MAX_REMINDER_LIMIT,
+    REMINDER_EVERY,
+    REMINDER_LIMIT,
+    ServerSettings,
 )
 from db.turns import Turn, clock_payload
 from engine.core import RESIGN, Game, IllegalAction
@@ -89,11 +98,53 @@ def quiet_hours(settings: PlayerSettings | None) -> QuietHours | None:
     return QuietHours(settings.timezone, settings.quiet_start, settings.quiet_end)
 
 
+def _number_text(value: Any) -> str:
+    """A number someone sent, as they would read it (a huge one cut short)."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        value = int(value)
+    text = str(value) if isinstance(value, int | float) else repr(value)
+    return text if len(text) <= 20 else text[:19] + "…"
+
+
+def check_vacation_days(days: Any) -> float:
+    """``days`` if it is a vacation's length (1 to :data:`VACATION_DAYS_PER_YEAR`), else
+    :class:`StoreError` saying so in words."""
+    if isinstance(days, bool) or not isinstance(days, int | float) or \
+            not math.isfinite(days) or not 1 <= days <= VACATION_DAYS_PER_YEAR:
+        raise StoreError(f"Vacation is 1 to {VACATION_DAYS_PER_YEAR} days; you asked for "
+                         f"{_number_text(days)}.")
+    return float(days)
+
+
+def check_reminder_every(every: Any) -> float | None:
+    """A reminder interval in seconds (None: unset), else :class:`StoreError`."""
+    if every is None:
+        return None
+    if isinstance(every, bool) or not isinstance(every, int | float) or \
+            not math.isfinite(every) or not MIN_DURATION <= every <= MAX_DURATION:
+        raise StoreError("A reminder interval must be from 1 minute to 365 days.")
+    return float(every)
+
+
+def check_reminder_limit(limit: Any) -> int | None:
+    """Reminders per move (0 to :data:`MAX_REMINDER_LIMIT`; None: unset), else
+    :class:`StoreError`."""
+    if limit is None:
+        return None
+    if isinstance(limit, bool) or not isinstance(limit, int) or \
+            not 0 <= limit <= MAX_REMINDER_LIMIT:
+        raise StoreError(f"Reminders per move are 0 to {MAX_REMINDER_LIMIT}; you asked "
+                         f"for {_number_text(limit)}.")
+    return limit
+
+
 class Hosting:
     """Scheduling, vacations, settings and followers (``store.hosting``)."""
 
-    def __init__(self, core: StoreCore) -> None:
+    def __init__(self, core: StoreCore, servers: ServerSettings | None = None) -> None:
         self.core = core
+        #: Each server's settings (its reminders' defaults); None: the built-in ones.
+        self.servers = servers
 
     # -- the scheduler's look at a game -----------------------------------------------
 
@@ -221,9 +272,10 @@ class Hosting:
                       now: float, also: list[float] | None = None
                       ) -> tuple[list[int], list[str], GameRecord]:
         channel = await self._channel_settings(conn, record.channel_id)
+        server_every, server_limit = await self._server_reminders(conn, record.guild_id)
         players = await self._players(conn, to_act)
         limit = channel.reminder_limit if channel.reminder_limit is not None \
-            else DEFAULT_REMINDER_LIMIT
+            else server_limit
         banks = record.timing.get("banks") or {}
         nudges: dict[str, Any] = {}
         wakes: list[float] = list(also or ())
@@ -247,7 +299,7 @@ class Hosting:
                 continue        # the channel wants no reminders (nor a note saying so)
             settings = players.get(p)
             every = (settings.reminder_every if settings and settings.reminder_every
-                     else channel.reminder_every or DEFAULT_REMINDER_EVERY)
+                     else channel.reminder_every or server_every)
             quiet = quiet_hours(settings)
             state = Reminding.of(record.nudges.get(p), began)
             due = next_reminder(state, every, limit, mine, quiet)
@@ -275,6 +327,20 @@ class Hosting:
         return made, reminded, record
 
     # -- settings ---------------------------------------------------------------------
+
+    async def _server_reminders(self, conn: Connection, guild_id: str | None
+                                ) -> tuple[float, int]:
+        """The server's reminder interval and limit (its own, else the defaults), for
+        channels that set none."""
+        if self.servers is None:
+            return DEFAULT_REMINDER_EVERY, DEFAULT_REMINDER_LIMIT
+        values = await self.servers.in_transaction(conn, guild_id)
+        return float(values[REMINDER_EVERY].value), int(values[REMINDER_LIMIT].value)
+
+    async def reminder_defaults(self, guild_id: str | None) -> tuple[float, int]:
+        """What a channel of ``guild_id`` that set nothing reminds by: (every, limit)."""
+        async with self.core.reading() as conn:
+            return await self._server_reminders(conn, guild_id)
 
     async def _players(self, conn: Connection,
                        users: Iterable[str]) -> dict[str, PlayerSettings]:
@@ -319,7 +385,8 @@ class Hosting:
                 if quiet is not None:
                     zone = quiet.zone
             dm = old.dm_reminders if dm_reminders is _UNSET else bool(dm_reminders)
-            every = old.reminder_every if reminder_every is _UNSET else reminder_every
+            every = old.reminder_every if reminder_every is _UNSET \
+                else check_reminder_every(reminder_every)
             await conn.execute(
                 "INSERT INTO players (user_id, timezone, quiet_start, quiet_end, "
                 "dm_reminders, reminder_every, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) "
@@ -343,8 +410,10 @@ class Hosting:
         async with self.core.transaction() as conn:
             await conn.lock(f"channel:{channel}")
             old = await self._channel_settings(conn, channel)
-            every = old.reminder_every if reminder_every is _UNSET else reminder_every
-            limit = old.reminder_limit if reminder_limit is _UNSET else reminder_limit
+            every = old.reminder_every if reminder_every is _UNSET \
+                else check_reminder_every(reminder_every)
+            limit = old.reminder_limit if reminder_limit is _UNSET \
+                else check_reminder_limit(reminder_limit)
             await conn.execute(
                 "INSERT INTO channels (channel_id, guild_id, reminder_every, "
                 "reminder_limit, updated_at) VALUES (?, ?, ?, ?, ?) "
@@ -381,7 +450,9 @@ class Hosting:
 
     async def start_vacation(self, guild_id: str, user_id: str,
                              days: float) -> Vacation:
-        """Start a vacation now, for ``days`` (cut to what is left of the year's allowance)."""
+        """Start a vacation now, for ``days`` (1 to :data:`VACATION_DAYS_PER_YEAR`, cut to
+        what is left of the year's allowance); anything else is refused in words."""
+        days = check_vacation_days(days)
         guild, user = str(guild_id), str(user_id)
         now = self.core.now()
         async with self.core.transaction() as conn:

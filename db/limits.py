@@ -1,5 +1,6 @@
 """The store's side of keeping a server's games in bounds: how many games a server has
-open (for the cap at ``/game new``), and lobbies nobody touches, which are closed.
+open (for the cap at ``/game new``), and lobbies nobody touches, which are closed
+after the server's lobby expiry (``/settings``, else the bot's ``LOBBY_EXPIRY_HOURS``).
 
 :class:`Limits` is a service of the store (``store.limits``). Closing a lobby goes
 through the same game lock, transaction and guarded write as any other change, and
@@ -10,9 +11,11 @@ neither lose the notice nor send it for a lobby that stayed open.
 from __future__ import annotations
 
 import logging
+import math
 
 from db.core import StoreCore
 from db.records import ABORTED, LOBBY, NOTICE, GameRecord
+from db.server_settings import LOBBY_EXPIRY_HOURS, ServerSettings
 
 log = logging.getLogger("warhost.db")
 
@@ -23,8 +26,10 @@ LOBBY_EXPIRED = "lobby_expired"
 class Limits:
     """Open games per server, and lobbies that expire (``store.limits``)."""
 
-    def __init__(self, core: StoreCore) -> None:
+    def __init__(self, core: StoreCore, servers: ServerSettings | None = None) -> None:
         self.core = core
+        #: Each server's settings (its lobby expiry); None: ``idle`` everywhere.
+        self.servers = servers
 
     async def open_games(self, guild_id: str | None, *,
                          up_to: int | None = None) -> int:
@@ -41,30 +46,45 @@ class Limits:
 
     async def expire_lobbies(self, idle: float, limit: int = 100) -> list[GameRecord]:
         """Abort every lobby untouched (nobody joined, left, reseated or started it) for
-        ``idle`` seconds, saving a notice for its channel; the closed games, oldest first.
+        its server's lobby expiry (``/settings``; ``idle`` seconds where the server chose
+        none; 0: never), saving a notice for its channel; the closed games, oldest first.
 
         A lobby touched while this runs is left open: each one is looked at again under
         its lock, in the transaction that closes it.
         """
-        if idle <= 0:
+        default = max(0.0, float(idle)) if math.isfinite(float(idle)) else 0.0
+        own: dict[str, float] = {}
+        if self.servers is not None:
+            own = {guild: float(hours) * 3600 for guild, hours in
+                   (await self.servers.overrides(LOBBY_EXPIRY_HOURS)).items()}
+        shortest = min((v for v in (default, *own.values()) if v > 0), default=0.0)
+        if shortest <= 0:
             return []
-        cutoff = self.core.now() - idle
+        now = self.core.now()
+
+        def idle_for(guild: str | None) -> float:
+            return own.get(guild, default) if guild is not None else default
+
         async with self.core.reading() as conn:
             rows = await conn.execute_fetchall(
-                "SELECT id FROM games WHERE status = 'lobby' AND updated_at < ? "
-                "ORDER BY updated_at, id LIMIT ?", (cutoff, max(1, limit)))
+                "SELECT id, guild_id, updated_at FROM games WHERE status = 'lobby' AND "
+                "updated_at < ? ORDER BY updated_at, id LIMIT ?",
+                (now - shortest, max(1, limit) * 10))
+        due = [(int(game_id), idle_for(guild)) for game_id, guild, updated in rows
+               if idle_for(guild) > 0 and float(updated) < now - idle_for(guild)]
         closed: list[GameRecord] = []
-        for (game_id,) in rows:
-            async with self.core.game_lock(int(game_id)), self.core.transaction() as conn:
-                record = await self.core.fetch(conn, int(game_id))
+        for game_id, seconds in due[:max(1, limit)]:
+            cutoff = self.core.now() - seconds
+            async with self.core.game_lock(game_id), self.core.transaction() as conn:
+                record = await self.core.fetch(conn, game_id)
                 if record.status != LOBBY or record.updated_at >= cutoff:
                     continue
                 now = self.core.now()
                 aborted = await self.core.write(conn, record, status=ABORTED)
                 await self.core.announce(conn, record.id, record.version, NOTICE, None,
-                                         {"type": LOBBY_EXPIRED, "idle": idle,
+                                         {"type": LOBBY_EXPIRED, "idle": seconds,
                                           "since": record.updated_at}, now=now)
             closed.append(aborted)
             log.info("Game %s: its lobby expired after %.0f hours untouched", record.id,
-                     idle / 3600)
+                     seconds / 3600)
         return closed

@@ -283,6 +283,24 @@ MIGRATIONS: list[str] = [
     ALTER TABLE games ADD COLUMN dice TEXT NOT NULL DEFAULT '{}';
     ALTER TABLE games ADD COLUMN origin TEXT NOT NULL DEFAULT '{}';
     """,
+    # 9: each server's own settings (/settings; db/server_settings.py), one row per
+    # setting a server changed (a setting with no row is the environment's default), and
+    # a few values the bot processes share (the hash of the commands last synced).
+    """
+    CREATE TABLE server_settings (
+        guild_id   TEXT NOT NULL,
+        name       TEXT NOT NULL,
+        value      TEXT NOT NULL,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (guild_id, name)
+    ) WITHOUT ROWID;
+
+    CREATE TABLE bot_state (
+        name       TEXT PRIMARY KEY,
+        value      TEXT NOT NULL,
+        updated_at REAL NOT NULL
+    ) WITHOUT ROWID;
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -247,7 +247,23 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE games ADD COLUMN dice TEXT NOT NULL DEFAULT '{}';
     ALTER TABLE games ADD COLUMN origin TEXT NOT NULL DEFAULT '{}';
-"""
+""",
+    # 9: per-server settings and values the bot processes share, as in the SQLite schema.
+    """
+    CREATE TABLE server_settings (
+        guild_id   TEXT NOT NULL,
+        name       TEXT NOT NULL,
+        value      TEXT NOT NULL,
+        updated_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (guild_id, name)
+    );
+
+    CREATE TABLE bot_state (
+        name       TEXT PRIMARY KEY,
+        value      TEXT NOT NULL,
+        updated_at DOUBLE PRECISION NOT NULL
+    );
+""",
 ]
 
 

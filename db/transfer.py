@@ -18,11 +18,12 @@ from db.backend import Connection
 from db.records import StoreError
 from db.store import Store
 
-#: Warhost's tables, parents before children. Leases are not copied: they belong to
-#: the processes running on the old database.
+#: Warhost's tables, parents before children. Leases and ``bot_state`` are not copied:
+#: they belong to the processes running on the old database (the new one syncs the
+#: commands once).
 TABLES = ("games", "actions", "announcements", "players", "channels", "vacations",
           "followers", "archives", "player_names", "web_links", "web_guilds", "web_keys",
-          "game_results", "ratings", "ratings_meta")
+          "game_results", "ratings", "ratings_meta", "server_settings")
 #: Tables a new database fills itself, replaced by the copy (the key that signs personal
 #: web links: copied, the links already given out stay good; whether ratings were built).
 REPLACED = ("web_keys", "ratings_meta")
