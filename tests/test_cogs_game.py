@@ -326,12 +326,15 @@ async def test_help_is_written_from_every_registered_command() -> None:
         assert f" {sub}" in game_line       # every /game subcommand, none written by hand
     assert text.index("**/game**") < text.index("**/play**") < text.index("**/help**")
     embed = help_cog.help_embed(roots)
-    described = "\n".join(str(f.value) for f in embed.fields)
+    embeds = [embed, *(help_cog.help_embed(roots, about=name)
+                       for name in help_cog.group_names(roots))]
+    described = "\n".join(str(f.value) for e in embeds for f in e.fields)
     for root in roots:
         for leaf in help_cog.leaves(root):
             if leaf.parent is not None:
                 assert f"`/{leaf.qualified_name}` — {leaf.description}" in described
-    assert len(embed) <= 6000 and all(len(str(f.value)) <= 1024 for f in embed.fields)
+    assert all(len(e) <= 6000 and all(len(str(f.value)) <= 1024 for f in e.fields)
+               for e in embeds)
     assert help_cog.help_text([]).startswith("**Warhost**")     # nothing registered: intro
 
 
