@@ -22,7 +22,7 @@ from PIL import Image, ImageDraw
 
 from render.common.palette import BACKGROUND, TEXT, Colour, with_alpha
 from render.common.png import encode_png
-from render.common.text import DrawnText, Font, TextLog, fit_text, font, wrap_text
+from render.common.text import Drawn, Font, TextLog, fit_text, font, wrap_text
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]
@@ -49,6 +49,8 @@ AA = 4
 AA_BIG_AREA = 12_000
 #: The supersampling of a reference-quality render.
 REFERENCE_SCALE = 4
+#: A shape at least this opaque (alpha) hides what is under it (what the tests check).
+OPAQUE = 160
 #: The most cached masks, texts and stamps kept (least recently used go first).
 MASK_CACHE = 4096
 TEXT_CACHE = 8192
@@ -188,15 +190,17 @@ class DrawingCache:
     """Pictures drawn once and pasted many times (sprites, panels), by a key holding
     everything their drawing depends on; the least recently used go first past ``size``.
 
-    The text a picture drew is kept with it and added to the active :class:`TextLog` every
-    time it is used, as if it had been drawn again."""
+    What a picture drew (its text, and its shapes when it is a stamp) is kept with it and
+    added to the active :class:`TextLog` every time it is used, as if it had been drawn
+    again (moved by ``offset``, in the ``groups`` given)."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._items: OrderedDict[Hashable, tuple[Image.Image, tuple[DrawnText, ...]]] = \
+        self._items: OrderedDict[Hashable, tuple[Image.Image, tuple[Drawn, ...]]] = \
             OrderedDict()
 
-    def get(self, key: Hashable, draw: Callable[[], Image.Image]) -> Image.Image:
+    def get(self, key: Hashable, draw: Callable[[], Image.Image],
+            offset: Point = (0, 0), groups: frozenset[Hashable] = frozenset()) -> Image.Image:
         """The picture for ``key``: ``draw()``'s, the first time."""
         cached = self._items.get(key)
         if cached is None:
@@ -206,15 +210,15 @@ class DrawingCache:
                 image = draw()
             finally:
                 TextLog.active = outer
-            cached = (image, tuple(log.drawn))
+            cached = (image, tuple(log.entries()))
             self._items[key] = cached
             if len(self._items) > self.size:
                 self._items.popitem(last=False)
         else:
             self._items.move_to_end(key)
-        image, texts = cached
+        image, entries = cached
         if TextLog.active is not None:
-            TextLog.active.drawn.extend(texts)
+            TextLog.active.replay(entries, offset[0], offset[1], groups)
         return image
 
 
@@ -234,9 +238,13 @@ class Canvas:
 
     def __init__(self, width: int, height: int, background: Sequence[int] = BACKGROUND,
                  scale: int | None = None, mode: str = "RGB",
-                 base: Image.Image | None = None) -> None:
+                 base: Image.Image | None = None, record: bool | None = None) -> None:
         self.width = width
         self.height = height
+        # where things are drawn is recorded (in an active TextLog) on a board, and on a
+        # stamp's sprite (moved to the board's pixels when pasted); not on a sprite or a
+        # layer a renderer makes and pastes itself
+        self.record = scale is None if record is None else record
         self.fast = scale is None and mode == "RGB" and not _Quality.reference
         self.scale = 1 if self.fast else (scale or _Quality.reference or REFERENCE_SCALE)
         if base is not None:
@@ -251,7 +259,7 @@ class Canvas:
         self.draw = ImageDraw.Draw(self.image, "RGBA")
         self.image.load()
         self._im = self.image.im
-        if TextLog.active is not None:
+        if TextLog.active is not None and self.record:
             TextLog.active.width = max(TextLog.active.width, width)
 
     # coordinates
@@ -268,6 +276,44 @@ class Canvas:
 
     def _w(self, width: float) -> int:
         return max(1, round(width * self.scale)) if width > 0 else 0
+
+    # what the tests read (only while a TextLog is active)
+
+    @contextmanager
+    def group(self, owner: Hashable) -> Iterator[None]:
+        """Text and shapes drawn inside belong to ``owner``: a shape of the group drawn
+        after a text of the group does not hide it (a label and its own badge). Free when
+        nothing is recorded."""
+        log = TextLog.active
+        if log is None or not self.record:
+            yield
+            return
+        with log.group(owner):
+            yield
+
+    def _log(self) -> TextLog | None:
+        log = TextLog.active
+        return log if log is not None and self.record else None
+
+    @staticmethod
+    def _opaque(colour: Colour | None) -> bool:
+        return colour is not None and _alpha(colour) >= OPAQUE
+
+    def _note_outline(self, log: TextLog, kind: str, coords: Sequence[float],
+                      outline: Colour | None, width: float) -> None:
+        """An opaque outline (of a shape with no opaque fill) as lines or a ring."""
+        if not self._opaque(outline) or width <= 0:
+            return
+        if kind == "ellipse":
+            log.add_shape("ring", coords, width)
+        elif kind == "box":
+            x0, y0, x1, y1 = coords
+            w = max(1.0, width)
+            for band in ((x0, y0, x1, y0 + w), (x0, y1 - w, x1, y1), (x0, y0, x0 + w, y1),
+                         (x1 - w, y0, x1, y1)):
+                log.add_shape("box", band)
+        else:
+            log.add_shape("line", [*coords, coords[0], coords[1]], width)
 
     # the fast pipeline's ways of putting colour down (straight to Pillow's core: a board
     # makes hundreds of these calls, and Image.paste's checks cost more than the pixels)
@@ -362,6 +408,12 @@ class Canvas:
 
     def rect(self, box: Box, fill: Colour | None = None, outline: Colour | None = None,
              width: float = 1, radius: float = 0) -> None:
+        log = self._log()
+        if log is not None:
+            if self._opaque(fill):
+                log.add_shape("box", box)
+            else:
+                self._note_outline(log, "box", box, outline, width)
         if not self.fast:
             b = self._box(box)
             if radius > 0:
@@ -386,6 +438,12 @@ class Canvas:
 
     def ellipse(self, box: Box, fill: Colour | None = None, outline: Colour | None = None,
                 width: float = 1) -> None:
+        log = self._log()
+        if log is not None:
+            if self._opaque(fill):
+                log.add_shape("ellipse", box)
+            else:
+                self._note_outline(log, "ellipse", box, outline, width)
         if self.fast:
             self._shape("ellipse", box, fill, outline, width)
         else:
@@ -399,6 +457,13 @@ class Canvas:
 
     def polygon(self, points: Sequence[Point], fill: Colour | None = None,
                 outline: Colour | None = None, width: float = 1) -> None:
+        log = self._log()
+        if log is not None and len(points) >= 2:
+            coords = [v for p in points for v in p]
+            if self._opaque(fill):
+                log.add_shape("polygon", coords)
+            else:
+                self._note_outline(log, "polygon", coords, outline, width)
         if self.fast:
             if len(points) >= 2:
                 self._shape("polygon", [v for p in points for v in p], fill, outline, width)
@@ -408,6 +473,9 @@ class Canvas:
 
     def line(self, points: Sequence[Point], fill: Colour, width: float = 1,
              round_caps: bool = False) -> None:
+        log = self._log()
+        if log is not None and len(points) >= 2 and self._opaque(fill):
+            log.add_shape("line", [v for p in points for v in p], max(1.0, width))
         if self.fast:
             if len(points) < 2:
                 return
@@ -434,6 +502,13 @@ class Canvas:
     def paste(self, image: Image.Image, xy: Point) -> None:
         """Paste a final-size image (its alpha, if any, is the mask) with its top-left
         corner at ``xy``."""
+        log = self._log()
+        if log is not None:
+            ink = image.getchannel("A").point(lambda a: 255 if a >= OPAQUE else 0).getbbox() \
+                if image.mode == "RGBA" else (0, 0, image.width, image.height)
+            if ink is not None:
+                log.add_shape("box", (xy[0] + ink[0], xy[1] + ink[1], xy[0] + ink[2],
+                                      xy[1] + ink[3]))
         if self.scale != 1:
             image = image.resize((image.width * self.scale, image.height * self.scale),
                                  Image.Resampling.BICUBIC)
@@ -450,18 +525,23 @@ class Canvas:
         sprite, cached by ``key`` (which must hold everything the drawing depends on) and
         pasted. On a slow canvas it is simply drawn."""
         if not self.fast:
-            draw(self, centre)
+            with self.group(("stamp", key, centre)):
+                draw(self, centre)
             return
         ix, iy = math.floor(centre[0]), math.floor(centre[1])
         fx, fy = round((centre[0] - ix) * 2) / 2, round((centre[1] - iy) * 2) / 2
         e = math.ceil(extent) + 1
 
         def sprite() -> Image.Image:
-            c = Canvas(2 * e + 1, 2 * e + 1, (0, 0, 0, 0), scale=AA, mode="RGBA")
+            c = Canvas(2 * e + 1, 2 * e + 1, (0, 0, 0, 0), scale=AA, mode="RGBA",
+                       record=True)
             draw(c, (e + fx, e + fy))
             return c.finish()
 
-        image = _STAMPS.get((key, fx, fy, e), sprite)
+        log = self._log()
+        # a stamp is one piece: its own shapes never hide its own text
+        image = _STAMPS.get((key, fx, fy, e), sprite, (ix - e, iy - e),
+                            frozenset({("stamp", key, centre)}) if log is not None else frozenset())
         self._put(image, ix - e, iy - e, image)
 
     # text
@@ -491,7 +571,13 @@ class Canvas:
         if not text:
             return
         if TextLog.active is not None:
-            TextLog.active.drawn.append(DrawnText(role, text, size))
+            box = None
+            if self.record:
+                left, top, right, bottom = font(_qsize(size), bold).getbbox(
+                    text, anchor=anchor, stroke_width=stroke if stroke_fill is not None else 0)
+                x, y = round(xy[0]), round(xy[1])
+                box = (x + left, y + top, x + right, y + bottom)
+            TextLog.active.add_text(role, text, size, box)
         if not self.fast:
             self.draw.text((self._v(xy[0]), self._v(xy[1])), text, fill=fill,
                            font=self.font(size, bold), anchor=anchor,
