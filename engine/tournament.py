@@ -286,7 +286,7 @@ def _pairing_filter(text: str | None) -> list[tuple[str, str]]:
             chosen.append((player, opponent))
     for w in wanted:
         if "-" in w and tuple(w.split("-", 1)) not in rows:
-            # an extra pairing, e.g. hard-random is listed; hard-easy is not, but may be asked
+            # an extra pairing: hard-easy is not in the default list, but may be asked
             player, opponent = w.split("-", 1)
             if player not in PLAYERS or opponent not in PLAYERS:
                 raise SystemExit(f"unknown pairing {w!r} (players: {', '.join(PLAYERS)})")

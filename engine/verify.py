@@ -13,6 +13,7 @@ still under way, whose seed is secret until it ends).
 
 from __future__ import annotations
 
+import argparse
 import gzip
 import io
 import json
@@ -290,17 +291,22 @@ def verify(record: dict[str, Any]) -> Verdict:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
-    if len(args) != 1 or args[0] in ("-h", "--help"):
-        print(__doc__.strip().splitlines()[0], file=sys.stderr)
-        return 2
+    paragraphs = (__doc__ or "").strip().split("\n\n")
+    parser = argparse.ArgumentParser(
+        prog="warhost-verify", description=paragraphs[1].replace("\n", " "),
+        epilog=paragraphs[2].replace("\n", " "))
+    parser.add_argument("record", help="a game record from /game export (.json or .json.gz)")
     try:
-        record = read(Path(args[0]).read_bytes())
+        path = parser.parse_args(argv).record
+    except SystemExit as stop:       # --help (0) or a usage error (2): said, not raised
+        return int(stop.code or 0)
+    try:
+        record = read(Path(path).read_bytes())
     except OSError as exc:
-        print(f"Cannot read {args[0]}: {exc.strerror or exc}", file=sys.stderr)
+        print(f"Cannot read {path}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     except Unreadable as exc:
-        print(f"{args[0]}: {exc}", file=sys.stderr)
+        print(f"{path}: {exc}", file=sys.stderr)
         return 2
     verdict = verify(record)
     title = f"{record.get('game', record.get('kind'))} #{record.get('id')}"

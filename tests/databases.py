@@ -24,8 +24,10 @@ T = TypeVar("T")
 
 
 def _raw_errors() -> tuple[tuple[type[BaseException], ...], tuple[type[BaseException], ...]]:
-    import asyncpg
-
+    try:
+        import asyncpg
+    except ImportError:     # no postgres extra: only SQLite runs (postgres_problem says so)
+        return (sqlite3.Error,), (sqlite3.IntegrityError,)
     return ((sqlite3.Error, asyncpg.PostgresError),
             (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError))
 
@@ -46,6 +48,11 @@ def postgres_problem() -> str | None:
     url = postgres_url()
     if url is None:
         return f"{POSTGRES_ENV} is not set"
+    try:
+        import asyncpg  # noqa: F401
+    except ImportError:
+        return ("asyncpg is not installed (the postgres extra: make sets it up when "
+                f"{POSTGRES_ENV} is set; or make test EXTRAS=dev,postgres)")
     if url not in _reachable:
         async def probe() -> None:
             import asyncpg

@@ -4,6 +4,8 @@ worked examples of conquest, its rare exceptions, and every other rule of the co
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -746,3 +748,19 @@ def test_the_view_lists_each_seat_for_the_status() -> None:
     assert [p["id"] for p in view["players"]] == PLAYERS
     assert view["players"][2] == {"id": "cy", "nation": "Greeks", "personalities": 0,
                                   "cities": 3, "temples": 0, "out": False}
+
+
+def test_the_rules_docs_third_example_position_plays_as_the_seed_tells() -> None:
+    # docs/games/antiquity.md retells the seed's third example as a position: two Greek
+    # legions and a galley against Tyros (strength 2); a legion and the galley go, and a
+    # Greek legion stays beside the new city stone
+    doc = (Path(__file__).resolve().parents[1] / "docs/games/antiquity.md").read_text()
+    start = doc.index("Example: the third worked example")
+    block = re.search(r"```json\n(.*?)```", doc[start:], re.S)
+    assert block is not None
+    s = GAME.load(block.group(1))
+    assert s.count("phoenicia", "greeks") == 2 and s.count("syriacum", "greeks") == 1
+    after, _ = GAME.apply(s, GAME.to_act(s)[0], "conquer phoenicia 1")
+    assert after.cities["phoenicia"] == "greeks"
+    assert after.count("phoenicia", "greeks") == 1 and after.count("syriacum", "greeks") == 0
+    assert after.count("phoenicia", "phoenicians") == 0
