@@ -21,6 +21,7 @@ knows nothing of Discord, asyncio or the database.
 from __future__ import annotations
 
 import io
+import math
 import struct
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -38,9 +39,12 @@ from render.common import (
     PANEL,
     TEXT,
     clean_text,
+    drawable_text,
     fit_text,
     font,
     load_palette,
+    min_essential_size,
+    wrap_text,
 )
 
 __all__ = ["FRAME_MS", "LAST_FRAME_MS", "MAX_WIDTH", "MIN_WIDTH", "Frame", "recap_animation"]
@@ -133,9 +137,8 @@ def _composed(kind: str, frames: Sequence[Frame], boards: Callable[[int], Image.
               title: str) -> Iterator[tuple[Image.Image, bytes]]:
     """Each frame ``width`` wide as palette indices ("L"), with the GIF colour table."""
     board_h = max(1, round(first_size[1] * width / first_size[0]))
-    band_h = max(12, round(width * BAND))
-    size = (width, board_h + band_h)
-    band = _Band(width, band_h, title, len(frames))
+    band = _Band(width, max(12, round(width * BAND)), title, len(frames))
+    size = (width, board_h + band.total)
     palette, table = _palette(kind)
     for i, frame in enumerate(frames):
         rgb = Image.new("RGB", size, BACKGROUND)
@@ -181,7 +184,11 @@ def _paste_board(canvas: Image.Image, board: Image.Image, board_h: int) -> None:
 
 
 class _Band:
-    """The caption band under the board: ``n/N``, the caption, the title, a progress bar."""
+    """The caption band under the board: ``n/N``, the caption, a progress bar and the
+    title. A title that fits in 40% of the width shares the caption's row; a longer one
+    gets its own row under it, shrunk to fit (never below what a phone can read, see
+    :func:`render.common.min_essential_size`) or else wrapped: the whole title is always
+    shown."""
 
     def __init__(self, width: int, height: int, title: str, count: int) -> None:
         self.width, self.height, self.count = width, height, count
@@ -190,12 +197,34 @@ class _Band:
         self.bar = max(2, round(height / 12))
         self.bold = font(self.size, True)
         self.regular = font(self.size)
-        self.title = fit_text(clean_text(title), self.regular, width * 0.4)
+        title = clean_text(title, limit=160)
+        self.title = ""  # on the caption's row
+        self.title_lines: list[str] = []  # or on rows of their own
+        self.title_size = self.size
+        self.total = height  # the band's whole height
+        if not title or self.regular.getlength(title) <= width * 0.4:
+            self.title = title
+            return
+        room = width - 2 * self.pad
+        smallest = max(6, math.ceil(min_essential_size(width)))
+        for size in range(self.size, min(smallest, self.size) - 1, -1):
+            if font(size).getlength(title) <= room:
+                self.title_size, self.title_lines = size, [title]
+                break
+        else:
+            size = min(smallest, self.size)
+            for lines in range(2, 6):
+                wrapped = wrap_text(title, font(size), room, lines)
+                if " ".join(wrapped) == title:
+                    break
+            self.title_size, self.title_lines = size, wrapped
+        self.line_h = round(self.title_size * 1.25)
+        self.total = height + len(self.title_lines) * self.line_h + self.pad // 2
 
     def draw(self, canvas: Image.Image, top: int, i: int, caption: str) -> None:
         d = ImageDraw.Draw(canvas)
         w, h, pad = self.width, self.height, self.pad
-        d.rectangle((0, top, w - 1, top + h - 1), fill=PANEL)
+        d.rectangle((0, top, w - 1, top + self.total - 1), fill=PANEL)
         d.rectangle((0, top, w - 1, top + self.bar - 1), fill=FAINT)
         d.rectangle((0, top, max(0, round(w * (i + 1) / self.count) - 1), top + self.bar - 1),
                     fill=ACCENT)
@@ -208,9 +237,12 @@ class _Band:
         if self.title:
             d.text((right, y), self.title, fill=MUTED, font=self.regular, anchor="rm")
             right -= self.regular.getlength(self.title) + 2 * pad
-        text = fit_text(clean_text(caption), self.regular, right - x)
+        text = fit_text(drawable_text(caption, limit=160), self.regular, right - x)
         if text:
             d.text((x, y), text, fill=TEXT, font=self.regular, anchor="lm")
+        small = font(self.title_size)
+        for k, line in enumerate(self.title_lines):
+            d.text((pad, top + h + k * self.line_h), line, fill=MUTED, font=small, anchor="la")
 
 
 # --- colours --------------------------------------------------------------------------------

@@ -248,3 +248,33 @@ def test_picklable_and_runs_in_a_process_pool() -> None:
         gif = pool.submit(recap_animation, "conqueror", [frame, frame], NAMES,
                           title="pool").result(timeout=60)
     assert n_frames(gif) == 2
+
+
+LONG_TITLE = ("The Grand Campaign of the Northern Alliance against the Southern League of "
+              "Free Cities, Season Three #123456")
+
+
+@pytest.mark.parametrize("title", [
+    *(f"{engine.GAMES[k].name} #12345" for k in sorted(engine.GAMES)), LONG_TITLE])
+@pytest.mark.parametrize("width", [MAX_WIDTH, 390, 240])
+def test_the_whole_title_is_shown_and_readable(title: str, width: int) -> None:
+    from render.common import font, min_essential_size
+
+    band = recap._Band(width, max(12, round(width * recap.BAND)), title, 10)
+    shown = band.title or " ".join(band.title_lines)
+    assert shown == title, "the title is cut"
+    size = band.size if band.title else band.title_size
+    assert size >= min(band.size, min_essential_size(width)) - 1e-9
+    for line in [band.title] if band.title else band.title_lines:
+        assert font(size).getlength(line) <= width - 2 * band.pad
+    assert band.total >= band.height + len(band.title_lines) * size
+
+
+def test_the_battlecards_title_is_not_cut_in_the_gif() -> None:
+    title = f"{engine.GAMES['battlecards'].name} #42"
+    frames = [Frame(opening().view, None, "Turn 1 · Ada")]
+    short = Image.open(io.BytesIO(recap_animation("conqueror", frames, NAMES, title="#42")))
+    full = Image.open(io.BytesIO(recap_animation("conqueror", frames, NAMES, title=title)))
+    assert full.height > short.height  # a row of its own under the caption
+    band = recap._Band(full.width, max(12, round(full.width * recap.BAND)), title, 1)
+    assert band.title_lines == [title]

@@ -470,3 +470,42 @@ def test_hostile_events_do_not_crash_or_change_anything() -> None:
     # a very long turn: many moves (numbered), still quick and sound
     many = [{"type": "move", "player": A, "from": "d3", "to": "d4", "count": 1}] * 300
     decode(render.render("conqueror", midgame_view(), many))
+
+
+# --- Discord markdown is never drawn ----------------------------------------------------
+
+
+@pytest.mark.parametrize(("written", "drawn"), [
+    ("The French move armies (`move 3 france spain`), then `end`",
+     "The French move armies (move 3 france spain), then end"),
+    ("pick a field (`go gold`)", "pick a field (go gold)"),
+    ("**Alice** wins *on points* __today__ ~~maybe~~", "Alice wins on points today maybe"),
+    ("-# a small line", "a small line"),
+    ("> quoted **`done`**", "quoted done"),
+    ("<@900> beat <@!901> and <@5>", "alice beat bob and @someone"),
+    ("a ||secret|| <:sword:123> [rules](https://example.com)", "a secret :sword: rules"),
+    ("snake_case_name and 2*3*4 stay", "snake_case_name and 2*3*4 stay"),
+    (r"an escaped \*star\*", "an escaped *star*"),
+    ("a stray ` backtick", "a stray  backtick"),
+])
+def test_plain_text_strips_discord_markdown(written: str, drawn: str) -> None:
+    from render.common import plain_text
+
+    assert plain_text(written, {"900": "alice", "901": "bob"}) == drawn
+
+
+def test_a_prompt_with_markdown_is_drawn_without_it() -> None:
+    import engine
+    from render.common import TextLog
+
+    for kind in ("napoleon", "battlecards", "conqueror", "liege"):
+        game = engine.GAMES[kind]
+        view = game.view(game.new_game(["900", "901"], 1), None)
+        view["prompt"] = "Move (`move 3 france spain`), then **`end`**"
+        if isinstance(view.get("last_move"), dict):
+            view["last_move"]["action"] = "`go gold`"
+        view["outcome"] = None
+        with TextLog() as log:
+            render.render(kind, view, None, None)
+        drawn = " ".join(d.text for d in log.drawn)
+        assert "`" not in drawn and "**" not in drawn, kind

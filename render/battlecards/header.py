@@ -47,6 +47,7 @@ from render.common import (
     as_int,
     clean_text,
     darken,
+    drawable_text,
     lighten,
     mapping,
     mappings,
@@ -325,7 +326,7 @@ def _idle_header(c: Canvas, view: Mapping[str, Any], table: _Table, digest: _Dig
             runs = [(f"{card} cannot be fought yet: discarded", SOFT, None)]
     else:
         last = mapping(view.get("last_move"))
-        action = clean_text(last.get("action"), limit=40)
+        action = drawable_text(last.get("action"), limit=40)
         if action:
             runs = [("Last move: ", MUTED, None), (table.name(last.get("player")), MUTED, 300.0),
                     (f" · {action}", MUTED, None)]

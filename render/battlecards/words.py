@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from render.battlecards.layout import ELLIPSIS
-from render.common import Canvas, clean_text
+from render.common import Canvas, drawable_text
 
 
 def clip_words(text: str, measure: Callable[[str], float], max_width: float,
@@ -73,7 +73,7 @@ def _clip(c: Canvas, text: str, size: float, max_width: float, max_lines: int = 
 def _long_text(value: Any, limit: int = 400) -> str:
     """Card text cleaned for drawing; a text past ``limit`` characters is cut at a word
     boundary and ellipsised (never inside a word)."""
-    text = clean_text(value, limit=limit + 1)
+    text = drawable_text(value, limit=limit + 1)
     if len(text) <= limit:
         return text
     head = text[:limit]

@@ -28,6 +28,7 @@ from render.common import (
     clean_text,
     coin_icon,
     darken,
+    drawable_text,
     essential_size,
     lighten,
     logs_icon,
@@ -235,7 +236,7 @@ def _summary(c: Canvas, view: Mapping[str, Any], players: Players,
     if outcome is not None:
         won = [players.name(w) for w in outcome.get("winners") or []]
         label = "Winner: " if len(won) == 1 else "Winners: " if won else "No winner"
-        reason = clean_text(outcome.get("reason"), limit=200)
+        reason = drawable_text(outcome.get("reason"), limit=200)
         lines = c.wrap(reason, 15, tw, max(0, min(3, int((limit - y - 82) // 20))))
         bottom = y + 72 + 20 * len(lines) + (8 if lines else 0)
         if bottom > limit:

@@ -23,6 +23,7 @@ from render.common import (
     bounded,
     clean_text,
     darken,
+    drawable_text,
     first_to_act,
     is_over,
     lighten,
@@ -142,7 +143,7 @@ def _header(c: Canvas, view: Mapping[str, Any], sides: _Sides) -> None:
         head = ("Winner: " + ", ".join(names)) if names else "Game over: no winner"
         c.text((tx, top + 18), c.fit(head, ESSENTIAL, tw, bold=True), ESSENTIAL, fill=ACCENT,
                bold=True, anchor="lm", role="turn")
-        reason = clean_text(outcome.get("reason") if outcome else "", limit=160)
+        reason = drawable_text(outcome.get("reason") if outcome else "", limit=160)
         c.text((tx, top + 41), c.fit(reason or "The game is over.", 14, tw), 14, fill=MUTED,
                anchor="lm")
         return
@@ -155,7 +156,7 @@ def _header(c: Canvas, view: Mapping[str, Any], sides: _Sides) -> None:
         c.circle((tx + 8, top + 18), 8, fill=colour, outline=(240, 238, 230), width=1.5)
         runs = [(name, TEXT, tw * 0.55), (f" ({SIDE_NAMES[side]}) {doing}", TEXT, None)]
         text_runs(c, tx + 22, top + 18, runs, ESSENTIAL, x1 - 14, bold=True, role="turn")
-    prompt = clean_text(view.get("prompt"), limit=160)
+    prompt = drawable_text(view.get("prompt"), limit=160)
     if prompt:
         c.text((tx, top + 41), c.fit(prompt, 14, tw), 14, fill=MUTED, anchor="lm")
 
