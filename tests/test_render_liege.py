@@ -657,3 +657,20 @@ def test_hostile_events_do_not_crash_or_change_anything() -> None:
     for odd in ("not a list", {"type": "shift"}, 42, [[{"type": "fight"}]]):
         draw_events(turn_view(), odd)
     draw_events(turn_view(), TURN * 60)  # a very long digest
+
+
+@pytest.mark.parametrize("rnd", [1, 9, 10, 99, 999, 9999, 123456])
+def test_the_title_never_touches_the_round(rnd: int) -> None:
+    from render.common import TextLog
+    from render.common.overlap import overlapping_texts
+
+    view = opening_view()
+    view["round"] = rnd
+    with TextLog() as log:
+        render.render("liege", view)
+    title = next(d for d in log.drawn if d.text.startswith("BATTLE"))
+    label = next(d for d in log.drawn if d.text.startswith("Round"))
+    assert title.text == "BATTLE OF LIÈGE" and label.text == f"Round {min(rnd, 9999)}"
+    assert title.box is not None and label.box is not None
+    assert title.box[2] + 8 <= label.box[0]  # a clear gap between them
+    assert not overlapping_texts(log)

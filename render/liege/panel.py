@@ -225,10 +225,17 @@ def _panel(c: Canvas, view: Mapping[str, Any], players: Players, board: _Board,
            marks: _Marks) -> None:
     x0, x1 = PANEL_X0, PANEL_X1
     outcome = optional_mapping(view.get("outcome"))
-    c.text((x0, 44), "BATTLE OF LIÈGE", 24, fill=TEXT, bold=True, anchor="ls")
     rnd = as_int(view.get("round"), 0)
-    if rnd:
-        c.text((x1, 44), f"Round {min(rnd, 9999)}", 17, fill=MUTED, bold=True, anchor="rs")
+    label = f"Round {min(rnd, 9999)}" if rnd else ""
+    room = x1 - x0 - (c.text_width(label, 17, bold=True) + 14 if label else 0)
+    title = "BATTLE OF LIÈGE"
+    size = 24.0  # shrunk, if it must, to leave the round its room (a long round number)
+    while size > 12 and c.text_width(title, size, bold=True) > room:
+        size -= 1
+    c.text((x0, 44), c.fit(title, size, room, bold=True), size, fill=TEXT, bold=True,
+           anchor="ls")
+    if label:
+        c.text((x1, 44), label, 17, fill=MUTED, bold=True, anchor="rs")
     _status(c, view, players, outcome)
 
     # player cards
