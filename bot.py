@@ -3,8 +3,11 @@
 Configuration comes from the environment or a ``.env`` file next to where the bot is
 started (the environment wins): ``DISCORD_TOKEN`` (required), ``DATABASE_PATH``,
 ``DEV_GUILD_ID``, ``LOG_LEVEL``, the abuse limits (``RATE_LIMITS``, ``MAX_OPEN_GAMES``,
-``LOBBY_EXPIRY_HOURS``), the web pages (``WEB_PORT``, ``WEB_URL``, see docs/web.md)
-and, for the loopback test double only,
+``LOBBY_EXPIRY_HOURS``), the reminders' defaults (``REMINDER_EVERY``,
+``REMINDER_LIMIT``; those two and the last two are defaults that each server may change
+with ``/settings``),
+``WARHOST_FORCE_SYNC`` (sync the commands with Discord even if unchanged), the web
+pages (``WEB_PORT``, ``WEB_URL``, see docs/web.md) and, for the loopback test double only,
 ``DISCORD_API_BASE`` (and optionally ``DISCORD_GATEWAY_URL``; without it the gateway
 is asked of that API). See ``.env.example``.
 
@@ -15,7 +18,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import importlib
+import json
 import logging
 import os
 import pkgutil
@@ -43,7 +48,19 @@ from cogs.moves import RecentIds, SentClock
 from cogs.outbox import Announcer
 from cogs.scheduler import Scheduler
 from db import Store
+from db.clocks import DEFAULT_REMINDER_EVERY, DEFAULT_REMINDER_LIMIT
 from db.leases import new_holder
+from db.server_settings import (
+    LOBBY_EXPIRY_HOURS,
+    MAX_CAP,
+    MAX_LOBBY_HOURS,
+    MAX_OPEN_GAMES,
+    MAX_REMINDER_LIMIT,
+    REMINDER_EVERY,
+    REMINDER_LIMIT,
+    SETTINGS,
+    SettingError,
+)
 from db.settings import DEFAULT_DATABASE_PATH, read_settings
 from web.app import WebApp, WebSettings
 
@@ -90,6 +107,14 @@ class Config:
     max_open_games: int = DEFAULT_CAP
     #: Hours a lobby may sit untouched before it is closed (0: never).
     lobby_expiry_hours: float = DEFAULT_LOBBY_HOURS
+    #: How long a player may wait before a reminder, and reminders per move, in a
+    #: channel that set none (REMINDER_EVERY, REMINDER_LIMIT). These and the two above
+    #: are defaults: each server's admins may choose their own (/settings).
+    reminder_every: float = DEFAULT_REMINDER_EVERY
+    reminder_limit: int = DEFAULT_REMINDER_LIMIT
+    #: Sync the commands with Discord at start even if they did not change
+    #: (WARHOST_FORCE_SYNC=1).
+    force_sync: bool = False
     #: ``postgresql://...``: games in PostgreSQL instead of the SQLite file.
     database_url: str | None = field(default=None, repr=False)
     #: Sharding: how many shards the bot has in all, and which of them this process
@@ -169,6 +194,11 @@ class Config:
                               "leave it empty and set DATABASE_PATH.")
         shard_count, shard_ids = _shards(values.get("SHARD_COUNT"), values.get("SHARD_IDS"))
         rate_limits, max_open, lobby_hours = _limits(values)
+        reminder_every, reminder_limit = _reminders(values)
+        force_text = values.get("WARHOST_FORCE_SYNC", "0").lower()
+        if force_text not in _ON + _OFF:
+            raise ConfigError(f"WARHOST_FORCE_SYNC must be 1 (sync the commands at every "
+                              f"start) or 0, not {force_text!r}.")
         try:
             web_settings = WebSettings.from_env(values)
         except ValueError as exc:
@@ -182,6 +212,8 @@ class Config:
                    render_workers=render_workers, rate_limits=rate_limits,
                    computer_workers=int(computers_text),
                    max_open_games=max_open, lobby_expiry_hours=lobby_hours,
+                   reminder_every=reminder_every, reminder_limit=reminder_limit,
+                   force_sync=force_text in _ON,
                    web=web_settings)
 
 
@@ -194,7 +226,7 @@ def _limits(values: Mapping[str, str]) -> tuple[bool, int, float]:
     if rate_text not in _ON + _OFF:
         raise ConfigError(f"RATE_LIMITS must be on or off, not {rate_text!r}.")
     cap_text = values.get("MAX_OPEN_GAMES", str(DEFAULT_CAP))
-    if not cap_text.isdigit() or int(cap_text) > 100_000:
+    if not cap_text.isdigit() or int(cap_text) > MAX_CAP:
         raise ConfigError(f"MAX_OPEN_GAMES must be a number of games from 0 (no cap) to "
                           f"100000, not {cap_text!r}.")
     hours_text = values.get("LOBBY_EXPIRY_HOURS", str(DEFAULT_LOBBY_HOURS))
@@ -202,10 +234,27 @@ def _limits(values: Mapping[str, str]) -> tuple[bool, int, float]:
         hours = float(hours_text)
     except ValueError:
         hours = -1.0
-    if not 0 <= hours <= 24 * 366:
+    if not 0 <= hours <= MAX_LOBBY_HOURS:
         raise ConfigError(f"LOBBY_EXPIRY_HOURS must be a number of hours from 0 (lobbies "
                           f"never expire) to 8784, not {hours_text!r}.")
     return rate_text in _ON, int(cap_text), hours
+
+
+def _reminders(values: Mapping[str, str]) -> tuple[float, int]:
+    """REMINDER_EVERY (a duration: 12h) and REMINDER_LIMIT, checked."""
+    every_text = values.get("REMINDER_EVERY")
+    every = DEFAULT_REMINDER_EVERY
+    if every_text is not None:
+        try:
+            every = SETTINGS[REMINDER_EVERY].parse(every_text)
+        except SettingError:
+            raise ConfigError(f"REMINDER_EVERY must be a duration from 1 minute to 365 days "
+                              f"(12h, 2d, 1d12h), not {every_text!r}.") from None
+    limit_text = values.get("REMINDER_LIMIT", str(DEFAULT_REMINDER_LIMIT))
+    if not limit_text.isdigit() or not 0 <= int(limit_text) <= MAX_REMINDER_LIMIT:
+        raise ConfigError(f"REMINDER_LIMIT must be a number of reminders per move from 0 "
+                          f"to {MAX_REMINDER_LIMIT}, not {limit_text!r}.")
+    return float(every), int(limit_text)
 
 
 def _shards(count_text: str | None, ids_text: str | None
@@ -335,8 +384,11 @@ class WarhostBot(commands.Bot):
     """The bot: owns the :class:`db.Store`; cogs reach it as ``bot.store``."""
 
     def __init__(self, config: Config, clock: Callable[[], float] | None = None) -> None:
-        # No text commands: a mention is answered with help (see on_message).
-        super().__init__(command_prefix=_no_prefix,
+        quiet_voice()
+        # No text commands: a mention is answered with help (see on_message, which never
+        # runs prefix commands). The prefix is discord.py's "when mentioned", the one it
+        # knows needs no message content intent (any other makes it warn at every start).
+        super().__init__(command_prefix=commands.when_mentioned,
                          intents=discord.Intents.default(), tree_cls=WarhostTree,
                          allowed_mentions=discord.AllowedMentions.none(), help_command=None,
                          **self._shard_options(config))
@@ -367,6 +419,12 @@ class WarhostBot(commands.Bot):
         self.boards.start()  # board workers warm up while we connect
         self.store = await Store.open(self.config.database, clock=self.clock)
         log.info("Database open at %s (%s)", self.store.path, self.store.dialect)
+        # What a server that chose nothing with /settings gets: the environment's values.
+        self.store.server_settings.use_defaults({
+            MAX_OPEN_GAMES: self.config.max_open_games,
+            LOBBY_EXPIRY_HOURS: self.config.lobby_expiry_hours,
+            REMINDER_EVERY: self.config.reminder_every,
+            REMINDER_LIMIT: self.config.reminder_limit})
         # Once, on a database with finished games from before ratings existed.
         await self.store.ratings.build_if_needed()
         # With other processes on the database, each shared job runs where its lease is.
@@ -400,17 +458,35 @@ class WarhostBot(commands.Bot):
         return {}
 
     async def sync_commands(self) -> None:
+        """Register the commands with Discord, only when they changed since the last
+        sync (Discord rate-limits registration): the hash of what would be sent is kept
+        in the database, so restarts and every process share it. WARHOST_FORCE_SYNC=1
+        syncs anyway. With shards, the process running shard 0 syncs; with other
+        processes on the database, the one holding the sync's lease."""
         if self.config.shard_ids is not None and 0 not in self.config.shard_ids:
             log.info("Commands are synced by the process that runs shard 0")
             return
+        assert self.store is not None
+        guild: discord.Object | None = None
         if self.config.dev_guild_id is not None:
             guild = discord.Object(id=self.config.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-            log.info("Synced %d commands to guild %s", len(synced), self.config.dev_guild_id)
-        else:
-            synced = await self.tree.sync()
-            log.info("Synced %d commands globally (may take a while to appear)", len(synced))
+        digest, count = commands_hash(self.tree, guild)
+        key = f"{SYNC_KEY}:{self.application_id}:{guild.id if guild else 'global'}"
+        if not self.config.force_sync and await self.store.server_settings.shared(key) == digest:
+            log.info("Commands unchanged since last sync (hash %s); not syncing", digest[:12])
+            return
+        if self.config.shared_database and not await self.store.leases.take(
+                SYNC_KEY, self.holder, LEASE_SECONDS):
+            log.info("Commands changed; another process is syncing them")
+            return
+        synced = await self.tree.sync(guild=guild)
+        await self.store.server_settings.share(key, digest)
+        where = f"to guild {guild.id}" if guild else "globally (may take a while to appear)"
+        why = "sync forced" if self.config.force_sync else "Commands changed"
+        log.info("%s; synced %d commands %s (hash %s)", why, len(synced), where, digest[:12])
+        if len(synced) != count:
+            log.info("Discord holds %d commands, %d were sent", len(synced), count)
 
     async def on_ready(self) -> None:
         log.info("Logged in as %s (id %s)", self.user, self.user.id if self.user else "?")
@@ -458,8 +534,29 @@ class ShardedWarhostBot(WarhostBot, commands.AutoShardedBot):
                 "shard_ids": None if config.shard_ids is None else list(config.shard_ids)}
 
 
-def _no_prefix(bot: commands.Bot, message: discord.Message) -> list[str]:
-    return []
+def quiet_voice() -> None:
+    """Warhost never joins voice: discord.py need not warn at start that the voice
+    libraries (PyNaCl, davey) are missing. Its own flags, which it clears once it has
+    warned, say whether to."""
+    for flag in ("warn_nacl", "warn_dave"):
+        if hasattr(discord.VoiceClient, flag):
+            setattr(discord.VoiceClient, flag, False)
+
+
+#: The name under which the last synced commands' hash is shared (and the sync's lease).
+SYNC_KEY = "command-sync"
+
+
+def commands_hash(tree: app_commands.CommandTree,
+                  guild: discord.abc.Snowflake | None = None) -> tuple[str, int]:
+    """A stable hash of what syncing ``tree`` (to ``guild``, or globally) would send
+    Discord, and how many commands that is: each command's payload, in a canonical JSON
+    (keys sorted), sorted by type and name."""
+    payload = sorted((command.to_dict(tree) for command in tree.get_commands(guild=guild)),
+                     key=lambda d: (int(d.get("type", 1)), str(d.get("name"))))
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      default=str)
+    return hashlib.sha256(text.encode()).hexdigest(), len(payload)
 
 
 def discover_cogs() -> list[str]:

@@ -19,18 +19,17 @@ from cogs.interactions import SERVER_ONLY, reply_error, send_ephemeral, store_of
 from cogs.outbox import deliver_all
 from cogs.scheduler import scheduler_of
 from cogs.wording import channel_link, chunk_lines, when
-from db import GameRecord
+from db import GameRecord, StoreError
 from db.clocks import (
-    DEFAULT_REMINDER_EVERY,
-    DEFAULT_REMINDER_LIMIT,
     VACATION_DAYS_PER_YEAR,
     ClockError,
     QuietHours,
     check_zone,
     describe_duration,
+    find_zones,
     parse_duration,
 )
-from db.hosting import quiet_hours
+from db.hosting import check_reminder_limit, check_vacation_days, quiet_hours
 
 log = logging.getLogger("warhost.cogs.hosting")
 
@@ -112,10 +111,17 @@ class HostingCog(commands.Cog):
     async def vacation_start(self, interaction: discord.Interaction,
                              days: app_commands.Range[int, 1, VACATION_DAYS_PER_YEAR]
                              ) -> None:
-        assert interaction.guild_id is not None
+        if interaction.guild_id is None:
+            await reply_error(interaction, SERVER_ONLY)
+            return
+        try:    # a client may send any number, whatever the option's declared range
+            length = check_vacation_days(days)
+        except StoreError as exc:
+            await reply_error(interaction, str(exc))
+            return
         store = store_of(interaction.client)
         guild, user = str(interaction.guild_id), str(interaction.user.id)
-        held = await store.hosting.start_vacation(guild, user, days)
+        held = await store.hosting.start_vacation(guild, user, length)
         _, _, left = await store.hosting.vacation(guild, user)
         await send_ephemeral(interaction, f"🏖️ You are on vacation until {when(held.ends_at)}: "
                                           "your clocks and reminders in this server's games "
@@ -154,7 +160,7 @@ class HostingCog(commands.Cog):
         every="How long before you are reminded, e.g. 6h or 1d ('channel': the channel's)",
         dm="After the first reminder in the channel, remind you by direct message",
         quiet="Hours with no reminders, your time, e.g. 22:00-07:00 ('none' to clear)",
-        timezone="Your time zone for quiet hours, e.g. Europe/Paris or America/New_York")
+        timezone="Your time zone for quiet hours: start typing a city, e.g. Paris or New York")
     async def reminders_me(self, interaction: discord.Interaction,
                            every: app_commands.Range[str, 1, 30] | None = None,
                            dm: bool | None = None,
@@ -195,6 +201,13 @@ class HostingCog(commands.Cog):
                  "• quiet hours: " + (quiet_now.describe() if quiet_now else "none")]
         await send_ephemeral(interaction, "\n".join(lines))
 
+    @reminders_me.autocomplete("timezone")
+    async def timezone_choices(self, interaction: discord.Interaction,
+                               current: str) -> list[app_commands.Choice[str]]:
+        """IANA zones matching what is typed (any part, any case; ``PST`` too)."""
+        return [app_commands.Choice(name=label, value=zone)
+                for label, zone in find_zones(current)]
+
     @reminders.command(name="channel", description="This channel's reminders (Manage "
                                                    "Channels)")
     @app_commands.describe(every="How long a player may wait before a reminder, e.g. 12h",
@@ -217,16 +230,22 @@ class HostingCog(commands.Cog):
         except ClockError as exc:
             await reply_error(interaction, str(exc))
             return
-        if limit is not None:
-            changes["reminder_limit"] = limit
+        try:
+            if limit is not None:
+                changes["reminder_limit"] = check_reminder_limit(limit)
+        except StoreError as exc:
+            await reply_error(interaction, str(exc))
+            return
         channel = str(interaction.channel_id)
         settings = (await store.hosting.set_channel_settings(channel, str(interaction.guild_id),
                                                              **changes)
                     if changes else await store.hosting.channel_settings(channel))
         _poke(interaction.client)
-        every_text = describe_duration(settings.reminder_every or DEFAULT_REMINDER_EVERY)
+        server_every, server_limit = await store.hosting.reminder_defaults(
+            str(interaction.guild_id))
+        every_text = describe_duration(settings.reminder_every or server_every)
         limit_n = (settings.reminder_limit if settings.reminder_limit is not None
-                   else DEFAULT_REMINDER_LIMIT)
+                   else server_limit)
         await send_ephemeral(interaction, f"In this channel a player who must act is reminded "
                                           f"every {every_text}, {limit_n} times at most. "
                                           "Players may choose their own interval with "

@@ -28,6 +28,11 @@ from cogs.interactions import store_of
 from cogs.wording import NO_MENTIONS
 from db import GameRecord, StoreError
 
+# The defaults (MAX_OPEN_GAMES, LOBBY_EXPIRY_HOURS unset) live with the server settings.
+from db.server_settings import DEFAULT_CAP as DEFAULT_CAP
+from db.server_settings import DEFAULT_LOBBY_HOURS as DEFAULT_LOBBY_HOURS
+from db.server_settings import MAX_OPEN_GAMES
+
 log = logging.getLogger("warhost.cogs.limits")
 
 
@@ -235,18 +240,23 @@ def cap_message(cap: int) -> str:
 
 
 def max_open_games(client: discord.Client) -> int:
-    """The cap on open games per server (0: none), from the bot's configuration."""
+    """The default cap on open games per server (0: none), from the bot's configuration
+    (MAX_OPEN_GAMES); a server may choose its own (:func:`server_cap`)."""
     return int(getattr(getattr(client, "config", None), "max_open_games", DEFAULT_CAP))
+
+
+async def server_cap(client: discord.Client, guild_id: int | str | None) -> int:
+    """The cap on open games in ``guild_id``: the server's own (``/settings``), else the
+    bot's default."""
+    if guild_id is None:
+        return max_open_games(client)
+    return int(await store_of(client).server_settings.value(str(guild_id), MAX_OPEN_GAMES))
 
 
 def in_thread(channel: object) -> bool:
     return getattr(channel, "type", None) in THREAD_TYPES
 
 
-#: Open games a server may have at once, unless configured (MAX_OPEN_GAMES).
-DEFAULT_CAP = 25
-#: Hours a lobby may sit untouched, unless configured (LOBBY_EXPIRY_HOURS).
-DEFAULT_LOBBY_HOURS = 24.0
 
 
 async def refuse_new_game(interaction: discord.Interaction) -> str | None:
@@ -256,7 +266,7 @@ async def refuse_new_game(interaction: discord.Interaction) -> str | None:
     missing = missing_permissions(interaction.app_permissions, thread)
     if missing:
         return permissions_message(missing, thread)
-    cap = max_open_games(interaction.client)
+    cap = await server_cap(interaction.client, interaction.guild_id)
     if cap > 0 and interaction.guild_id is not None:
         count = await store_of(interaction.client).limits.open_games(str(interaction.guild_id))
         if count >= cap:
@@ -268,7 +278,7 @@ async def undo_if_crowded(interaction: discord.Interaction,
                           record: GameRecord) -> str | None:
     """After a lobby was opened: if the games opened before it already fill the cap (two
     ``/game new`` raced past :func:`refuse_new_game`), abort it and say why."""
-    cap = max_open_games(interaction.client)
+    cap = await server_cap(interaction.client, record.guild_id)
     if cap <= 0 or record.guild_id is None:
         return None
     store = store_of(interaction.client)

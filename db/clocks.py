@@ -13,12 +13,13 @@ store, the scheduler and the tests agree on every instant.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 MINUTE, HOUR, DAY, WEEK = 60.0, 3600.0, 86400.0, 604800.0
 _UNITS = {"m": MINUTE, "min": MINUTE, "h": HOUR, "d": DAY, "w": WEEK}
@@ -215,16 +216,95 @@ class QuietHours:
         return max(t, end.timestamp())
 
 
+#: Common abbreviations that are not zone names themselves, and the zone each means.
+ZONE_ABBREVIATIONS: dict[str, str] = {
+    "PST": "America/Los_Angeles", "PDT": "America/Los_Angeles",
+    "MDT": "America/Denver", "CST": "America/Chicago", "CDT": "America/Chicago",
+    "EDT": "America/New_York", "AKST": "America/Anchorage", "BST": "Europe/London",
+    "IST": "Asia/Kolkata", "CEST": "Europe/Paris", "EEST": "Europe/Athens",
+    "MSK": "Europe/Moscow", "JST": "Asia/Tokyo", "KST": "Asia/Seoul",
+    "AEST": "Australia/Sydney", "AEDT": "Australia/Sydney", "AWST": "Australia/Perth",
+    "NZST": "Pacific/Auckland", "NZDT": "Pacific/Auckland", "BRT": "America/Sao_Paulo",
+    "SGT": "Asia/Singapore", "HKT": "Asia/Hong_Kong", "WIB": "Asia/Jakarta",
+}
+#: What the time zone autocomplete offers before anything is typed.
+COMMON_ZONES = ("UTC", "Europe/London", "Europe/Paris", "Europe/Berlin", "Europe/Moscow",
+                "America/New_York", "America/Chicago", "America/Denver",
+                "America/Los_Angeles", "America/Sao_Paulo", "Asia/Kolkata", "Asia/Shanghai",
+                "Asia/Tokyo", "Australia/Sydney", "Pacific/Auckland")
+#: The regions of today's zone names (the others are old aliases, offered after them).
+_REGIONS = ("Africa/", "America/", "Antarctica/", "Arctic/", "Asia/", "Atlantic/",
+            "Australia/", "Europe/", "Indian/", "Pacific/")
+
+
+def _zone_key(text: str) -> str:
+    return " ".join(text.casefold().replace("_", " ").split())
+
+
+@functools.cache
+def zone_names() -> tuple[str, ...]:
+    """Every IANA time zone name (from tzdata), sorted; computed once."""
+    return tuple(sorted(available_timezones() - {"localtime", "Factory"}))
+
+
+@functools.cache
+def _zone_index() -> tuple[dict[str, str], tuple[tuple[str, str, tuple[str, ...], bool], ...]]:
+    """(folded name -> name, and per name: (name, its key, its parts' keys, current))."""
+    names = zone_names()
+    folded = {_zone_key(n): n for n in names}
+    rows = tuple((n, _zone_key(n), tuple(_zone_key(p) for p in n.split("/")),
+                  n == "UTC" or n.startswith(_REGIONS)) for n in names)
+    return folded, rows
+
+
+def find_zones(typed: str | None, limit: int = 25) -> list[tuple[str, str]]:
+    """Time zones matching what was typed, best first, as (label, zone name): the name
+    itself, a common abbreviation (``PST``), then names with a part starting with it
+    (``paris``, ``new y``), then names containing it; case and ``_`` versus space do not
+    matter. At most ``limit``; labels at most 100 characters."""
+    needle = _zone_key(str(typed or "")[:100])
+    if not needle:
+        return [(z, z) for z in COMMON_ZONES if z in set(zone_names())][:limit]
+    folded, rows = _zone_index()
+    found: dict[str, tuple[tuple[int, int, str], str]] = {}
+    exact = folded.get(needle)
+    if exact is not None:
+        found[exact] = ((0, 0, exact), exact)
+    alias = ZONE_ABBREVIATIONS.get(needle.upper())
+    if alias is not None and alias not in found:
+        found[alias] = ((1, 0, alias), f"{alias} ({needle.upper()})")
+    for name, key, parts, current in rows:
+        if name in found:
+            continue
+        if any(p.startswith(needle) for p in parts):
+            rank = 2
+        elif needle in key:
+            rank = 3
+        else:
+            continue
+        found[name] = ((rank, 0 if current else 1, name), name)
+    best = sorted(found.items(), key=lambda item: item[1][0])[:max(0, limit)]
+    return [(label[:100], name) for name, (_, label) in best]
+
+
 def check_zone(name: str) -> str:
-    """An IANA time zone name (``Europe/Paris``, ``UTC``), checked."""
+    """An IANA time zone name (``Europe/Paris``, ``UTC``), checked; written in any case,
+    with spaces for ``_`` (``new york`` is not enough: ``america/new york`` is), or a
+    common abbreviation (``PST``)."""
     text = str(name or "").strip()
     if not text or len(text) > 60 or ".." in text or text.startswith("/"):
         raise ClockError("Give a time zone like `Europe/Paris`, `America/New_York` or `UTC`.")
+    folded, _ = _zone_index()
+    known = folded.get(_zone_key(text)) or ZONE_ABBREVIATIONS.get(text.upper())
+    if known is not None:
+        return known
     try:
         ZoneInfo(text)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise ClockError(f"`{text}` is not a time zone I know; try one like "
-                         "`Europe/Paris`, `America/New_York` or `UTC`.") from None
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        shown = " ".join(text.replace("`", "'").split())[:40]
+        raise ClockError(f"`{shown}` is not a time zone I know; try one like "
+                         "`Europe/Paris`, `America/New_York` or `UTC` (start typing and "
+                         "pick one from the list).") from None
     return text
 
 

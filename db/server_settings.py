@@ -20,6 +20,7 @@ with Discord): :meth:`ServerSettings.shared` and :meth:`ServerSettings.share`.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 from collections.abc import Callable, Mapping
@@ -115,14 +116,16 @@ class Setting:
         raw = " ".join(text.lower().split())
         if self.zero is not None and raw in _ZERO_WORDS:
             return self.check(0)
+        value: float | None = None
         if self.duration:
-            try:
-                return self.check(parse_duration(raw))
-            except ClockError:
-                pass
+            with contextlib.suppress(ClockError):
+                value = parse_duration(raw)
         elif _NUMBER.fullmatch(raw):
-            return self.check(float(raw))
-        raise SettingError(f"`{self.name}` is {self.expected}; you gave `{shown(text)}`.")
+            value = float(raw)
+        if value is None or not self.valid(value):
+            raise SettingError(f"`{self.name}` is {self.expected}; you gave "
+                               f"`{shown(text)}`.")
+        return self.check(value)
 
     def stored(self, text: str) -> float | int | None:
         """A value as stored (text), or None if it is not (any longer) a valid one."""
