@@ -204,10 +204,11 @@ def _fought_chip(c: Canvas, box: Box, u: _Fought, style: Style, size: float) -> 
         right = pill(c, right, cy - size * 0.62, label, colour, size=size * 0.75,
                      height=size * 1.25, text=TEXT) - 6
     name = c.fit(u.name or "?", size, right - x - 8)
-    c.text((x + 8, cy), name, size, fill=TEXT if not destroyed else MUTED, anchor="lm")
-    if destroyed:
-        c.line([(x + 8, cy + 1), (x + 8 + c.text_width(name, size), cy + 1)], fill=MUTED,
-               width=1.2)
+    with c.group(("struck", name, box)):  # a destroyed unit's name struck through
+        c.text((x + 8, cy), name, size, fill=TEXT if not destroyed else MUTED, anchor="lm")
+        if destroyed:
+            c.line([(x + 8, cy + 1), (x + 8 + c.text_width(name, size), cy + 1)], fill=MUTED,
+                   width=1.2)
 
 
 def _battle_list(c: Canvas, view: Mapping[str, Any], table: _Table, box: Box) -> None:
@@ -261,10 +262,12 @@ def _battle_tile(c: Canvas, box: Box, e: Mapping[str, Any], table: _Table) -> No
     lines = _clip(c, name, 13.5, room, 2 if h >= 56 else 1, bold=True)
     for i, line in enumerate(lines):
         ly = y0 + 14 + i * 16
-        c.text((x0 + 12, ly), line, 13.5, fill=fg, bold=True, anchor="lm")
-        if status == "discarded":
-            c.line([(x0 + 12, ly + 1), (x0 + 12 + c.text_width(line, 13.5, bold=True), ly + 1)],
-                   fill=MUTED, width=1.2)
+        with c.group(("struck", line, box)):  # a discarded battle's name struck through
+            c.text((x0 + 12, ly), line, 13.5, fill=fg, bold=True, anchor="lm")
+            if status == "discarded":
+                c.line([(x0 + 12, ly + 1),
+                        (x0 + 12 + c.text_width(line, 13.5, bold=True), ly + 1)],
+                       fill=MUTED, width=1.2)
     sy = y1 - (10 if h < 44 else 13)
     x = x0 + 12
     for f in _forces(e.get("forces")):

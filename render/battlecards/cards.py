@@ -76,6 +76,14 @@ def _fires(card: Mapping[str, Any]) -> set[int]:
 
 def _unit_card(c: Canvas, box: Box, unit: Mapping[str, Any], style: Style, phase: Any,
                level: int, shot: str | None) -> None:
+    """A revealed unit, face up (see :func:`_unit_face`): one piece, whose cross and
+    stamp of a destroyed unit are drawn over its own words on purpose."""
+    with c.group(("unit card", box)):
+        _unit_face(c, box, unit, style, phase, level, shot)
+
+
+def _unit_face(c: Canvas, box: Box, unit: Mapping[str, Any], style: Style, phase: Any,
+               level: int, shot: str | None) -> None:
     """A revealed unit, face up: level 0 full, 1 compact, 2 tiny.
 
     ``shot`` is "hit" or "miss" when a last shot targeted it."""

@@ -88,7 +88,9 @@ def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
     # what the turn left behind: reinforcements placed, armies destroyed
     for (side, cid), n in turn.placed.items():
         tx, ty = _token_xy(places[cid], side)
-        _tag(c, (tx + TOKEN_R + 3, ty + TOKEN_R - 4), f"+{n}", (36, 120, 64))
+        label = f"+{n}"  # at the counter's lower right, clear of its number
+        half = c.text_width(label, TAG_SIZE, bold=True) / 2 + 5
+        _tag(c, (tx + TOKEN_R * 0.55 + half, ty + TOKEN_R + 2), label, (36, 120, 64))
     for _, cid, n in turn.destroyed:  # left of the counters
         place = places[cid]
         x, y = place.country.at

@@ -39,6 +39,9 @@ from render.napoleon.layout import (
 )
 from render.napoleon.view import _Place
 
+#: A country's name sits this far above its point (its counters below, clear of its halo).
+NAME_RISE = 14
+
 
 def _token_xy(place: _Place, side: str) -> Point:
     """Where ``side``'s counter sits in a country (both sides: side by side)."""
@@ -78,6 +81,7 @@ def _moves(c: Canvas, places: Mapping[str, _Place], turn: _Turn) -> list[tuple[P
     """Arrows for the moves and retreats; returns their labels (where, colour, count and
     order number) to draw over the counters."""
     labels: list[tuple[Point, Colour, str, str]] = []
+    taken = _occupied(c, places)
     pairs: dict[frozenset[str], int] = {}
     skipped = max(0, len(turn.moves) - MAX_ARROWS)  # a huge digest: its last moves only
     every = turn.moves[skipped:] + turn.retreats[-MAX_ARROWS:]
@@ -102,9 +106,55 @@ def _moves(c: Canvas, places: Mapping[str, _Place], turn: _Turn) -> list[tuple[P
         else:
             path_arrow(c, pts, colour, 4.5, head=15.0, spread=1.7, outline=3.5)
         order = str(skipped + i + 1) if numbered and not m.retreat else ""
-        labels.append((point_along(pts, 0.5 if m.src != "england" else 0.82), colour,
-                       str(m.count) if m.count else "", order))
+        count = str(m.count) if m.count else ""
+        size = _move_label_size(c, count, order)
+        best = 0.5 if m.src != "england" else 0.82
+        at = point_along(pts, best)
+        chosen = (0.0, 0.0, 0.0, 0.0)
+        if size[0]:  # the spot along the arrow that covers least of names, counters, labels
+            least = math.inf
+            for t in (best, *_ALONG):
+                p = point_along(pts, t)
+                box = (p[0] - size[0] / 2 - 2, p[1] - size[1] / 2 - 2, p[0] + size[0] / 2 + 2,
+                       p[1] + size[1] / 2 + 2)
+                covered = sum(_area(box, o) for o in taken)
+                if covered < least:
+                    least, at, chosen = covered, p, box
+                if not covered:
+                    break
+            taken.append(chosen)
+        labels.append((at, colour, count, order))
     return labels
+
+
+#: Where along its arrow a move's label may go when the middle is taken.
+_ALONG = (0.4, 0.6, 0.32, 0.68, 0.25, 0.75, 0.18, 0.82, 0.5)
+
+
+def _area(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    """How much of ``a`` covers ``b``."""
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+def _move_label_size(c: Canvas, count: str, order: str) -> tuple[float, float]:
+    cw = c.text_width(count, 13, bold=True) + 12 if count else 0
+    return (cw + (20.0 if order else 0), 20.0) if count or order else (0.0, 0.0)
+
+
+def _occupied(c: Canvas, places: Mapping[str, _Place]) -> list[tuple[float, float, float, float]]:
+    """What a move's label must not cover: each country's name and badge, its counters."""
+    boxes = []
+    for place in places.values():
+        x, y = place.country.at
+        name = clean_text(place.country.name, 40) or place.country.id
+        half = c.text_width(name, ESSENTIAL, bold=True) / 2
+        ny = y - NAME_RISE
+        boxes.append((x - half - 2, ny - ESSENTIAL * 0.7, x + half + 25, ny + ESSENTIAL * 0.7))
+        for side in SIDES:
+            if place.armies(side) > 0:
+                tx, ty = _token_xy(place, side)
+                boxes.append((tx - TOKEN_R, ty - TOKEN_R, tx + TOKEN_R, ty + TOKEN_R))
+    return boxes
 
 
 def _move_label(c: Canvas, centre: Point, colour: Colour, count: str, order: str) -> None:
@@ -158,7 +208,7 @@ def _draw_country(c: Canvas, place: _Place, mover: str | None) -> None:
     country = place.country
     x, y = country.at
     name = clean_text(country.name, 40) or country.id
-    ny = y - 12
+    ny = y - NAME_RISE
     c.text((x, ny), name, ESSENTIAL, fill=TEXT, bold=True, anchor="mm", stroke=2.5,
            stroke_fill=LABEL_STROKE, role="count")
     half = c.text_width(name, ESSENTIAL, bold=True) / 2
