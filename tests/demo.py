@@ -7,8 +7,11 @@ through ``bot.create_bot`` (the factory ``make run`` uses) pointed at it by
 ``DISCORD_API_BASE``, with a fake token and a throwaway database. Two simulated players,
 alice and bob, open a Conqueror lobby, join with the button and play a whole game, each
 move chosen by the computer player (``engine.conqueror.ai``) and sent as a slash command,
-until one of them wins. The channel is printed as a transcript and every board image the
-bot posted is written to ``demo-out/001-board.png``, ``002-board.png``, ...
+until one of them wins. The channel is printed as a transcript in the order things
+happened (each message as it was posted; an edit, like the lobby turning into the game's
+status, as a line where it happened), every board image the bot posted is written to
+``demo-out/001-board.png``, ``002-board.png``, ... in the order they were posted, and the
+animated recap of the finished game to ``demo-out/recap.gif``.
 
 Nothing leaves the machine: every socket and DNS lookup that is not loopback is refused.
 """
@@ -41,6 +44,8 @@ PLAYERS = ("alice", "bob")
 MAX_ACTIONS = 1500
 OUT_DIR = Path("demo-out")
 _BOARD_FILE = re.compile(r"^\d{3}-board\.png$")
+#: Where the animated recap a finished game ends with is saved, in ``out_dir``.
+RECAP_FILE = "recap.gif"
 
 
 @dataclass
@@ -49,6 +54,7 @@ class DemoResult:
 
     transcript: str
     boards: list[Path] = field(default_factory=list)
+    recap: Path | None = None
     winner: str | None = None
     actions: int = 0
     seconds: float = 0.0
@@ -116,29 +122,41 @@ async def play_game(table: Table, store: Any, game_id: int) -> tuple[int, str | 
         actions += 1
 
 
-def save_boards(table: Table, out_dir: Path) -> tuple[list[Path], dict[str, Path]]:
-    """Every board image posted at the table, as ``out_dir/NNN-board.png`` in order."""
+def posted_in_order(table: Table) -> list[Any]:
+    """The table's messages as first posted, in the order they were posted (an edited
+    message, like the lobby that becomes the game's status, as it was then)."""
+    shown = [m.versions()[0] for m in table.dd.messages.values() if m.channel is table.channel]
+    return [message for _, message in sorted(shown, key=lambda item: item[0])]
+
+
+def save_boards(table: Table, out_dir: Path) -> tuple[list[Path], Path | None]:
+    """Every board image posted at the table, as ``out_dir/NNN-board.png`` in the order
+    they were posted (edits add none), and the animated recap as ``out_dir/recap.gif``
+    (None when there was none)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     for old in out_dir.iterdir():
-        if _BOARD_FILE.match(old.name):
+        if _BOARD_FILE.match(old.name) or old.name == RECAP_FILE:
             old.unlink()
     written: list[Path] = []
-    by_attachment: dict[str, Path] = {}
-    for message in table.messages:
+    recap: Path | None = None
+    for message in posted_in_order(table):
         for attachment in message.attachments:
-            if not attachment.is_png:
-                continue
-            path = out_dir / f"{len(written) + 1:03d}-board.png"
-            path.write_bytes(attachment.data)
-            written.append(path)
-            by_attachment[attachment.id] = path
-    return written, by_attachment
+            if attachment.is_png:
+                path = out_dir / f"{len(written) + 1:03d}-board.png"
+                path.write_bytes(attachment.data)
+                written.append(path)
+            elif attachment.data[:6] in (b"GIF87a", b"GIF89a") or \
+                    attachment.filename.endswith(".gif"):
+                recap = out_dir / RECAP_FILE
+                recap.write_bytes(attachment.data)
+    return written, recap
 
 
 def pretty(transcript: str, boards: list[Path], *, speakers: tuple[str, ...] = (),
-           colour: bool = False) -> str:
-    """The double's transcript, tidied: each board line names the file it was saved as,
-    and the second and later lines of a multi-line embed field stay indented under it."""
+           colour: bool = False, recap: Path | None = None) -> str:
+    """The double's transcript, tidied: each board line names the file it was saved as
+    (so does the recap's), and the second and later lines of a multi-line embed field
+    stay indented under it."""
     files = iter(boards)
     heads = ("> ", "--- ", "  ", *(f"{name}:" for name in speakers),
              *(f"{name} (" for name in speakers))
@@ -152,6 +170,8 @@ def pretty(transcript: str, boards: list[Path], *, speakers: tuple[str, ...] = (
             saved = next(files, None)
             if saved is not None:
                 line = f"{line}  ->  {saved}"
+        elif "[file] " in line and ".gif" in line and recap is not None:
+            line = f"{line}  ->  {recap}"
         if colour:
             if line.startswith("> "):
                 line = f"\033[1;36m{line}\033[0m"          # players: bold cyan
@@ -192,19 +212,21 @@ async def main(out_dir: Path = OUT_DIR, *, seed: int | None = DEFAULT_SEED,
                     actions, winner_id = await play_game(table, bot.store, game_id)
                 finally:
                     await running.stop()
-            boards, _ = save_boards(table, out_dir)
-            text = table.transcript(include_autocomplete=True)
+            boards, recap = save_boards(table, out_dir)
+            # the story in order: each message as posted, each edit where it happened
+            text = table.transcript(include_autocomplete=True, as_posted=True)
             winner = dd.users[winner_id].name if winner_id else None
             speakers = tuple(u.name for u in dd.users.values())
-    result = DemoResult(transcript=pretty(text, boards, speakers=speakers), boards=boards,
-                        winner=winner, actions=actions,
+    result = DemoResult(transcript=pretty(text, boards, speakers=speakers, recap=recap),
+                        boards=boards, recap=recap, winner=winner, actions=actions,
                         seconds=time.perf_counter() - began)
     (out_dir / "transcript.txt").write_text(result.transcript + "\n", encoding="utf-8")
-    echo(pretty(text, boards, speakers=speakers, colour=colour))
+    echo(pretty(text, boards, speakers=speakers, colour=colour, recap=recap))
     echo("")
+    recap_note = f", the animated recap in {recap}" if recap else ""
     echo(f"{winner or 'Nobody'} won after {actions} actions. {len(boards)} board images in "
-         f"{out_dir}/ ({boards[0].name} ... {boards[-1].name}), the transcript in "
-         f"{out_dir / 'transcript.txt'}. ({result.seconds:.1f}s)")
+         f"{out_dir}/ ({boards[0].name} ... {boards[-1].name}){recap_note}, the transcript "
+         f"in {out_dir / 'transcript.txt'}. ({result.seconds:.1f}s)")
     return result
 
 

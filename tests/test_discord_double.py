@@ -574,6 +574,14 @@ async def test_modal_and_select_menu(game_table: Any) -> None:
     assert picked.original is menu.message
     assert menu.message.content == "Picked green" and menu.message.components == []
     assert menu.message.history[0]["content"] == "Pick a colour" and menu.message.edited
+    # each version in order: as posted, then after the edit (which happened later)
+    [(posted, first), (edited, now)] = menu.message.versions()
+    assert (first.content, now.content) == ("Pick a colour", "Picked green") and posted < edited
+    assert now is menu.message and not first.edited and first.components
+    story = table.transcript(as_posted=True)
+    assert story.index("Pick a colour") < story.index("clicks") < story.index(
+        "(edits its message): Picked green")
+    assert "Pick a colour" not in table.transcript()       # by default: as it is now
 
 
 async def test_edit_original_response_and_direct_messages(game_table: Any) -> None:

@@ -540,3 +540,24 @@ async def test_the_demo_plays_a_whole_game(tmp_path: Path) -> None:
     assert f"->  {result.boards[-1]}" in result.transcript
     assert (out / "transcript.txt").read_text(encoding="utf-8").strip() == result.transcript
     assert f"{result.winner} won after {result.actions} actions" in printed
+    # the story in order: the lobby as posted first, the result last
+    lines = result.transcript.splitlines()
+    assert lines[1] == "> alice uses /game new kind:conqueror"
+    assert lines[2] == "Warhost:" and "Press **Join** to take a seat" in "\n".join(lines[2:6])
+    assert "Game over" not in "\n".join(lines[:lines.index("> alice clicks [Start]")])
+    assert lines.index("> bob clicks [Join]") < lines.index("> alice clicks [Start]")
+    assert "Seats (2/4)" in next(x for x in lines if "(edits its message)" in x)
+    ending = "\n".join(lines[-12:])
+    assert "Standings: 1. @" in ending and "Game over" in "\n".join(lines[-30:])
+    assert result.transcript.index("The game begins") < result.transcript.index(
+        f"🏆 **Game over** — @{result.winner} wins!")
+    # the boards in the order they were posted: the opening board first, the final last
+    first, final = (Image.open(result.boards[i]) for i in (0, -1))
+    with first, final:
+        assert first.tobytes() != final.tobytes()
+    assert f"{result.boards[0]}" in next(x for x in lines if "conqueror-1-0.png" in x)
+    # the animated recap, saved
+    assert result.recap == out / "recap.gif" and result.recap.read_bytes()[:6] == b"GIF89a"
+    with Image.open(result.recap) as recap:
+        assert recap.format == "GIF" and getattr(recap, "n_frames", 1) > 1
+    assert f"->  {result.recap}" in result.transcript

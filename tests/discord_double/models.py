@@ -583,6 +583,10 @@ class Message:
     payloads: list[dict[str, Any]] = field(default_factory=list)
     #: snapshots (content, embeds, components, attachments) before each edit
     history: list[dict[str, Any]] = field(default_factory=list)
+    #: the message as it was before each edit (shallow copies: its attachments' bytes too)
+    earlier: list[Message] = field(default_factory=list, repr=False)
+    #: the ``seq`` at which each edit happened (an edit orders among messages like a post)
+    edit_seqs: list[int] = field(default_factory=list)
 
     # -- convenience -------------------------------------------------------------------------
     @property
@@ -648,6 +652,11 @@ class Message:
 
     def visible_for(self, user_id: str) -> bool:
         return not self.deleted and (self.visible_to is None or self.visible_to == user_id)
+
+    def versions(self) -> list[tuple[int, Message]]:
+        """``(seq, message as shown then)``: as first posted, then after each edit, in order."""
+        shown = [*self.earlier, self]
+        return list(zip([self.seq, *self.edit_seqs], shown, strict=True))
 
     def snapshot(self) -> dict[str, Any]:
         return {

@@ -1318,6 +1318,10 @@ class DiscordDouble:
             raise ApiError(400, body)
         if not msg.loading:
             msg.history.append(msg.snapshot())
+            before = copy.copy(msg)
+            before.earlier, before.edit_seqs = [], []
+            msg.earlier.append(before)
+            msg.edit_seqs.append(next_seq())
         was_loading = msg.loading
         msg.content = new_content or ""
         msg.attachments = attachments

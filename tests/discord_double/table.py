@@ -618,14 +618,23 @@ class Table:
         )
 
     def transcript(
-        self, *, include_ephemeral: bool = True, include_autocomplete: bool = False
+        self,
+        *,
+        include_ephemeral: bool = True,
+        include_autocomplete: bool = False,
+        as_posted: bool = False,
     ) -> str:
-        """The channel as readable text: who did what, what the bot answered, files named."""
+        """The channel as readable text: who did what, what the bot answered, files named.
+
+        By default each message as it is now (an edited one where it was first posted);
+        ``as_posted``: each message as it was when posted, and each later edit as a line
+        of its own where it happened (the story in order)."""
         return render_transcript(
             self.dd,
             self.channel,
             include_ephemeral=include_ephemeral,
             include_autocomplete=include_autocomplete,
+            as_posted=as_posted,
         )
 
 
@@ -711,18 +720,55 @@ def render_message(dd: DiscordDouble, m: Message, indent: str = "") -> list[str]
     return lines
 
 
+def _gists(dd: DiscordDouble, m: Message) -> list[str]:
+    """A message's parts, one short line each: content, embeds' heads and fields, buttons."""
+    def first(text: str) -> str:
+        return _humanize(dd, text).strip().split("\n", 1)[0]
+
+    parts = [first(m.content)] if m.content else []
+    for e in m.embeds:
+        title = " - ".join(str(x) for x in (e.get("title"), e.get("description")) if x)
+        parts.append(f"[embed] {first(title)}")
+        parts.extend(f"* {f.get('name')}: " + " ".join(_humanize(dd, str(f.get('value')))
+                                                         .split())
+                     for f in e.get("fields") or [])
+    labels = [str(c.get("label") or "?") for c in walk_components(m.components)
+              if c.get("type") == BUTTON]
+    parts.append(" ".join(f"[{label}]" for label in labels) if labels else "(no buttons)")
+    return parts
+
+
+def render_edit(dd: DiscordDouble, m: Message, before: Message) -> list[str]:
+    """One line for an edit: who edited, the first part that changed, new files named."""
+    old_parts = _gists(dd, before)
+    changed = [p for p in _gists(dd, m) if p not in old_parts] or ["(no visible change)"]
+    gist = changed[0] if len(changed[0]) <= 160 else changed[0][:159] + "…"
+    old = {a.id for a in before.attachments}
+    files = "".join(f" (image: {a.filename})" for a in m.attachments if a.id not in old)
+    tags = ", only " + (dd.users[m.visible_to].name if m.visible_to in dd.users else "?") \
+        + " sees this" if m.ephemeral else ""
+    return [f"{m.author.name} (edits its message{tags}): {gist}{files}".rstrip()]
+
+
 def render_transcript(
     dd: DiscordDouble,
     channel: FakeChannel,
     *,
     include_ephemeral: bool = True,
     include_autocomplete: bool = False,
+    as_posted: bool = False,
 ) -> str:
     lines = [f"--- #{channel.name} ---"]
-    items: list[tuple[int, Message | Reply]] = []
+    items: list[tuple[int, Message | Reply | tuple[Message, Message]]] = []
     for m in dd.messages.values():
         if m.channel is channel and (include_ephemeral or not m.ephemeral):
-            items.append((m.seq, m))
+            if not as_posted:
+                items.append((m.seq, m))
+                continue
+            versions = m.versions()
+            items.append(versions[0])
+            items.extend((seq, (shown, versions[i][1]))
+                         for i, (seq, shown) in enumerate(versions[1:]))
     for r in dd.interactions.values():
         if r.channel is channel and (
             include_autocomplete or r.type != APPLICATION_COMMAND_AUTOCOMPLETE
@@ -731,6 +777,9 @@ def render_transcript(
     for _, item in sorted(items, key=lambda x: x[0]):
         if isinstance(item, Message):
             lines.extend(render_message(dd, item))
+            continue
+        if isinstance(item, tuple):
+            lines.extend(render_edit(dd, *item))
             continue
         r = item
         if r.type == APPLICATION_COMMAND:
