@@ -483,7 +483,8 @@ class WarhostBot(commands.Bot):
         synced = await self.tree.sync(guild=guild)
         await self.store.server_settings.share(key, digest)
         where = f"to guild {guild.id}" if guild else "globally (may take a while to appear)"
-        why = "sync forced" if self.config.force_sync else "Commands changed"
+        why = "Sync forced (WARHOST_FORCE_SYNC)" if self.config.force_sync \
+            else "Commands changed"
         log.info("%s; synced %d commands %s (hash %s)", why, len(synced), where, digest[:12])
         if len(synced) != count:
             log.info("Discord holds %d commands, %d were sent", len(synced), count)

@@ -102,15 +102,18 @@ def _number_text(value: Any) -> str:
     """A number someone sent, as they would read it (a huge one cut short)."""
     if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
         value = int(value)
-    text = str(value) if isinstance(value, int | float) else repr(value)
-    return text if len(text) <= 20 else text[:19] + "…"
+    try:
+        text = str(value) if isinstance(value, int | float) else repr(value)
+    except ValueError:      # an int too long to write out
+        text = "a number too long to write out"
+    return text if len(text) <= 30 else text[:19] + "…"
 
 
 def check_vacation_days(days: Any) -> float:
     """``days`` if it is a vacation's length (1 to :data:`VACATION_DAYS_PER_YEAR`), else
     :class:`StoreError` saying so in words."""
     if isinstance(days, bool) or not isinstance(days, int | float) or \
-            not math.isfinite(days) or not 1 <= days <= VACATION_DAYS_PER_YEAR:
+            not 1 <= days <= VACATION_DAYS_PER_YEAR or not math.isfinite(days):
         raise StoreError(f"Vacation is 1 to {VACATION_DAYS_PER_YEAR} days; you asked for "
                          f"{_number_text(days)}.")
     return float(days)
@@ -121,7 +124,7 @@ def check_reminder_every(every: Any) -> float | None:
     if every is None:
         return None
     if isinstance(every, bool) or not isinstance(every, int | float) or \
-            not math.isfinite(every) or not MIN_DURATION <= every <= MAX_DURATION:
+            not MIN_DURATION <= every <= MAX_DURATION or not math.isfinite(every):
         raise StoreError("A reminder interval must be from 1 minute to 365 days.")
     return float(every)
 

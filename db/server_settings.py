@@ -66,7 +66,10 @@ class SettingError(StoreError):
 def shown(text: object, limit: int = 30) -> str:
     """What someone typed, safe to quote back in backticks: no backticks or line breaks,
     cut to ``limit`` characters."""
-    flat = " ".join(str(text).replace("`", "'").split())
+    try:
+        flat = " ".join(str(text).replace("`", "'").split())
+    except ValueError:      # an int too long to write out
+        flat = "a number too long to write out"
     return flat if len(flat) <= limit else flat[:limit - 1] + "…"
 
 
@@ -97,7 +100,7 @@ class Setting:
     def valid(self, value: Any) -> bool:
         if isinstance(value, bool) or not isinstance(value, int | float):
             return False
-        if not math.isfinite(value) or not self.low <= value <= self.high:
+        if not self.low <= value <= self.high or not math.isfinite(value):
             return False
         return not self.integer or float(value).is_integer()
 

@@ -127,7 +127,7 @@ def raw(target: str, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
 
 
 TABLES = ("games", "actions", "announcements", "players", "channels", "vacations",
-          "followers", "leases")
+          "followers", "leases", "server_settings", "bot_state")
 
 
 def snapshot(target: str) -> list[str]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -184,6 +185,13 @@ async def test_the_same_games_play_identically_on_sqlite_and_postgresql(
     pg = await Store.open(database, clock=clock)
     try:
         stores = (lite, pg)
+        # the server's own reminders (a channel sets none): reminders come sooner, and
+        # stop after 2, on both
+        await _both(stores, "server_settings.set", "900", "reminder_every", "45m")
+        await _both(stores, "server_settings.set", "900", "reminder_limit", 2)
+        await _both(stores, "server_settings.set", "900", "max_open_games", "nan")
+        await _both(stores, "server_settings.reset", "900", "lobby_expiry_hours")
+        await _both(stores, "server_settings.share", "command-sync:1:global", "abc")
         played = {}
         for n, kind in enumerate(_kinds()):
             played[kind] = await _play(stores, clock, kind, seed=1000 + n)
@@ -195,6 +203,10 @@ async def test_the_same_games_play_identically_on_sqlite_and_postgresql(
         assert {"player", "undo", "timeout"} <= origins, origins
         kinds = {r[0] for r in databases.raw(lite_path, "SELECT DISTINCT kind FROM announcements")}
         assert {"digest", "reply", "follow", "status"} <= kinds, kinds
+        notices = [json.loads(r[0]) for r in databases.raw(
+            lite_path, "SELECT payload FROM announcements WHERE kind = 'notice'")]
+        limits = {n["limit"] for n in notices if n.get("type") == "reminder"}
+        assert limits == {2}, "the server's reminder limit was used"
         # every row of every table: logs, events, positions, announcements, clocks (each
         # game's public id is random by design: made alike first)
         for target in (lite_path, database):

@@ -54,7 +54,7 @@ async def open_and_start(table: Table) -> None:
 async def test_commands_are_synced_to_the_dev_guild(discord_double: DiscordDouble,
                                                     table: Table) -> None:
     names = {c["name"] for c in discord_double.commands(discord_double.guild)}
-    assert {"game", "play", "help", "conqueror"} <= names
+    assert {"game", "play", "help", "conqueror", "settings"} <= names
     game = discord_double.command("game")
     subs = {o["name"] for o in game["options"]}
     assert subs == {"new", "join", "leave", "start", "status", "board", "log", "resign",

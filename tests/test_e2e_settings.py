@@ -157,7 +157,7 @@ async def test_a_servers_lobby_expiry_and_reminders_are_used(site: World) -> Non
     opened = await table.slash("alice", "game new", kind="conqueror")
     assert not opened.ephemeral
     expiry = site.running.bot.get_cog("LobbyExpiry")
-    assert isinstance(expiry, LobbyExpiry)
+    assert isinstance(expiry, LobbyExpiry) and site.clock is not None
     site.clock.advance(1 * HOUR)
     assert await expiry.run_once() == []                        # 1 hour: still open
     site.clock.advance(1.5 * HOUR)
