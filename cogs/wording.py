@@ -13,6 +13,7 @@ To reword what the channel reads, this is the one file to open.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -23,7 +24,7 @@ import discord
 
 import engine
 from db import GameRecord, LogEntry
-from db.computers import MAX_COMPUTER_STREAK, computer_name, is_computer_seat
+from db.computers import MAX_COMPUTER_STREAK, computer_name, computers, is_computer_seat
 from db.limits import LOBBY_EXPIRED
 from db.ratings import MIN_GAMES, KindRecord, KindStats, Leaderboard, PlayerStats, Share
 from db.records import BY_COMPUTER, BY_TIMEOUT, COMPUTERS_ONLY, TAKEOVER
@@ -180,9 +181,42 @@ def dice_text(dice: Mapping[str, Any], *, revealed: bool) -> str:
             "whole game: `/game export`, then `python -m engine.verify`.")
 
 
+#: The event types with which games begin a player's turn; their narration says whose
+#: turn it is ("Round 2: Greeks (@dave) to play."): Antiquity, Napoleon and Battlecards
+#: say ``turn``, Conqueror and Liège ``turn_start``. Only such an event with a ``round``
+#: and the ``player`` whose turn begins counts (Liège's ``turn`` turns a piece).
+TURN_EVENTS = ("turn", "turn_start")
+
+
+def is_turn_start(event: Mapping[str, Any]) -> bool:
+    return (event.get("type") in TURN_EVENTS and "round" in event
+            and event.get("player") is not None and "private_to" not in event)
+
+
+def game_commands(game: Game[Any]) -> str:
+    """How to move: ``/play``, and the game's own group when it has one."""
+    return f"`/play` or `/{game.kind}`" if getattr(game, "verbs", ()) else "`/play`"
+
+
+def thinking_text(player: str) -> str:
+    """A computer to act: it is thinking (nobody to ping, nothing to type)."""
+    if is_computer_seat(player):
+        return f"{mention(player)} (computer) is thinking…"
+    return (f"🤖 The computer is thinking for {mention(player)} (`/game back` takes the "
+            "seat back).")
+
+
 def next_up_text(game: Game[Any], players: Sequence[str], view: Mapping[str, Any],
-                 payload: Mapping[str, Any]) -> tuple[str, list[str]]:
-    """The closing line: the result, or who must act now and how; and whom to ping."""
+                 payload: Mapping[str, Any], *, turn_line: str | None = None,
+                 played_by: Iterable[str] = ()) -> tuple[str, list[str]]:
+    """The closing line: the result, or who must act now and how; and whom to ping.
+
+    Whose turn it is is said once: with ``turn_line`` (the game's own narration of the
+    turn beginning, taken out of the digest's body by :func:`split_turn_line`) the
+    closing line is that line and how to move; else ``Your turn, @dave``. A seat the
+    computer plays (its own, or ``played_by``: a human's, taken over) is never told to
+    use ``/play`` nor pinged: the line says the computer is thinking.
+    """
     outcome = payload.get("outcome")
     ended = outcome_lines(players, outcome)
     if ended:
@@ -191,14 +225,53 @@ def next_up_text(game: Game[Any], players: Sequence[str], view: Mapping[str, Any
     current = payload.get("current")
     if not to_act:
         return "Waiting.", []
-    who = ", ".join(mention(p) for p in to_act)
+    machines = set(played_by)
+    bots = [p for p in to_act if is_computer_seat(p) or p in machines]
+    people = [p for p in to_act if p not in bots]
     rnd = view.get("round")
     prefix = f"Round {rnd} — " if isinstance(rnd, int) and not isinstance(rnd, bool) else ""
+    said = turn_line.strip() if turn_line else ""
+    thinking = " ".join(thinking_text(p) for p in bots)
     if to_act == [current]:
-        return f"{prefix}Your turn, {who}. Use `/play` (or the game's own commands).", to_act
+        if said:
+            ending = "🤖 The computer is thinking…" if bots else f"Use {game_commands(game)}."
+            return f"{said} {ending}", people
+        if bots:
+            return f"{prefix}{thinking}", []
+        return f"{prefix}Your turn, {mention(to_act[0])}. Use {game_commands(game)}.", people
+    lead = f"{said} " if said else prefix
+    if not people:
+        return f"{lead}{thinking}", []
     choices = [str(c) for c in payload.get("choices") or ()]
-    prompt = decision_prompt(game, view, to_act, current, choices)
-    return f"{prefix}{who}: {prompt}", to_act
+    prompt = decision_prompt(game, view, people, current, choices)
+    who = ", ".join(mention(p) for p in people)
+    text = f"{lead}{who}: {prompt}"
+    return (f"{text} {thinking}" if thinking else text), people
+
+
+def split_turn_line(game: Game[Any], players: Sequence[str], entries: Sequence[LogEntry],
+                    to_act: Sequence[str]) -> tuple[list[LogEntry], str | None]:
+    """``entries`` without the event beginning the turn of whoever must act now, and that
+    event's narrated line (the closing line says it instead, once); the entries unchanged
+    and None when they hold no such event (or the game does not narrate it, or not with
+    that player's mention). Only the last turn to begin counts."""
+    waiting = {str(p) for p in to_act}
+    kept = effective(entries)
+    for entry in reversed(kept):
+        for i in range(len(entry.events) - 1, -1, -1):
+            event = entry.events[i]
+            if not is_turn_start(event):
+                continue
+            player = str(event.get("player"))
+            if player not in waiting:
+                return list(entries), None
+            lines = game.narrate([event], mentions(players))
+            if len(lines) != 1 or mention(player) not in lines[0]:
+                return list(entries), None
+            events = [e for j, e in enumerate(entry.events) if j != i]
+            trimmed = dataclasses.replace(entry, events=events)
+            return [trimmed if e is entry else e for e in entries], lines[0]
+    return list(entries), None
 
 
 def result_lines(game: Game[Any], state: Any) -> list[str]:
@@ -207,10 +280,12 @@ def result_lines(game: Game[Any], state: Any) -> list[str]:
     return outcome_lines(game.players(state), None if outcome is None else outcome.to_json())
 
 
-def next_up_line(game: Game[Any], state: Any) -> tuple[str, list[str]]:
+def next_up_line(game: Game[Any], state: Any, *, turn_line: str | None = None,
+                 played_by: Iterable[str] = ()) -> tuple[str, list[str]]:
     """Who must act now (and how), or the result; plus whom a message would ping."""
     payload = digest_payload(game, state, 0, 0)
-    return next_up_text(game, game.players(state), payload["view"], payload)
+    return next_up_text(game, game.players(state), payload["view"], payload,
+                        turn_line=turn_line, played_by=played_by)
 
 
 def options_lines(game: Game[Any], options: dict[str, Any]) -> list[str]:
@@ -407,8 +482,13 @@ def digest_text(game: Game[Any], record: GameRecord, payload: Mapping[str, Any],
     if last < first:
         seats = " · ".join(f"{i}. {mention(p)}" for i, p in enumerate(players, 1))
         body.append(f"The game begins. Seats: {seats}")
+    turn_line = None
+    if not payload.get("outcome"):
+        entries, turn_line = split_turn_line(game, players, entries,
+                                             [str(p) for p in payload.get("to_act") or ()])
     body.extend(turn_lines(game, players, entries))
-    footer, to_ping = next_up_text(game, players, view, payload)
+    footer, to_ping = next_up_text(game, players, view, payload, turn_line=turn_line,
+                                   played_by=computers(record.timing))
     if not payload.get("outcome"):
         footer = "\n".join([footer, *clock_lines(players, payload)])
     if isinstance(payload.get("dice"), Mapping):      # the final digest: the seed revealed
@@ -562,7 +642,9 @@ def status_embed(game: Game[Any], record: GameRecord, state: Any,
     if ended:
         top = ended
     else:
-        text, _ = next_up_line(game, state)
+        entries, turn_line = split_turn_line(game, players, entries, game.to_act(state))
+        text, _ = next_up_line(game, state, turn_line=turn_line,
+                               played_by=computers(record.timing))
         top = [text, *clock_lines(players, facts)]
     top.extend(away_lines(facts))
     away = facts.get("away") or {}

@@ -101,6 +101,25 @@ def digest_after(table: Table, seen: int) -> Message:
     return posted[0]
 
 
+#: A phrase saying whose turn it is (the games' narration, or the digest's closing line).
+WHOSE_TURN = re.compile(r"to play|'s turn\b|[Yy]our turn|to draw")
+
+
+def whose_turn_lines(text: str, player: str) -> list[str]:
+    """The lines of ``text`` saying it is ``player``'s turn: a digest has one."""
+    return [line for line in text.splitlines()
+            if wording.mention(player) in line and WHOSE_TURN.search(line)]
+
+
+def turn_line_last(lines: list[str], player: str) -> list[str]:
+    """``lines`` with the last one saying it is ``player``'s turn moved to the end: a
+    digest says it in its closing line (after, say, the cards drawn as the turn began)."""
+    for i in range(len(lines) - 1, -1, -1):
+        if whose_turn_lines(lines[i], player):
+            return [*lines[:i], *lines[i + 1:], lines[i]]
+    return lines
+
+
 def told_in_order(lines: list[str], message: Message, cut: int | None = None) -> None:
     """Every line, in order: whole, in the content (``cut`` None), or its first ``cut``
     characters, in the text (embeds too)."""
@@ -339,6 +358,10 @@ class Match:
         after = (game.current_turn(expected), set(game.to_act(expected)))
         if outcome is not None or before != after or action == "resign":
             [board] = posted
+            acting = game.to_act(expected)
+            if outcome is None and acting == [game.current_turn(expected)]:
+                # the line beginning the turn closes the digest, said once and pinging
+                self.untold = turn_line_last(self.untold, acting[0])
             self.check_told(board)
             self.untold = []
             self.told.append(board.text)
@@ -347,7 +370,8 @@ class Match:
             if outcome is not None:
                 assert "Game over" in board.content
             elif acting == [game.current_turn(expected)]:
-                assert "your turn" in board.content.lower()
+                assert len(whose_turn_lines(board.content, acting[0])) == 1, board.content
+                assert "`/play`" in board.content.splitlines()[-2]      # then the marker
             else:
                 self.check_off_turn(board, expected)
                 self.off_turn += 1

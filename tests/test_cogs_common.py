@@ -3,13 +3,19 @@ filtering, names, the error handler and the move path's guards."""
 
 from __future__ import annotations
 
+import random
+import re
+import time
+from typing import Any
+
 import discord
 import pytest
 
 import engine
 from cogs import choices as autocomplete
 from cogs import interactions, moves, names, wording
-from db.turns import Turn
+from db import GameRecord, LogEntry
+from db.turns import Turn, digest_payload
 
 CONQUEROR = engine.get_game("conqueror")
 A, B = "111111111111111111", "222222222222222222"
@@ -289,3 +295,101 @@ def test_each_interaction_is_taken_on_once() -> None:
     for i in range(3, moves.RecentIds.LIMIT + 10):
         seen.claim(i)
     assert seen.claim(1)                       # the oldest are forgotten, memory is bounded
+
+
+# -- whose turn it is: said once, and never "/play" to a computer ---------------------------
+
+#: A phrase saying whose turn it is (the games' own narration, or the closing line).
+WHOSE_TURN = re.compile(r"to play|'s turn\b|[Yy]our turn|to draw")
+C3 = "333333333333333333"
+
+
+def played_until_the_turn_passes(kind: str, seats: list[str], seed: int,
+                                 to: str | None = None) -> tuple[Any, list[LogEntry], str]:
+    """Seeded random play from the start until the turn passes to another seat (to ``to``,
+    if given): the position, the last turn's entries and who must act now."""
+    game = engine.get_game(kind)
+    state = game.new_game(seats, seed)
+    rng = random.Random(seed)
+    entries: list[LogEntry] = []
+    for seq in range(1, 600):
+        mover = game.to_act(state)[0]
+        action = rng.choice([a for a in game.legal_actions(state, mover) if a != "resign"])
+        before = game.current_turn(state)
+        state, events = game.apply(state, mover, action)
+        entries.append(LogEntry(seq, mover, action, events, 0.0))
+        if game.outcome(state) is not None:
+            break
+        after = game.to_act(state)
+        if game.current_turn(state) != before and after == [game.current_turn(state)]:
+            if seq > 1 and to in (None, after[0]):
+                return state, entries, after[0]
+            entries = []
+    raise AssertionError(f"{kind}: the turn never passed (to {to})")
+
+
+def digest_of(kind: str, seats: list[str], state: Any, entries: list[LogEntry],
+              timing: dict[str, Any] | None = None) -> wording.Digest:
+    game = engine.get_game(kind)
+    now = time.time()
+    record = GameRecord(id=9, kind=kind, guild_id="1", channel_id="2", host_id=seats[0],
+                        status="active", seats=tuple(seats), seed=0, options={},
+                        state=game.dump(state), version=entries[-1].seq,
+                        lobby_message_id=None, created_at=now, updated_at=now,
+                        timing=timing or {})
+    payload = digest_payload(game, state, entries[0].seq, entries[-1].seq)
+    return wording.digest_text(game, record, payload, entries)
+
+
+def whose_turn_lines(text: str, player: str) -> list[str]:
+    return [line for line in text.splitlines()
+            if wording.mention(player) in line and WHOSE_TURN.search(line)]
+
+
+@pytest.mark.parametrize("kind", sorted(engine.GAMES))
+def test_a_digest_says_whose_turn_it_is_once_and_pings_them(kind: str) -> None:
+    seats = [A, B, C3] if kind == "antiquity" else [A, B]
+    for seed in (1, 2):
+        state, entries, acting = played_until_the_turn_passes(kind, seats, seed)
+        digest = digest_of(kind, seats, state, entries)
+        said = whose_turn_lines(digest.content, acting)
+        assert len(said) == 1, digest.content
+        closing = digest.content.splitlines()[-2]        # then the marker
+        assert said == [closing] and digest.to_ping == [acting]
+        assert "`/play`" in closing and "thinking" not in closing
+        assert len(digest.content) <= 2000
+
+
+@pytest.mark.parametrize("kind", sorted(engine.GAMES))
+def test_a_computer_seat_is_never_told_to_use_play_nor_pinged(kind: str) -> None:
+    cpu = "cpu-2"
+    seats = [A, cpu, C3] if kind == "antiquity" else [A, cpu]
+    for seed in (1, 2):
+        state, entries, _ = played_until_the_turn_passes(kind, seats, seed, to=cpu)
+        digest = digest_of(kind, seats, state, entries)
+        assert "/play" not in digest.content, digest.content
+        assert "🤖 Computer 2" in digest.content and "thinking" in digest.content
+        assert digest.to_ping == [] and len(whose_turn_lines(digest.content, cpu)) == 1
+
+
+def test_a_human_seat_the_computer_plays_is_not_told_to_use_play_either() -> None:
+    state, entries, acting = played_until_the_turn_passes("conqueror", [A, B], 1)
+    digest = digest_of("conqueror", [A, B], state, entries,
+                       timing={"computers": {acting: "easy"}})
+    closing = digest.content.splitlines()[-2]
+    assert "/play" not in closing and "thinking" in closing and digest.to_ping == []
+    assert "/game back" not in closing or wording.mention(acting) in digest.content
+
+
+def test_without_a_turn_line_the_closing_line_says_it_and_a_computer_thinks() -> None:
+    state = CONQUEROR.new_game([A, B], 1)
+    text, to_ping = wording.next_up_line(CONQUEROR, state)
+    assert text == f"Round 1 — Your turn, <@{A}>. Use `/play` or `/conqueror`."
+    assert to_ping == [A]
+    cpu = CONQUEROR.new_game(["cpu-1", B], 1)
+    text, to_ping = wording.next_up_line(CONQUEROR, cpu)
+    assert text == "Round 1 — 🤖 Computer 1 (computer) is thinking…" and to_ping == []
+    deciding = Deciding(to_act=["cpu-1", B], phase=None)
+    text, to_ping = wording.next_up_line(deciding, None)  # type: ignore[arg-type]
+    assert to_ping == [B] and "🤖 Computer 1 (computer) is thinking…" in text
+    assert text.startswith(f"Round 3 — <@{B}>: you must act now")
