@@ -83,7 +83,7 @@ class Conqueror(Game[ConquerorState]):
         decisions=frozenset({"turn"}), decision_seeds=14,
         fixed_undo={"recruit": True, "fort": True, "raze": True, "convert": True,
                     "end": True},
-        board_shows=frozenset({"turn", "count", "score"}))
+        board_shows=frozenset({"turn", "count", "score", "place", "log"}))
     min_players = 2
     max_players = 4
     summary = ("Race from your corner across a hidden 6x6 board: discover gold and lumber, "

@@ -68,7 +68,7 @@ class Napoleon(Game[NapoleonState]):
         decision_seeds=14,
         fixed_undo={"move": True, "march": True, "end": False, "battle": False,
                     "play": False, "ready": False, "retreat": False, "discard": False},
-        board_shows=frozenset({"turn", "score", "hand", "count"}),
+        board_shows=frozenset({"turn", "score", "hand", "count", "place", "log"}),
         short_game={"rounds": 10})
 
     # -- set-up ------------------------------------------------------------------

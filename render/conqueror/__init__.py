@@ -35,6 +35,7 @@ from render.common import (
 )
 from render.conqueror.board import (
     _backdrop,
+    _coordinates,
     _fort_badge,
     _fort_change,
     _keep,
@@ -45,6 +46,8 @@ from render.conqueror.board import (
     _recruit_tag,
     _swords,
     _tile,
+    place_badges,
+    recruit_tag_box,
 )
 from render.conqueror.events import _read_events
 from render.conqueror.layout import (
@@ -72,6 +75,7 @@ def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
     """PNG bytes of a Conqueror view marking what ``events`` did (see the module's
     docstring). ``view``, ``events`` and ``names`` are never modified."""
     c = Canvas(WIDTH, HEIGHT, BACKGROUND, base=_backdrop())
+    _coordinates(c)
     players = Players(view, names)
     board = _board(view)
     turn = _read_events(events)
@@ -129,13 +133,14 @@ def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
         assert bx is not None
         if name not in battles:
             _fort_change(c, bx, True, NEUTRAL)
-    badges: list[tuple[Point, RGB, int]] = []
+    badges: list[tuple[list[Point], RGB, int]] = []
     if turn:
         badges = _move_arrows(c, turn.moves, board, players)
     else:
         _last_move_marks(c, view, board, set(battles))
 
     # on top: soldier stacks, base health, fort and battle badges
+    stacks: list[tuple[float, float, float, float]] = []
     for name, sq in board.items():
         box = _tile_box(name)
         assert box is not None
@@ -159,6 +164,9 @@ def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
                 centre = (centre[0], centre[1] - 4)
             token(c, centre, radius, players.colour(sq.get("owner")),
                   str(min(soldiers, 999)), 26 if on_keep else 34)
+            inner = radius * 0.6  # its number: a badge may sit on its rim, not on that
+            stacks.append((centre[0] - inner, centre[1] - inner, centre[0] + inner,
+                           centre[1] + inner))
         if sq.get("fort"):
             fort_owner = sq.get("fort_owner")
             _fort_badge(c, box, players.colour(fort_owner) if fort_owner else NEUTRAL)
@@ -180,7 +188,9 @@ def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
         else:
             _swords(c, (bx[2] - 14, bx[3] - 14), 17)
     if len(badges) > 1:
-        for centre, colour, number in badges:
+        tags = [recruit_tag_box(c, box, count) for name, count in turn.recruits.items()
+                if (box := _tile_box(name)) is not None]
+        for centre, colour, number in place_badges(badges, tags + stacks):
             _order_badge(c, centre, colour, number)
 
     _panel(c, view, players, turn)

@@ -4,6 +4,7 @@ razed, or without events the view's last move)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
@@ -24,6 +25,7 @@ from render.common import (
     as_int,
     darken,
     dashed_rect,
+    essential_size,
     lighten,
     mapping,
     tower_icon,
@@ -102,15 +104,24 @@ def _backdrop() -> Image.Image:
             BOARD_Y + BOARD_SIZE + pad), fill=FRAME, radius=14)
     c.rect((BOARD_X - pad, BOARD_Y - pad, BOARD_X + BOARD_SIZE + pad,
             BOARD_Y + BOARD_SIZE + pad), outline=(58, 62, 72), width=1.5, radius=14)
+    return c.finish()
+
+
+def _coordinates(c: Canvas) -> None:
+    """The files and ranks around the board: the squares' names a move uses, drawn on the
+    board itself (not its cached backdrop) so that they are measured like all essential
+    text."""
+    size = max(18.0, essential_size(WIDTH))
+    pad = 9
     for i, f in enumerate(FILES):
         x = BOARD_X + i * CELL + (QGAP if i >= 3 else 0) + CELL / 2
-        c.text((x, BOARD_Y + BOARD_SIZE + pad + 13), f, 18, fill=MUTED, bold=True,
-               anchor="mm")
+        c.text((x, BOARD_Y + BOARD_SIZE + pad + 13), f, size, fill=MUTED, bold=True,
+               anchor="mm", role="place")
     for i, r in enumerate(RANKS):
         row = 5 - i
         y = BOARD_Y + row * CELL + (QGAP if row >= 3 else 0) + CELL / 2
-        c.text((BOARD_X - pad - 13, y), r, 18, fill=MUTED, bold=True, anchor="mm")
-    return c.finish()
+        c.text((BOARD_X - pad - 16, y), r, size, fill=MUTED, bold=True, anchor="mm",
+               role="place")
 
 
 # --- pieces on the board -------------------------------------------------------------
@@ -220,8 +231,9 @@ ARROW_SPACING = 22.0
 
 
 def _move_arrows(c: Canvas, moves: list[_Move], board: Mapping[str, Mapping[str, Any]],
-                 players: Players) -> list[tuple[Point, RGB, int]]:
-    """An arrow per move in the mover's colour; returns where each order badge goes.
+                 players: Players) -> list[tuple[list[Point], RGB, int]]:
+    """An arrow per move in the mover's colour; returns where each order badge may go
+    (the best spot first, see :func:`place_badges`).
 
     Arrows between the same two squares (either way) are spread side by side, so a stack
     moved there and back, or twice, shows two arrows."""
@@ -230,7 +242,7 @@ def _move_arrows(c: Canvas, moves: list[_Move], board: Mapping[str, Mapping[str,
         key = (min(m.src, m.dst), max(m.src, m.dst))
         pairs[key] = pairs.get(key, 0) + 1
     seen: dict[tuple[str, str], int] = {}
-    badges: list[tuple[Point, RGB, int]] = []
+    badges: list[tuple[list[Point], RGB, int]] = []
     for number, m in enumerate(moves, 1):
         key = (min(m.src, m.dst), max(m.src, m.dst))
         k = seen.get(key, 0)
@@ -261,19 +273,62 @@ def _move_arrows(c: Canvas, moves: list[_Move], board: Mapping[str, Mapping[str,
         head = min(20.0, (d - start_gap - end_gap) * 0.6)
         shaft = d - start_gap - end_gap - head
         along = 0.45 if pairs[key] == 1 else 0.2 + 0.6 * k / (pairs[key] - 1)
-        badges.append(((start[0] + ux * shaft * along, start[1] + uy * shaft * along), colour,
-                       number))
+        spots = [(start[0] + ux * shaft * t, start[1] + uy * shaft * t)
+                 for t in (along, *(t for t in BADGE_ALONG if t != along))]
+        # last, beside the arrow rather than on it
+        spots += [(x - uy * side, y + ux * side) for side in (16, -16, 30, -30)
+                  for x, y in spots[:5]]
+        badges.append((spots, colour, number))
     return badges
+
+
+#: Where else along its arrow an order badge may go when its spot is taken.
+BADGE_ALONG = (0.45, 0.3, 0.6, 0.2, 0.7, 0.1, 0.8)
+
+
+def badge_radius(number: int) -> float:
+    return 10.5 if number < 10 else 12.5
+
+
+def place_badges(badges: list[tuple[list[Point], RGB, int]],
+                 taken: list[tuple[float, float, float, float]]) -> list[tuple[Point, RGB, int]]:
+    """Each order badge at the first spot along its arrow that covers no other badge and
+    none of the ``taken`` boxes (recruit tags), else where it covers least."""
+    placed: list[tuple[Point, RGB, int]] = []
+    boxes = list(taken)
+    for spots, colour, number in badges:
+        r = badge_radius(number) + 2
+        best, least = spots[0], math.inf
+        for x, y in spots:
+            box = (x - r, y - r, x + r, y + r)
+            covered = sum(max(0.0, min(box[2], o[2]) - max(box[0], o[0]))
+                          * max(0.0, min(box[3], o[3]) - max(box[1], o[1])) for o in boxes)
+            if covered < least:
+                best, least = (x, y), covered
+            if not covered:
+                break
+        boxes.append((best[0] - r, best[1] - r, best[0] + r, best[1] + r))
+        placed.append((best, colour, number))
+    return placed
 
 
 def _order_badge(c: Canvas, centre: Point, colour: RGB, number: int) -> None:
     """A small numbered disc on an arrow: the order of the turn's moves."""
     label = str(number) if number < 100 else "…"
-    r = 10.5 if number < 10 else 12.5
+    r = badge_radius(number)
     c.circle((centre[0] + 0.8, centre[1] + 1.2), r + 1, fill=(0, 0, 0, 120))
     c.circle(centre, r, fill=(24, 25, 30), outline=lighten(colour, 0.15), width=2.2)
     c.text((centre[0], centre[1] + 0.5), label, 13, fill=(250, 248, 240), bold=True,
            anchor="mm")
+
+
+def recruit_tag_width(c: Canvas, count: int) -> float:
+    return c.text_width(f"+{count}", 16, bold=True) + 14
+
+
+def recruit_tag_box(c: Canvas, box: tuple[float, float, float, float],
+                    count: int) -> tuple[float, float, float, float]:
+    return (box[0] + 3, box[1] + 4, box[0] + 3 + recruit_tag_width(c, count), box[1] + 28)
 
 
 def _recruit_tag(c: Canvas, box: tuple[float, float, float, float], count: int,
@@ -281,7 +336,7 @@ def _recruit_tag(c: Canvas, box: tuple[float, float, float, float], count: int,
     """"+N" on a base's top-left corner: soldiers recruited this turn."""
     x0, y0 = box[0], box[1]
     label = f"+{count}"
-    w = c.text_width(label, 16, bold=True) + 14
+    w = recruit_tag_width(c, count)
     c.rect((x0 + 3, y0 + 4, x0 + 3 + w, y0 + 28), fill=(20, 21, 26, 235),
            outline=lighten(colour, 0.2), width=2, radius=12)
     c.text((x0 + 3 + w / 2, y0 + 16.5), label, 16, fill=(250, 248, 240), bold=True,

@@ -25,7 +25,6 @@ from render.common import (
     Players,
     arrow,
     as_int,
-    clean_text,
     coin_icon,
     darken,
     drawable_text,
@@ -248,8 +247,8 @@ def _summary(c: Canvas, view: Mapping[str, Any], players: Players,
             c.text((tx, y + 74 + i * 20), line, 15, fill=MUTED, anchor="lm")
         return bottom
     if turn:
-        body = _turn_lines(c, turn, players, 16, tw)
-        step = 23
+        body = _turn_lines(c, turn, players, ESSENTIAL, tw)
+        step = ESSENTIAL + 6
         body = body[:max(0, int((limit - y - 56) // step))]
         bottom = y + 42 + step * len(body) + 14
         if bottom > limit:
@@ -261,8 +260,8 @@ def _summary(c: Canvas, view: Mapping[str, Any], players: Players,
             c.text((tx, y + 41), "—", 18, fill=FAINT, anchor="lm")
         for i, (line, colour) in enumerate(body):
             strong = colour == TEXT
-            c.text((tx, y + 65 + i * step), c.fit(line, 16, tw, bold=strong), 16, fill=colour,
-                   bold=strong, anchor="lm")
+            c.text((tx, y + 67 + i * step), c.fit(line, ESSENTIAL, tw, bold=strong), ESSENTIAL,
+                   fill=colour, bold=strong, anchor="lm", role="log")
         return bottom
     bottom = y + 96
     if bottom > limit:
@@ -274,8 +273,9 @@ def _summary(c: Canvas, view: Mapping[str, Any], players: Players,
         return bottom
     mover = last.get("player")
     who_line(c, tx, y + 45, [mover] if isinstance(mover, str) else [], players, x1 - 12, 17)
-    action = clean_text(last.get("action"), limit=60)
-    c.text((tx, y + 72), c.fit(action, 19, tw), 19, fill=ACCENT, anchor="lm")
+    action = drawable_text(last.get("action"), limit=60)
+    c.text((tx, y + 72), c.fit(action, ESSENTIAL, tw), ESSENTIAL, fill=ACCENT, anchor="lm",
+           role="log")
     return bottom
 
 

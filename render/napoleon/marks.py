@@ -210,7 +210,7 @@ def _draw_country(c: Canvas, place: _Place, mover: str | None) -> None:
     name = clean_text(country.name, 40) or country.id
     ny = y - NAME_RISE
     c.text((x, ny), name, ESSENTIAL, fill=TEXT, bold=True, anchor="mm", stroke=2.5,
-           stroke_fill=LABEL_STROKE, role="count")
+           stroke_fill=LABEL_STROKE, role="place")
     half = c.text_width(name, ESSENTIAL, bold=True) / 2
     _reinforcement_badge(c, (x + half + 13, ny), country.reinforcement)
     for side in SIDES:

@@ -206,6 +206,9 @@ def _battle_line(b: _Battle) -> Line:
 #: Lines for the panel under the map: (priority, order, line); the most important that fit
 #: are drawn, in order.
 Ranked = tuple[int, int, Line]
+#: The lines under the map drawn bold (the battle, the scores); lists of places and of
+#: what happened are drawn regular.
+BOLD_ROLES = ("turn", "score")
 
 
 def _current_battle(view: Mapping[str, Any], turn: _Turn) -> list[Ranked]:
@@ -237,7 +240,7 @@ def _current_battle(view: Mapping[str, Any], turn: _Turn) -> list[Ranked]:
                           if owner else TEXT, None))
         if not played:
             cards.append(("none yet", FAINT, None))
-        out.append((1, 1, (cards, 15, None)))
+        out.append((1, 1, (cards, ESSENTIAL, "log")))
     retreats = battle.get("retreats")
     options = [names[r].name for r in retreats[:17] if _country_id(r) is not None] \
         if isinstance(retreats, list) else []
@@ -245,7 +248,7 @@ def _current_battle(view: Mapping[str, Any], turn: _Turn) -> list[Ranked]:
         loser = _side(battle.get("loser"))
         who = f"{SIDE_NAMES[loser]} retreat" if loser else "Retreat"
         out.append((1, 2, ([(f"{who} from {names[cid].name} to: " + ", ".join(options),
-                             TEXT, None)], 15, None)))
+                             TEXT, None)], ESSENTIAL, "place")))
     return out
 
 
@@ -298,25 +301,25 @@ def _happenings(view: Mapping[str, Any], turn: _Turn,
     out: list[Ranked] = []
     line = ""
     for w in words:
-        if line and len(line) + len(w) > 78:
-            out.append((6 + len(out), 30 + len(out), ([(line, TEXT, None)], 15, None)))
+        if line and len(line) + len(w) > 72:
+            out.append((6 + len(out), 30 + len(out), ([(line, TEXT, None)], ESSENTIAL, "log")))
             line = ""
         line = f"{line} · {w}" if line else w
     if line:
-        out.append((6 + len(out), 30 + len(out), ([(line, TEXT, None)], 15, None)))
+        out.append((6 + len(out), 30 + len(out), ([(line, TEXT, None)], ESSENTIAL, "log")))
     left = view.get("battles_left")
     current = mapping(view.get("battle")).get("country")
     pending = [names[cid].name for cid in left[:17] if _country_id(cid) is not None
                and cid != current] if isinstance(left, list) else []
     if pending:
         out.append((1, 5, ([("Battles still to fight: " + ", ".join(pending), (255, 170, 150),
-                             None)], 15, None)))
+                             None)], ESSENTIAL, "place")))
     if is_over(view):
         scores = mapping(view.get("scores"))
         final = " · ".join(f"{SIDE_NAMES[s]} {bounded(scores.get(s))}"
                            for s in SIDES)
         out.append((0, 0, ([("Final scores (reinforcement value held): " + final, TEXT,
-                             None)], 15, None)))
+                             None)], ESSENTIAL, "score")))
     totals = []
     for side in SIDES:
         armies = sum(p.armies(side) for p in places.values())
@@ -347,7 +350,7 @@ def _bottom(c: Canvas, view: Mapping[str, Any], turn: _Turn,
     y: float = top + 8
     for _, _, (runs, size, role) in sorted(chosen, key=lambda r: r[1]):
         step = size + (11 if role else 8)
-        text_runs(c, x0 + 14, y + step / 2, runs, size, x1 - 14, bold=role is not None,
+        text_runs(c, x0 + 14, y + step / 2, runs, size, x1 - 14, bold=role in BOLD_ROLES,
                   role=role)
         y += step
 
