@@ -188,6 +188,35 @@ def city_box(pid: str, r: float = antiquity.CITY_R - 3) -> tuple[float, float, f
     return (x - r, y - r, x + r, y + r)
 
 
+def sea_label(name: str) -> str:
+    """A sea's name as the map shows it: without "Mare" or "Oceanus"."""
+    return name.removeprefix("Mare ").removeprefix("Oceanus ")
+
+
+Box = tuple[float, float, float, float]
+
+
+def grown(box: Box, by: float) -> Box:
+    return (box[0] - by, box[1] - by, box[2] + by, box[3] + by)
+
+
+def meet(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def counter(log: TextLog, text: str, near_to: tuple[float, float], within: float = 70) -> Box:
+    """The box of the unit count ``text`` drawn on the map nearest ``near_to``."""
+    found = []
+    for d in log.drawn:
+        if d.role == "count" and d.text == text and d.box is not None:
+            x, y = (d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2
+            found.append((math.dist((x, y), near_to), d.box))
+    assert found, text
+    dist, box = min(found)
+    assert dist < within, (text, dist)
+    return box
+
+
 WHEEL = antiquity.WHEEL_BOX
 MAP_BOX = (antiquity.MAP_X, antiquity.MAP_Y, antiquity.MAP_X + antiquity.MAP_W,
            antiquity.MAP_Y + antiquity.MAP_H)
@@ -211,7 +240,7 @@ def test_renders_a_palette_png_of_the_expected_size(n: int) -> None:
 def test_crowded_six_nation_board_is_a_small_png() -> None:
     png = render.render("antiquity", crowded(), TURN + OTHER_TURN, NAMES)
     image = decode(png)
-    assert image.size == (780, antiquity.image_height(6)) == (780, 1236)
+    assert image.size == (780, antiquity.image_height(6)) == (780, 1332)
     assert len(png) <= 150_000
 
 
@@ -280,7 +309,7 @@ def test_the_map_draws_the_regions_in_play_and_no_others(n: int) -> None:
     for pid, p in DATA["provinces"].items():
         assert (p["city"] in text) == (p["players"] <= n), pid
     for sid, s in DATA["seas"].items():
-        drawn = any(t.startswith(s["name"]) for t in text)
+        drawn = sea_label(s["name"]) in text
         assert drawn == (s["players"] <= n), sid
     image = draw(v)
     for pid, p in DATA["provinces"].items():
@@ -364,13 +393,16 @@ def test_temples_and_units_are_drawn() -> None:
     counts = [d.text for d in log.drawn if d.role == "count"]
     assert {"4", "12", "5", "2"} <= set(counts)
     gm = antiquity.game_map()
-    x, y = antiquity._city_xy(gm.provinces["campania"])
-    box = (x + antiquity.CITY_R, y - 12, x + antiquity.CITY_R + 70, y + 12)
-    assert count(pixels(image, box), near(colour("carthaginians"), 20)) > 80
-    gx, gy = antiquity._galley_xy(gm.seas["aegaeum"])
-    box = (gx - 40, gy - 10, gx + 40, gy + 10)
-    assert count(pixels(image, box), near(colour("greeks"), 20)) > 80
-    assert count(pixels(image, box), near(colour("egyptians"), 20)) > 80
+    campania = antiquity._city_xy(gm.provinces["campania"])
+    box = counter(log, "12", campania)
+    assert count(pixels(image, grown(box, 3)), near(colour("carthaginians"), 20)) > 60
+    box = counter(log, "4", campania)
+    assert count(pixels(image, grown(box, 3)), near(colour("romans"), 20)) > 60
+    aegaeum = antiquity.spots(frozenset(antiquity._places(v)))["aegaeum"].label
+    box = counter(log, "5", aegaeum)
+    assert count(pixels(image, grown(box, 3)), near(colour("greeks"), 20)) > 60
+    box = counter(log, "2", aegaeum)
+    assert count(pixels(image, grown(box, 3)), near(colour("egyptians"), 20)) > 60
 
 
 # --- the wheel -------------------------------------------------------------------------

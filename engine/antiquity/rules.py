@@ -93,7 +93,7 @@ class Antiquity(Game[AntiquityState]):
         fixed_undo={"move": True, "fight": True, "found": True, "conquer": True,
                     "abandon": True, "temple": True, "legion": True, "galley": True,
                     "learn": True},
-        board_shows=frozenset({"turn", "score", "count"}),
+        board_shows=frozenset({"turn", "score", "count", "place"}),
         short_game={"rounds": 30})
 
     # -- set-up ------------------------------------------------------------------------

@@ -40,8 +40,7 @@ from render.antiquity.backdrop import _map_layer as _map_layer
 from render.antiquity.board import _draw_map
 from render.antiquity.events import _read_events
 from render.antiquity.geography import _city_xy as _city_xy
-from render.antiquity.geography import _galley_xy as _galley_xy
-from render.antiquity.geography import game_map
+from render.antiquity.geography import city_box, game_map, place_name, spots
 from render.antiquity.layout import (
     CITY_R,
     DEEP,
@@ -69,7 +68,8 @@ from render.antiquity.layout import (
     image_height,
 )
 from render.antiquity.panel import _header, _log, _panels
-from render.antiquity.view import _nations, _places, _status
+from render.antiquity.view import _nations, _status
+from render.antiquity.view import _places as _places
 from render.antiquity.wheel import _draw_wheel
 from render.antiquity.wheel import _marker_slots as _marker_slots
 from render.common import BACKGROUND, GOLD, Canvas, is_over, load_palette
@@ -78,8 +78,8 @@ from render.common import lighten as lighten
 __all__ = [
     "CITY_R", "DEEP", "ESSENTIAL", "GOLD", "LAND_OUT", "MAP_FILE", "MAP_H", "MAP_W", "MAP_X",
     "MAP_Y", "MARKER_R", "PANELS_Y", "PANEL_GAP", "PANEL_H", "PANEL_W", "RESOURCE_COLOURS", "SEA",
-    "WHEEL_BOX", "WHEEL_C", "WHEEL_IN", "WHEEL_OUT", "WIDTH", "M", "game_map", "image_height",
-    "render", "sea_cells",
+    "WHEEL_BOX", "WHEEL_C", "WHEEL_IN", "WHEEL_OUT", "WIDTH", "M", "city_box", "game_map",
+    "image_height", "place_name", "render", "sea_cells", "spots",
 ]
 
 

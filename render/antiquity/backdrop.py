@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from PIL import Image
 
-from render.antiquity.geography import _city_xy, _sea_xy, game_map
+from render.antiquity.geography import _city_xy, game_map, legend_box
 from render.antiquity.layout import (
     BLOB_R,
     BORDER,
@@ -21,12 +21,12 @@ from render.antiquity.layout import (
     HEADER_H,
     LAND,
     LAND_OUT,
+    LEGEND_SIZE,
     LOG_BOX,
     MAP_H,
     MAP_W,
     MAP_X,
     MAP_Y,
-    NAME_SIZE,
     SCALE,
     SEA,
     SEA_EDGE,
@@ -45,8 +45,6 @@ from render.common import (
     BACKGROUND,
     BOX_FILL,
     BOX_LINE,
-    LABEL_STROKE,
-    TEXT,
     Canvas,
     Point,
     darken,
@@ -165,25 +163,14 @@ def _map_layer(in_play: frozenset[str]) -> Image.Image:
         first = (pa[0] + ux * (CITY_R + 3), pa[1] + uy * (CITY_R + 3))
         last = (pb[0] - ux * (CITY_R + 3), pb[1] - uy * (CITY_R + 3))
         dashed_line(c, [_local(first), _local(last)], BORDER, 2.2, 3, 3.5, round_caps=True)
-    # names: seas (light), cities (under their discs)
-    for sid, s in gm.seas.items():
-        if sid not in in_play:
-            continue
-        name = s.name + (" (deep)" if s.deep else "")
-        w = c.text_width(name, NAME_SIZE)
-        sx, sy = _sea_xy(s)
-        x = min(max(sx, MAP_X + w / 2 + 4), MAP_X + MAP_W - w / 2 - 4)
-        c.text(_local((x, sy)), name, NAME_SIZE, fill=SEA_LABEL, anchor="mm", stroke=2,
-               stroke_fill=darken(DEEP if s.deep else SEA, 0.35))
-    for pid, p in gm.provinces.items():
-        if not playing(pid):
-            continue
-        x, y = _city_xy(p)
-        name = p.city or p.name
-        half = c.text_width(name, NAME_SIZE, bold=True) / 2
-        x = min(max(x, MAP_X + half + 3), MAP_X + MAP_W - half - 3)
-        c.text(_local((x, y + CITY_R + 8)), name, NAME_SIZE, fill=TEXT, bold=True,
-               anchor="mm", stroke=2.2, stroke_fill=LABEL_STROKE)
+    # the legend, bottom left: what the darker seas and the grey regions are
+    x0, _, _, y1 = legend_box()
+    lines = ["Darker sea: deep (Navigation only)"]
+    if any(rid not in in_play for rid in (*gm.provinces, *gm.seas)):
+        lines.append("Grey: not in play at this table")
+    for i, line in enumerate(reversed(lines)):
+        c.text(_local((x0, y1 - 2 - i * (LEGEND_SIZE + 4))), line, LEGEND_SIZE, fill=SEA_LABEL,
+               anchor="ld", stroke=2, stroke_fill=darken(SEA, 0.4))
     return c.finish()
 
 

@@ -6,31 +6,52 @@ temple, "+n" for units armed, a cross for a city abandoned."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
 from render.antiquity.events import _Turn
-from render.antiquity.geography import _city_xy, _galley_xy, _Region, _sea_xy, game_map
+from render.antiquity.geography import (
+    _city_xy,
+    _Region,
+    _Spot,
+    city_box,
+    game_map,
+    place_name,
+    row_boxes,
+    spots,
+    unit_width,
+)
 from render.antiquity.layout import (
     ARROW_HEAD,
     ARROW_SPREAD,
     CITY_R,
+    DEEP,
     ESSENTIAL,
+    MAP_H,
     MAP_W,
     MAP_X,
+    MAP_Y,
     MAX_ARROWS,
-    NAME_SIZE,
+    PLACE,
+    PLACE_STROKE,
     RESOURCE_COLOURS,
     RESOURCE_LETTERS,
+    SEA,
+    SEA_LABEL,
     UNIT_H,
 )
 from render.antiquity.view import _nation_colour, _Place
 from render.common import (
     DANGER,
     GOLD,
+    LABEL_STROKE,
     RGB,
+    TEXT,
+    Box,
     Canvas,
     Colour,
     Point,
     burst,
+    darken,
     lighten,
     path_arrow,
     path_length,
@@ -41,12 +62,8 @@ from render.common import (
 )
 
 
-def _unit_width(c: Canvas, label: str) -> float:
-    return max(UNIT_H, c.text_width(label, ESSENTIAL, bold=True) + 8)
-
-
 def _legion(c: Canvas, centre: Point, colour: RGB, label: str) -> None:
-    w = _unit_width(c, label)
+    w = unit_width(label, False)
     c.stamp(("legion", colour, label), centre, w / 2 + 3,
             lambda cv, p: _draw_legion(cv, p, colour, label, w))
 
@@ -63,7 +80,7 @@ def _draw_legion(c: Canvas, centre: Point, colour: RGB, label: str, w: float) ->
 
 
 def _galley(c: Canvas, centre: Point, colour: RGB, label: str) -> None:
-    w = _unit_width(c, label) + 6
+    w = unit_width(label, True)
     c.stamp(("galley", colour, label), centre, w / 2 + 3,
             lambda cv, p: _draw_galley(cv, p, colour, label, w))
 
@@ -113,57 +130,161 @@ def _draw_city(c: Canvas, centre: Point, resource: str, owner: RGB | None,
                       (40, 34, 24))
 
 
-def _unit_row(c: Canvas, place: _Place, order: Sequence[str]) -> list[tuple[Point, str, str]]:
-    """Where each nation's counter goes: beside the city (legions) or under the sea's name
-    (galleys); (centre, nation, label) in nation order."""
+class _Room:
+    """Boxes taken on the map (names, cities, counters, marks), bucketed in 64-pixel cells so
+    that a new box is quickly tested against those near it."""
+
+    CELL = 64
+
+    def __init__(self, boxes: Sequence[Box] = ()) -> None:
+        self.cells: dict[tuple[int, int], list[Box]] = {}
+        for b in boxes:
+            self.add(b)
+
+    def copy(self) -> _Room:
+        room = _Room()
+        room.cells = {k: list(v) for k, v in self.cells.items()}
+        return room
+
+    def _keys(self, b: Box) -> list[tuple[int, int]]:
+        n = self.CELL
+        return [(i, j) for i in range(int(b[0] // n), int(b[2] // n) + 1)
+                for j in range(int(b[1] // n), int(b[3] // n) + 1)]
+
+    def add(self, b: Box) -> None:
+        for k in self._keys(b):
+            self.cells.setdefault(k, []).append(b)
+
+    def clash(self, b: Box) -> float:
+        """How much ``b`` overlaps what is taken (0: it is free)."""
+        total = 0.0
+        seen: set[int] = set()
+        for k in self._keys(b):
+            for o in self.cells.get(k, ()):
+                if id(o) in seen:
+                    continue
+                seen.add(id(o))
+                w = min(b[2], o[2]) - max(b[0], o[0])
+                h = min(b[3], o[3]) - max(b[1], o[1])
+                if w > 0 and h > 0:
+                    total += w * h
+        return total
+
+    def free(self, b: Box) -> bool:
+        """Whether ``b`` overlaps nothing taken."""
+        n = self.CELL
+        for i in range(int(b[0] // n), int(b[2] // n) + 1):
+            for j in range(int(b[1] // n), int(b[3] // n) + 1):
+                for o in self.cells.get((i, j), ()):
+                    if b[0] < o[2] and o[0] < b[2] and b[1] < o[3] and o[1] < b[3]:
+                        return False
+        return True
+
+    def best(self, boxes: Sequence[Box]) -> int:
+        """The index of the first free box of ``boxes`` (else the least covered)."""
+        for i, b in enumerate(boxes):
+            if self.free(b):
+                return i
+        return min(range(len(boxes)), key=lambda i: (self.clash(boxes[i]), i))
+
+
+@lru_cache(maxsize=8)
+def _static_room(in_play: frozenset[str]) -> _Room:
+    """The names and cities of the regions in play (what no counter or mark may cover)."""
+    gm = game_map()
+    where = spots(in_play)
+    boxes = [spot.box for spot in where.values()]
+    boxes += [city_box(p) for pid, p in gm.provinces.items() if pid in in_play]
+    return _Room(boxes)
+
+
+def _fallback_rows(place: _Place, spot: _Spot) -> list[tuple[float, float, int]]:
+    """More rows of counters, further out, for when the region's own rows are full."""
+    step = UNIT_H + 3
+    if place.region.sea:
+        x, y, _ = spot.rows[0]
+        below = y > spot.label[1]
+        out = [(x, y + (k if below else -k) * step, 0) for k in (2, 3)]
+        return out + [(x, spot.box[1] - 3 - UNIT_H / 2 - k * step, 0) if below else
+                      (x, spot.box[3] + 3 + UNIT_H / 2 + k * step, 0) for k in (0, 1)]
+    cx, cy = _city_xy(place.region)
+    out = []
+    for k in (1, -1, 2, -2):
+        out += [(cx + CITY_R + 4, cy + k * step, 1), (cx - CITY_R - 4, cy + k * step, -1)]
+    return out
+
+
+def _unit_row(place: _Place, spot: _Spot, order: Sequence[str],
+              room: _Room | None = None) -> list[tuple[Box, str, str]]:
+    """Where each nation's counter goes, in the region's rows of counters (beside the city,
+    under the sea's name), a counter that would cover a name, a city or another counter
+    moving on to the next row: (box, nation, label) in nation order. The boxes are added
+    to ``room``."""
     units = sorted(place.units.items(), key=lambda kv: (order.index(kv[0]) if kv[0] in order
                                                         else len(order), kv[0]))
     if not units:
         return []
-    labels = [(nid, str(n)) for nid, n in units[:6]]
-    widths = [_unit_width(c, label) + (6 if place.region.sea else 0) for _, label in labels]
-    gap = 3.0
     sea = place.region.sea
+    left = [(nid, str(n)) for nid, n in units[:6]]
     per_row = 3 if sea else 2
-    rows = [list(zip(labels[i:i + per_row], widths[i:i + per_row], strict=True))
-            for i in range(0, len(labels), per_row)]
-    ax, ay = _galley_xy(place.region) if sea else _city_xy(place.region)
-    out: list[tuple[Point, str, str]] = []
-    for row, chunk in enumerate(rows):
-        total = sum(w for _, w in chunk) + gap * (len(chunk) - 1)
-        if sea:  # rows under the sea's name, centred
-            x = ax - total / 2
-            y = ay + row * (UNIT_H + 3)
-        else:  # rows beside the city (on its left near the map's right edge), centred on it
-            left_side = ax + CITY_R + 4 + total > MAP_X + MAP_W - 4
-            x = ax - CITY_R - 4 - total if left_side else ax + CITY_R + 4
-            y = ay + (row - (len(rows) - 1) / 2) * (UNIT_H + 3)
-        for (nid, label), w in chunk:
-            out.append(((x + w / 2, y), nid, label))
-            x += w + gap
+    out: list[tuple[Box, str, str]] = []
+    rows = [*spot.rows, *_fallback_rows(place, spot)]
+    for i, row in enumerate(rows):
+        if not left:
+            break
+        chunk = left[:per_row]
+        boxes = row_boxes(row, [unit_width(label, sea) for _, label in chunk])
+        last = i == len(rows) - 1
+        kept = []
+        for box, item in zip(boxes, chunk, strict=True):
+            if room is None or last or room.free(box):
+                out.append((box, *item))
+                kept.append(item)
+                if room is not None:
+                    room.add(box)
+        left = [item for item in left if item not in kept]
     return out
 
 
-def _anchor(place: _Place) -> Point:
-    """Where a move's arrow starts or ends in a region."""
-    return _galley_xy(place.region) if place.region.sea else _city_xy(place.region)
+def _anchor(region: _Region, spot: _Spot | None) -> Point:
+    """Where a move's arrow starts or ends in a region: its city, or its galleys' row."""
+    if region.sea and spot is not None:
+        return spot.rows[0][0], spot.rows[0][1]
+    return region.at if region.sea else _city_xy(region)
 
 
-def _moves(c: Canvas, places: Mapping[str, _Place], turn: _Turn) -> list[tuple[Point, Colour,
-                                                                                   str]]:
-    """Arrows for the moves; returns their count labels to draw over everything."""
+def _tag_boxes(c: Canvas, centres: Sequence[Point], label: str) -> list[Box]:
+    """The boxes of a :func:`tag` (12 px) centred on each of ``centres``, a pixel to spare."""
+    half = (c.text_width(label, 12, bold=True) + 10) / 2 + 2
+    return [(x - half, y - 10.5, x + half, y + 10.5) for x, y in centres]
+
+
+def _around(centre: Point, spot: _Spot | None) -> list[Point]:
+    """Where a region's marks may go: its own mark's point first, then around it."""
+    x, y = centre
+    out = [spot.mark] if spot is not None else []
+    for d in (24.0, 36.0, 50.0, 64.0, 80.0):
+        out += [(x - d, y), (x + d, y), (x, y - d), (x, y + d), (x - d, y - d), (x + d, y - d),
+                (x - d, y + d), (x + d, y + d)]
+    # clear of the map's edge (a mark is at most about 20 px wide each side, 26 below)
+    return [(px, py) for px, py in out if MAP_X + 22 <= px <= MAP_X + MAP_W - 22
+            and MAP_Y + 12 <= py <= MAP_Y + MAP_H - 28] or [centre]
+
+
+def _moves(c: Canvas, turn: _Turn, where: Mapping[str, _Spot],
+           room: _Room) -> list[tuple[Point, Colour, str]]:
+    """Arrows for the moves; returns their count labels to draw over everything, each where
+    it covers no name, city, counter or other count (taken in ``room``)."""
     labels: list[tuple[Point, Colour, str]] = []
     gm = game_map()
     seen: dict[tuple[str, ...], int] = {}
     for m in turn.moves[-MAX_ARROWS:]:
         pts: list[Point] = []
         for rid in m.path:
-            place = places.get(rid)
             region = gm.region(rid)
             if region is None:
                 continue
-            pts.append(_anchor(place) if place is not None else
-                       (_galley_xy(region) if region.sea else _city_xy(region)))
+            pts.append(_anchor(region, where.get(rid)))
         k = seen.get(m.path, 0)
         seen[m.path] = k + 1
         if k:  # the same route again: shifted aside
@@ -174,27 +295,45 @@ def _moves(c: Canvas, places: Mapping[str, _Place], turn: _Turn) -> list[tuple[P
         colour = lighten(_nation_colour(m.nation), 0.2)
         path_arrow(c, pts, colour, 3.5, head=ARROW_HEAD, spread=ARROW_SPREAD, outline=3)
         if m.count:
-            labels.append((point_along(pts, 0.5), colour, str(m.count)))
+            label = str(m.count)
+            mid = point_along(pts, 0.5)
+            options = [point_along(pts, t) for t in (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8)]
+            options += _around(mid, None)
+            boxes = _tag_boxes(c, options, label)
+            i = room.best(boxes)
+            room.add(boxes[i])
+            labels.append((options[i], colour, label))
     return labels
 
 
-def _beside_name(c: Canvas, region: _Region, side: int) -> Point:
-    """A point just left (``side`` -1) or right (1) of a sea's name."""
-    x, y = _sea_xy(region)
-    half = c.text_width(region.name + (" (deep)" if region.deep else ""), NAME_SIZE) / 2
-    return x + side * (half + 13), y + 6
+def _names(c: Canvas, places: Mapping[str, _Place], where: Mapping[str, _Spot]) -> None:
+    """Every place's name (cities bold, seas light), at the phone-first size."""
+    for rid, place in places.items():
+        spot = where.get(rid)
+        if spot is None:
+            continue
+        region = place.region
+        if region.sea:
+            c.text(spot.label, place_name(region), PLACE, fill=SEA_LABEL, anchor="mm",
+                   stroke=PLACE_STROKE, stroke_fill=darken(DEEP if region.deep else SEA, 0.35),
+                   role="place")
+        else:
+            c.text(spot.label, place_name(region), PLACE, fill=TEXT, bold=True, anchor="mm",
+                   stroke=PLACE_STROKE, stroke_fill=LABEL_STROKE, role="place")
 
 
 def _draw_map(c: Canvas, places: Mapping[str, _Place], turn: _Turn,
               order: Sequence[str]) -> None:
-    gm = game_map()
+    in_play = frozenset(places)
+    where = spots(in_play)
+    room = _static_room(in_play).copy()
     marks: dict[str, list[tuple[str, str | None]]] = {}
     for kind, rid, nid in turn.marks:
         marks.setdefault(rid, []).append((kind, nid))
     # rings under the cities: conquered (red), founded and temples (gold), abandoned
     for rid, kinds in marks.items():
         place = places.get(rid)
-        if place is None:
+        if place is None or place.region.sea:
             continue
         x, y = _city_xy(place.region)
         done = {k for k, _ in kinds}
@@ -202,55 +341,59 @@ def _draw_map(c: Canvas, places: Mapping[str, _Place], turn: _Turn,
             c.circle((x, y), CITY_R + 5.5, outline=DANGER, width=3.2)
         elif "found" in done or "temple" in done:
             c.circle((x, y), CITY_R + 5.5, outline=GOLD, width=3)
-    labels = _moves(c, places, turn)
-    for place in places.values():
-        if not place.region.sea:
-            owner = _nation_colour(place.owner) if place.owner is not None else None
-            _city(c, _city_xy(place.region), place.region.resource, owner, place.temple)
-    for place in places.values():
-        for centre, nid, label in _unit_row(c, place, order):
-            if place.region.sea:
-                _galley(c, centre, _nation_colour(nid), label)
-            else:
-                _legion(c, centre, _nation_colour(nid), label)
-    # what else the turn did, over the counters
-    for rid, kinds in marks.items():
-        place = places.get(rid)
-        region = gm.region(rid)
-        if region is None:
+    counters = [(place, box, nid, label) for rid, place in places.items() if rid in where
+                for box, nid, label in _unit_row(place, where[rid], order, room)]
+    labels = _moves(c, turn, where, room)
+    _names(c, places, where)
+    for rid, place in places.items():
+        if place.region.sea:
             continue
-        x, y = _city_xy(region)
-        for kind, _ in kinds[:1]:
-            if kind == "abandon" and place is not None:
+        x, y = _city_xy(place.region)
+        owner = _nation_colour(place.owner) if place.owner is not None else None
+        with c.group(("city", rid)):  # a city and the cross on it when abandoned
+            _city(c, (x, y), place.region.resource, owner, place.temple)
+            if any(k == "abandon" for k, _ in marks.get(rid, ())):
                 c.line([(x - 7, y - 7), (x + 7, y + 7)], fill=DANGER, width=3, round_caps=True)
                 c.line([(x - 7, y + 7), (x + 7, y - 7)], fill=DANGER, width=3, round_caps=True)
-        if any(k == "conquer" for k, _ in kinds):
-            burst(c, (x - CITY_R - 4, y - CITY_R - 4), 7.5)
+    for place, box, nid, label in counters:
+        centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+        if place.region.sea:
+            _galley(c, centre, _nation_colour(nid), label)
+        else:
+            _legion(c, centre, _nation_colour(nid), label)
+    # what else the turn did, over the counters, each clear of names, cities and counters
+    for rid, kinds in marks.items():
+        place = places.get(rid)
+        if place is None or rid not in where or not any(k == "conquer" for k, _ in kinds):
+            continue
+        options = _around(_city_xy(place.region), where[rid])
+        boxes = [(x - 10, y - 10, x + 10, y + 10) for x, y in options]
+        i = room.best(boxes)
+        room.add(boxes[i])
+        burst(c, options[i], 7.5)
     for rid, lost in turn.fights.items():
-        region = gm.region(rid)
-        if region is None:
+        place = places.get(rid)
+        if place is None or rid not in where:
             continue
-        if region.sea:
-            x, y = _beside_name(c, region, -1)
-        else:
-            cx, cy = _city_xy(region)
-            x, y = cx - CITY_R - 12, cy
-        burst(c, (x, y), 8.5)
-        if lost:
-            tag(c, (x, y + 15), f"-{lost}", DANGER)
-    stacked: dict[str, int] = {}
+        options = _around(_anchor(place.region, where[rid]), where[rid])
+        boxes = [(x - 11, y - 11, x + 11, y + 11) if not lost else
+                 (x - 16, y - 11, x + 16, y + 26) for x, y in options]
+        i = room.best(boxes)
+        room.add(boxes[i])
+        x, y = options[i]
+        with c.group(("fight", rid)):
+            burst(c, (x, y), 8.5)
+            if lost:
+                tag(c, (x, y + 15), f"-{lost}", DANGER)
     for (_, rid), n in turn.armed.items():
-        region = gm.region(rid)
-        if region is None:
+        place = places.get(rid)
+        if place is None or rid not in where:
             continue
-        k = stacked.get(rid, 0)
-        stacked[rid] = k + 1
-        if region.sea:
-            x, y = _beside_name(c, region, 1)
-        else:
-            cx, cy = _city_xy(region)
-            x, y = cx - CITY_R - 12, cy - 14
-        tag(c, (x, y + 17 * k), f"+{n}", (36, 120, 64))
+        label = f"+{n}"
+        options = _around(_anchor(place.region, where[rid]), where[rid])
+        boxes = _tag_boxes(c, options, label)
+        i = room.best(boxes)
+        room.add(boxes[i])
+        tag(c, options[i], label, (36, 120, 64))
     for centre, colour, label in labels:
         tag(c, centre, label, (16, 17, 22), colour)
-

@@ -21,7 +21,7 @@ ESSENTIAL = essential_size(WIDTH)
 # layout (final pixels)
 M = 8  # outer margin
 HEADER_H = 84
-MAP_X, MAP_Y, MAP_W, MAP_H = M, M + HEADER_H, WIDTH - 2 * M, 544
+MAP_X, MAP_Y, MAP_W, MAP_H = M, M + HEADER_H, WIDTH - 2 * M, 640
 LOWER_Y = MAP_Y + MAP_H + 8  # the wheel and the log
 LOWER_H = 284
 WHEEL_BOX = (M, LOWER_Y, M + 290, LOWER_Y + LOWER_H)
@@ -50,7 +50,10 @@ STRAIT_W = 9.0  # ... across a strait
 CITY_R = 10.0
 CITY_DY = -4.0  # the city disc above the province's point
 UNIT_H = 19.0  # a unit counter's height
-NAME_SIZE = 10.5
+#: Place names (cities and seas: what a player types to move) are essential text too.
+PLACE = ESSENTIAL
+PLACE_STROKE = 2.0
+LEGEND_SIZE = 11.0
 
 RESOURCES = ("marble", "iron", "gold")
 RESOURCE_COLOURS: dict[str, RGB] = {"marble": (232, 228, 218), "iron": (150, 170, 190),

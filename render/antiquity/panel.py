@@ -49,6 +49,7 @@ from render.common import (
     as_int,
     bounded,
     clean_text,
+    drawable_text,
     lighten,
     mapping,
     pill,
@@ -97,7 +98,7 @@ def _header(c: Canvas, view: Mapping[str, Any], nations: list[_NationView],
         runs = [(nation.name, lighten(nation.colour, 0.35), None),
                 (" (", TEXT, None), (nation.player_name, TEXT, 220), (f") {doing}", TEXT, None)]
         text_runs(c, x0 + 20, y, runs, ESSENTIAL, x1, bold=True, role="turn")
-    prompt = clean_text(view.get("prompt"), limit=200)
+    prompt = drawable_text(view.get("prompt"), limit=200)  # without Discord's markdown
     if prompt:
         c.text((x0, y + 24), c.fit(prompt, ESSENTIAL, x1 - x0), ESSENTIAL, fill=MUTED,
                anchor="lm", role="turn")
@@ -263,7 +264,10 @@ def _panels(c: Canvas, view: Mapping[str, Any], nations: list[_NationView],
             _panel(c, (x0, y0, x0 + PANEL_W, y0 + PANEL_H), *args)
             continue
         key = _panel_key(n, not over and n.id == current, over, n.id in winners, turn, target)
-        c.paste(_PANELS.get(key, partial(_panel_image, *args)), (x0, y0))
+        group = frozenset({("panel", i)})  # the panel's picture does not hide its own text
+        image = _PANELS.get(key, partial(_panel_image, *args), (x0, y0), group)
+        with c.group(("panel", i)):
+            c.paste(image, (x0, y0))
 
 
 def _panel_image(n: _NationView, view: Mapping[str, Any], current: str | None, over: bool,
