@@ -135,8 +135,8 @@ def _player_card(c: Canvas, top: float, height: float, p: Mapping[str, Any], nam
     where = clean_text(general, limit=3) if isinstance(general, str) else ""
     if where and not out and gx + 60 < x1:
         general_icon(c, (gx + 10, row), 10, colour, shadow=False)
-        c.text((gx + 25, row), where, 18, fill=TEXT, bold=True, anchor="lm")
-        vx = gx + 31 + c.text_width(where, 18, bold=True)
+        c.text((gx + 23, row), where, ESSENTIAL, fill=TEXT, bold=True, anchor="lm", role="place")
+        vx = gx + 27 + c.text_width(where, ESSENTIAL, bold=True)
         if vx + 20 < x1 - 4:
             if p.get("in_vehicle"):
                 _mini_icon(c, "av", (vx + 10, row), 10, colour)
@@ -323,7 +323,8 @@ def _happened(c: Canvas, view: Mapping[str, Any], players: Players, board: _Boar
     from ``y``; returns its bottom."""
     x0, x1 = PANEL_X0, PANEL_X1
     tx, tw = x0 + 14, x1 - x0 - 28
-    step, size = 23, 16
+    size = ESSENTIAL  # what happened, readable on a phone
+    step = size + 6
     if marks.from_events:
         title = "THIS TURN"
         lines = list(marks.lines) or ([(0, "Ended the turn", TEXT)] if marks.ended else [])
@@ -353,8 +354,8 @@ def _happened(c: Canvas, view: Mapping[str, Any], players: Players, board: _Boar
     elif not body:
         c.text((tx, y + 41), "Nothing yet", 16, fill=FAINT, anchor="lm")
     for i, (text, colour) in enumerate(body):
-        c.text((tx, y + head + 24 + i * step), c.fit(text, size, tw), size, fill=colour,
-               anchor="lm")
+        c.text((tx, y + head + 26 + i * step), c.fit(text, size, tw), size, fill=colour,
+               anchor="lm", role="log")
     return bottom
 
 

@@ -21,6 +21,7 @@ from render.common import (
     burst,
     darken,
     dashed_rect,
+    essential_size,
     lighten,
     mix,
     star_points,
@@ -170,14 +171,23 @@ def _backdrop(size: int, homes: tuple[tuple[str, RGB, tuple[str, ...]], ...]) ->
         y = BOARD_Y + i * cell
         c.line([(x, BOARD_Y), (x, BOARD_Y + BOARD_PX)], fill=(44, 44, 38), width=1)
         c.line([(BOARD_X, y), (BOARD_X + BOARD_PX, y)], fill=(44, 44, 38), width=1)
-    for fi, f in enumerate(board.files):
-        x = BOARD_X + (fi + 0.5) * cell
-        c.text((x, BOARD_Y + BOARD_PX + pad + 12), f, 17, fill=MUTED, bold=True, anchor="mm")
-    for ri in range(n):
-        y = BOARD_Y + (n - 1 - ri + 0.5) * cell
-        c.text((BOARD_X - pad - 14, y), str(ri + 1), 17, fill=MUTED, bold=True, anchor="mm")
     _key_strip(c, KEY_Y)
     return c.finish()
+
+
+def _coordinates(c: Canvas, board: _Board) -> None:
+    """The files and ranks around the board: the squares' names a move uses, drawn on the
+    board itself (not its cached backdrop), at the phone size like all essential text."""
+    size = essential_size(WIDTH)
+    pad = FRAME_PAD
+    for fi, f in enumerate(board.files):
+        x = BOARD_X + (fi + 0.5) * board.cell
+        c.text((x, BOARD_Y + BOARD_PX + pad + 13), f, size, fill=MUTED, bold=True,
+               anchor="mm", role="place")
+    for ri in range(board.n):
+        y = BOARD_Y + (board.n - 1 - ri + 0.5) * board.cell
+        c.text((BOARD_X - pad - 15, y), str(ri + 1), size, fill=MUTED, bold=True, anchor="mm",
+               role="place")
 
 
 def _key_strip(c: Canvas, y: float) -> None:
