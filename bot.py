@@ -155,7 +155,7 @@ class Config:
         guild_text = values.get("DEV_GUILD_ID")
         dev_guild_id: int | None = None
         if guild_text is not None:
-            if not guild_text.isdigit() or len(guild_text) > 20:
+            if not _digits(guild_text) or len(guild_text) > 20:
                 raise ConfigError(
                     f"DEV_GUILD_ID must be a server id (digits only), not {guild_text!r}. "
                     "Leave it empty to sync commands globally.")
@@ -175,13 +175,13 @@ class Config:
         workers_text = values.get("RENDER_WORKERS")
         render_workers: int | None = None
         if workers_text is not None:
-            if not workers_text.isdigit() or int(workers_text) > 64:
+            if not _digits(workers_text) or int(workers_text) > 64:
                 raise ConfigError(
                     f"RENDER_WORKERS must be a number of processes from 0 to 64, not "
                     f"{workers_text!r}. Leave it empty for one per CPU core.")
             render_workers = int(workers_text)
         computers_text = values.get("COMPUTER_WORKERS", "1")
-        if not computers_text.isdigit() or int(computers_text) > 64:
+        if not _digits(computers_text) or int(computers_text) > 64:
             raise ConfigError(
                 f"COMPUTER_WORKERS must be a number of processes from 0 to 64, not "
                 f"{computers_text!r} (default 1; 0 searches in a thread).")
@@ -220,13 +220,19 @@ class Config:
 _ON, _OFF = ("on", "true", "yes", "1"), ("off", "false", "no", "0")
 
 
+def _digits(text: str) -> bool:
+    """Whether ``text`` is digits 0-9 only (``str.isdigit`` also takes other scripts'
+    digits and superscripts)."""
+    return text.isascii() and text.isdigit()
+
+
 def _limits(values: Mapping[str, str]) -> tuple[bool, int, float]:
     """RATE_LIMITS, MAX_OPEN_GAMES and LOBBY_EXPIRY_HOURS, checked."""
     rate_text = values.get("RATE_LIMITS", "on").lower()
     if rate_text not in _ON + _OFF:
         raise ConfigError(f"RATE_LIMITS must be on or off, not {rate_text!r}.")
     cap_text = values.get("MAX_OPEN_GAMES", str(DEFAULT_CAP))
-    if not cap_text.isdigit() or int(cap_text) > MAX_CAP:
+    if not _digits(cap_text) or int(cap_text) > MAX_CAP:
         raise ConfigError(f"MAX_OPEN_GAMES must be a number of games from 0 (no cap) to "
                           f"100000, not {cap_text!r}.")
     hours_text = values.get("LOBBY_EXPIRY_HOURS", str(DEFAULT_LOBBY_HOURS))
@@ -251,7 +257,7 @@ def _reminders(values: Mapping[str, str]) -> tuple[float, int]:
             raise ConfigError(f"REMINDER_EVERY must be a duration from 1 minute to 365 days "
                               f"(12h, 2d, 1d12h), not {every_text!r}.") from None
     limit_text = values.get("REMINDER_LIMIT", str(DEFAULT_REMINDER_LIMIT))
-    if not limit_text.isdigit() or not 0 <= int(limit_text) <= MAX_REMINDER_LIMIT:
+    if not _digits(limit_text) or not 0 <= int(limit_text) <= MAX_REMINDER_LIMIT:
         raise ConfigError(f"REMINDER_LIMIT must be a number of reminders per move from 0 "
                           f"to {MAX_REMINDER_LIMIT}, not {limit_text!r}.")
     return float(every), int(limit_text)
@@ -264,7 +270,7 @@ def _shards(count_text: str | None, ids_text: str | None
         if ids_text is not None:
             raise ConfigError("SHARD_IDS needs SHARD_COUNT (the number of shards in all).")
         return None, None
-    if not count_text.isdigit() or not 1 <= int(count_text) <= 1024:
+    if not _digits(count_text) or not 1 <= int(count_text) <= 1024:
         raise ConfigError(f"SHARD_COUNT must be a number of shards from 1 to 1024, not "
                           f"{count_text!r}.")
     count = int(count_text)
@@ -273,7 +279,7 @@ def _shards(count_text: str | None, ids_text: str | None
     ids: list[int] = []
     for part in ids_text.replace(" ", "").split(","):
         low, _, high = part.partition("-")
-        if not low.isdigit() or (high and not high.isdigit()):
+        if not _digits(low) or (high and not _digits(high)):
             raise ConfigError(f"SHARD_IDS must list shard numbers like 0,1 or 0-3, not "
                               f"{ids_text!r}.")
         ids.extend(range(int(low), int(high or low) + 1))

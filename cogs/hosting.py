@@ -175,6 +175,8 @@ class HostingCog(commands.Cog):
                 changes["reminder_every"] = (None if every.strip().lower() == "channel"
                                              else parse_duration(every))
             if dm is not None:
+                if not isinstance(dm, bool):    # a client may send anything
+                    raise ClockError("`dm` is true or false.")
                 changes["dm_reminders"] = dm
             zone = check_zone(timezone) if timezone is not None else old.timezone
             if timezone is not None:

@@ -60,6 +60,18 @@ def test_defaults(tmp_path: Path) -> None:
     assert config.log_level == "INFO"
     assert config.api_base is None and config.gateway_url is None
     assert config.computer_workers == 1
+    assert (config.reminder_every, config.reminder_limit) == (12 * 3600, 3)
+    assert config.force_sync is False
+
+
+def test_server_defaults_and_forced_sync_are_read(tmp_path: Path) -> None:
+    config = Config.from_env({"DISCORD_TOKEN": TOKEN, "REMINDER_EVERY": "1d6h",
+                              "REMINDER_LIMIT": "0", "WARHOST_FORCE_SYNC": "1",
+                              "MAX_OPEN_GAMES": "0", "LOBBY_EXPIRY_HOURS": "0.5"},
+                             tmp_path / ".env")
+    assert (config.reminder_every, config.reminder_limit) == (30 * 3600, 0)
+    assert config.force_sync is True
+    assert (config.max_open_games, config.lobby_expiry_hours) == (0, 0.5)
 
 
 def test_computer_workers_can_be_set_or_turned_into_a_thread(tmp_path: Path) -> None:
@@ -109,7 +121,13 @@ def test_missing_token_raises_config_error(tmp_path: Path) -> None:
                                         ("DEV_GUILD_ID", "9" * 40), ("LOG_LEVEL", "LOUD"),
                                         ("COMPUTER_WORKERS", "-1"),
                                         ("COMPUTER_WORKERS", "65"),
-                                        ("COMPUTER_WORKERS", "two")])
+                                        ("COMPUTER_WORKERS", "two"),
+                                        ("REMINDER_EVERY", "10s"), ("REMINDER_EVERY", "soon"),
+                                        ("REMINDER_LIMIT", "11"), ("REMINDER_LIMIT", "-1"),
+                                        ("REMINDER_LIMIT", "٣"), ("WARHOST_FORCE_SYNC", "2"),
+                                        ("LOBBY_EXPIRY_HOURS", "nan"),
+                                        ("LOBBY_EXPIRY_HOURS", "inf"),
+                                        ("MAX_OPEN_GAMES", "１")])
 def test_bad_values_are_refused_with_a_message(tmp_path: Path, name: str, value: str) -> None:
     with pytest.raises(ConfigError, match=name):
         Config.from_env({"DISCORD_TOKEN": TOKEN, name: value}, tmp_path / ".env")
@@ -225,6 +243,8 @@ def test_bot_uses_no_privileged_intents() -> None:
     intents = created.intents
     assert not intents.members and not intents.presences and not intents.message_content
     assert created.store is None  # opened in setup_hook, not before
+    # no prefix commands: discord.py's "when mentioned" needs no message content intent
+    assert created.command_prefix is discord.ext.commands.when_mentioned
 
 
 def test_cogs_are_discovered_by_setup_function() -> None:

@@ -219,12 +219,13 @@ async def test_reminders_channel_limit_out_of_bounds(site: World, limit: int) ->
     ({"timezone": "a\x00b"}, "is not a time zone I know"),
     ({"quiet": "٢٢:٠٠-٠٧:٠٠"}, "Give your `timezone` too"),
     ({"quiet": "25:00-07:00", "timezone": "UTC"}, "times of day from 00:00 to 23:59"),
+    ({"dm": "yes please"}, "`dm` is true or false."),
 ])
 async def test_reminders_me_odd_text_is_answered_in_words(
         site: World, options: dict[str, Any], words: str) -> None:
     table = site.dd.table()
-    valid = {name: "1h" if name == "every" else "UTC" if name == "timezone" else
-             "22:00-07:00" for name in options}
+    typical = {"every": "1h", "timezone": "UTC", "quiet": "22:00-07:00", "dm": True}
+    valid = {name: typical[name] for name in options}
     reply = said(await send_raw(table, "alice", "reminders me", valid, options))
     assert words in reply, reply
     assert (await site.store.hosting.player_settings(site.uid("alice"))).timezone is None
