@@ -6,7 +6,7 @@ others are shared by them. Where to look:
 - ``game.py`` — ``/game`` and ``/play``; ``lobby.py`` the lobby and its buttons;
   ``history.py`` ``/game log`` and the undo preview; ``help.py`` ``/help`` (written from
   the registered commands); ``hosting.py`` ``/vacation``, ``/reminders``, ``/mygames``;
-  ``privacy.py`` ``/privacy``.
+  ``settings.py`` ``/settings`` (a server's own settings); ``privacy.py`` ``/privacy``.
 - ``verbs.py`` (loaded by ``groups.py``) — every game's ``/<kind>`` group and ``/hand``,
   built from the verbs the game declares; an optional ``<kind>.py`` adds what is truly
   that game's own (labels, prompts, extra looks).
