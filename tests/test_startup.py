@@ -23,6 +23,8 @@ from discord_double import DiscordDouble
 from e2e_world import world_config
 
 import bot as warhost
+from db import Store
+from tests import databases
 
 pytest_plugins = ["discord_double.fixtures"]
 
@@ -76,6 +78,10 @@ async def test_commands_are_synced_only_when_they_changed(
     first = await start_and_stop()
     assert len(command_puts(dd)) == 1
     assert first[0].startswith("Commands changed; synced ")
+    [(name, digest)] = databases.raw(str(tmp_path / "warhost.db"),
+                                     "SELECT name, value FROM bot_state")
+    assert name == f"command-sync:{dd.application_id}:{dd.guild.id}"
+    assert len(digest) == 64 and digest[:12] in first[0]
     assert "settings" in {c["name"] for c in dd.commands(dd.guild)}
 
     again = await start_and_stop()                         # a restart: nothing changed
@@ -126,3 +132,30 @@ def test_the_commands_hash_is_the_same_in_every_process() -> None:
                              capture_output=True, text=True, timeout=120)
         hashes.add(out.stdout.strip().splitlines()[-1])
     assert len(hashes) == 1 and len(next(iter(hashes))) == 64
+
+
+async def test_with_other_processes_on_the_database_one_syncs(
+        discord_double: DiscordDouble, start_bot: Any, tmp_path: Path,
+        caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="warhost")
+    dd = discord_double
+    path = str(tmp_path / "warhost.db")
+    store = await Store.open(path)
+    try:        # another process holds the sync's lease (it is syncing right now)
+        assert await store.leases.take(warhost.SYNC_KEY, "other-process", 600)
+    finally:
+        await store.close()
+    config = world_config(dd, tmp_path, RENDER_WORKERS="0", SHARD_COUNT="1")
+    assert config.shared_database
+    running = await start_bot(warhost.create_bot(config), commands=False, ready=True)
+    await running.stop()
+    assert command_puts(dd) == []
+    assert "Commands changed; another process is syncing them" in sync_lines(caplog)
+    # a process that runs no shard 0 leaves it to the one that does
+    caplog.clear()
+    two = world_config(dd, tmp_path, RENDER_WORKERS="0", SHARD_COUNT="2", SHARD_IDS="1")
+    running = await start_bot(warhost.create_bot(two), commands=False, ready=True)
+    await running.stop()
+    assert command_puts(dd) == []
+    assert any(r.getMessage() == "Commands are synced by the process that runs shard 0"
+               for r in caplog.records)
