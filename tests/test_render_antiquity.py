@@ -15,6 +15,7 @@ from PIL import Image
 import render
 from render import antiquity
 from render.common import DANGER, TextLog, min_essential_size
+from render.common.overlap import hidden_texts, overlapping_texts
 
 DATA = tomllib.loads(antiquity.MAP_FILE.read_text(encoding="utf-8"))
 ORDER: list[str] = DATA["nation_order"]
@@ -641,3 +642,126 @@ def test_essential_text_is_readable_on_a_phone_at_six_nations(make: Any) -> None
     assert {"turn", "count", "score"} <= roles
     counts = [d for d in log.drawn if d.role == "count"]
     assert len(counts) >= 6 * 3 + 6 * 4  # every home legion and every panel's four counts
+
+
+# --- names, counters and marks clear of each other (issue 28) -----------------------------
+
+
+def place_names(log: TextLog) -> list[Any]:
+    return [d for d in log.drawn if d.role == "place"]
+
+
+def shrunk(box: Box, by: float = 1.5) -> Box:
+    return (box[0] + by, box[1] + by, box[2] - by, box[3] - by)
+
+
+def disc(pid: str, grow: float = 0) -> Box:
+    x, y = antiquity._city_xy(antiquity.game_map().provinces[pid])
+    r = antiquity.CITY_R + grow
+    return (x - r, y - r, x + r, y + r)
+
+
+def readable(log: TextLog) -> list[str]:
+    """What render.common.overlap finds wrong with a board: text over text, text hidden."""
+    return ([f"{a.text} / {b.text}" for a, b in overlapping_texts(log)]
+            + [f"{d.text} under {s.kind} {s.box}" for d, s in hidden_texts(log)])
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_every_place_is_named_at_the_phone_minimum_clear_of_cities_and_names(n: int) -> None:
+    v = view(n)
+    log = logged(v)
+    names = place_names(log)
+    cities = [pid for pid, p in DATA["provinces"].items() if p["players"] <= n]
+    seas = [s for s in DATA["seas"].values() if s["players"] <= n]
+    assert sorted(d.text for d in names) == sorted(
+        [DATA["provinces"][pid]["city"] for pid in cities] + [sea_label(s["name"]) for s in seas])
+    smallest = min_essential_size(log.width)
+    assert all(d.size >= smallest for d in names)  # 8 px tall on a phone
+    for i, a in enumerate(names):
+        assert a.box is not None
+        for b in names[i + 1:]:
+            assert not meet(shrunk(a.box), shrunk(b.box)), (a.text, b.text)
+        for pid in cities:
+            assert not meet(shrunk(a.box), disc(pid)), (a.text, pid)
+        assert meet(a.box, MAP_BOX) and a.box[0] >= MAP_BOX[0] and a.box[2] <= MAP_BOX[2]
+    assert readable(log) == []
+
+
+@pytest.mark.parametrize(("sea_id", "pid"), [("aegaeum", "attica"), ("ligusticum", "etruria"),
+                                             ("tyrrhenum", "campania"), ("carpathium", "cyprus")])
+def test_the_seas_named_in_the_issue_stay_off_the_cities_beside_them(sea_id: str,
+                                                                      pid: str) -> None:
+    # Mare Aegaeum was under Athenai, Ligusticum under Arretium, Tyrrhenum under Capua and
+    # Carpathium half hidden by Salamis
+    log = logged(crowded(), TURN)
+    name = next(d for d in place_names(log) if d.text == sea_label(DATA["seas"][sea_id]["name"]))
+    assert name.box is not None
+    assert not meet(name.box, disc(pid, grow=3)), (sea_id, pid)
+
+
+def test_no_arrow_crosses_a_place_name() -> None:
+    # galleys through Mare Carpathium (the issue: an arrow crossed its name), and more
+    v = crowded()
+    sea(v, "aegyptium")["galleys"] = {"egyptians": 3}
+    events = [*TURN,
+              {"type": "move", "nation": "egyptians", "unit": "galley", "count": 3,
+               "from": "aegaeum", "to": "aegyptium", "path": ["carpathium", "aegyptium"]},
+              {"type": "move", "nation": "phoenicians", "unit": "legion", "count": 2,
+               "from": "cilicia", "to": "phoenicia", "path": ["syria", "phoenicia"]}]
+    log = logged(v, events)
+    assert readable(log) == []
+    names = {d.text for d in place_names(log)}
+    assert {"Carpathium", "Salamis", "Tyros"} <= names
+
+
+def test_six_nations_at_kyrene_keep_their_counters_apart() -> None:
+    # the issue: with six nations the counters at Kyrene overlapped each other and the
+    # move's count
+    v = crowded()
+    counts = {"romans": 12, "carthaginians": 3, "greeks": 7, "egyptians": 10, "phoenicians": 1,
+              "iberians": 5}
+    province(v, "cyrenaica")["legions"] = counts
+    province(v, "tripolitania")["legions"] = {"carthaginians": 4, "romans": 11}
+    log = logged(v, TURN)
+    kyrene = antiquity._city_xy(antiquity.game_map().provinces["cyrenaica"])
+    boxes = [counter(log, str(n), kyrene, within=90) for n in counts.values()]
+    name = next(d for d in place_names(log) if d.text == "Kyrene")
+    assert name.box is not None
+    for i, a in enumerate(boxes):
+        assert not meet(shrunk(a, 0), disc("cyrenaica")), a
+        assert not meet(a, shrunk(name.box)), a
+        for b in boxes[i + 1:]:
+            assert not meet(a, b), (a, b)
+    assert readable(log) == []  # nor the move's count, nor any other label
+
+
+def test_a_crowded_turn_hides_no_label() -> None:
+    v = crowded()
+    # three armies in five provinces, four fleets in four seas
+    for k, pid in enumerate(("macedonia", "campania", "latium", "attica", "creta")):
+        province(v, pid)["legions"] = {nid: 3 + 4 * i for i, nid in enumerate(ORDER[k:k + 3])}
+    for k, sid in enumerate(("ionium", "aegaeum", "tyrrhenum", "libycum")):
+        sea(v, sid)["galleys"] = {nid: 10 + i for i, nid in enumerate(ORDER[k:k + 4])}
+    assert readable(logged(v, TURN)) == []
+    assert readable(logged(v, OTHER_TURN)) == []
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_regions_not_in_play_are_explained_by_the_legend(n: int) -> None:
+    # the issue: grey bars and circles no one could name
+    log = logged(view(n), fresh=True)
+    text = {d.text for d in log.drawn}
+    left_out = any(r["players"] > n for r in [*DATA["provinces"].values(),
+                                              *DATA["seas"].values()])
+    assert left_out == (n < 5)
+    assert ("Grey: not in play at this table" in text) == left_out
+    assert "Darker sea: deep (Navigation only)" in text
+
+
+def test_the_prompt_is_drawn_without_discord_markdown() -> None:
+    v = view(2, prompt="The Romans place their marker on any field of the wheel, free "
+                       "(`go gold`)")
+    drawn = [d.text for d in logged(v).drawn if d.role == "turn"]
+    assert any("(go gold)" in t for t in drawn)
+    assert not any("`" in t for t in drawn)

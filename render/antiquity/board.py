@@ -229,20 +229,26 @@ def _unit_row(place: _Place, spot: _Spot, order: Sequence[str],
     per_row = 3 if sea else 2
     out: list[tuple[Box, str, str]] = []
     rows = [*spot.rows, *_fallback_rows(place, spot)]
-    for i, row in enumerate(rows):
+    for row in rows:
         if not left:
             break
         chunk = left[:per_row]
         boxes = row_boxes(row, [unit_width(label, sea) for _, label in chunk])
-        last = i == len(rows) - 1
         kept = []
         for box, item in zip(boxes, chunk, strict=True):
-            if room is None or last or room.free(box):
+            if room is None or room.free(box):
                 out.append((box, *item))
                 kept.append(item)
                 if room is not None:
                     room.add(box)
         left = [item for item in left if item not in kept]
+    for item in left:  # no room anywhere: where it covers least
+        assert room is not None
+        w = unit_width(item[1], sea)
+        options = [row_boxes(row, [w])[0] for row in rows]
+        box = options[room.best(options)]
+        out.append((box, *item))
+        room.add(box)
     return out
 
 
