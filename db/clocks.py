@@ -259,9 +259,10 @@ def _zone_index() -> tuple[dict[str, str], tuple[tuple[str, str, tuple[str, ...]
 
 def find_zones(typed: str | None, limit: int = 25) -> list[tuple[str, str]]:
     """Time zones matching what was typed, best first, as (label, zone name): the name
-    itself, a common abbreviation (``PST``), then names with a part starting with it
-    (``paris``, ``new y``), then names containing it; case and ``_`` versus space do not
-    matter. At most ``limit``; labels at most 100 characters."""
+    itself, a common abbreviation (``PST``), then names whose city starts with it
+    (``paris``, ``new y``), then whose region does, then names containing it, today's
+    names before old aliases; case and ``_`` versus space do not matter. At most
+    ``limit``; labels at most 100 characters."""
     needle = _zone_key(str(typed or "")[:100])
     if not needle:
         return [(z, z) for z in COMMON_ZONES if z in set(zone_names())][:limit]
@@ -276,10 +277,12 @@ def find_zones(typed: str | None, limit: int = 25) -> list[tuple[str, str]]:
     for name, key, parts, current in rows:
         if name in found:
             continue
-        if any(p.startswith(needle) for p in parts):
-            rank = 2
+        if parts[-1].startswith(needle):
+            rank = 2            # the city (or the name itself): "paris", "new y"
+        elif any(p.startswith(needle) for p in parts):
+            rank = 3            # a region: "europe", "america/"
         elif needle in key:
-            rank = 3
+            rank = 4
         else:
             continue
         found[name] = ((rank, 0 if current else 1, name), name)
