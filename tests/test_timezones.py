@@ -46,7 +46,7 @@ def test_bounds_and_oddities() -> None:
     # a city before a region, today's names (Region/City) before old aliases
     assert [zone for _, zone in find_zones("pacific")][:3] == ["Canada/Pacific",
                                                               "US/Pacific", "Pacific/Apia"]
-    berlin = [zone for _, zone in find_zones("eu")]
+    berlin = [zone for _, zone in find_zones("europe/")]
     assert berlin[0].startswith("Europe/")
     gmt = [zone for _, zone in find_zones("gmt")]
     assert gmt[0] == "GMT" and gmt.index("Etc/GMT") > 0
