@@ -90,6 +90,8 @@ async def test_settings_show_set_reset_and_the_cap_follows(site: World) -> None:
     refused = said(await other.slash("alice", "game new", kind="conqueror"))
     assert "already has 1 open game" in refused
 
+    # the server's owner (every permission) may too
+    assert "(this server's)" in said(await table.slash("guild-owner", "settings show"))
     back = said(await table.slash("erin", "settings reset", name="max_open_games"))
     assert back == "`max_open_games` is back to the default: **3 games**."
     assert "already had the default" in said(
