@@ -149,6 +149,17 @@ def test_a_faint_shape_or_one_of_the_labels_group_does_not_hide_it() -> None:
     assert hidden_texts(_board(grouped)) == []
 
 
+def test_words_stamped_across_a_pieces_own_words_are_its_design() -> None:
+    def stamped(c: Canvas, group: bool) -> None:
+        with c.group("card"):
+            c.text((100, 50), "HMS Rodney", 16, anchor="mm")
+        with c.group("card" if group else "another card"):
+            c.text((100, 52), "DESTROYED", 10, anchor="mm")
+
+    assert overlapping_texts(_board(lambda c: stamped(c, True))) == []
+    assert len(overlapping_texts(_board(lambda c: stamped(c, False)))) == 1
+
+
 def test_a_stamped_piece_is_recorded_where_it_is_pasted() -> None:
     def piece(c: Canvas, p: tuple[float, float]) -> None:
         c.circle(p, 10, fill=(30, 90, 200))

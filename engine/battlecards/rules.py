@@ -63,7 +63,7 @@ class Battlecards(Game[BattlecardsState]):
         decision_seeds=14,
         fixed_undo={"draw": False, "deploy": False, "emergency": False, "scout": False,
                     "decline": False, "done": False, "play": False, "fire": False},
-        board_shows=frozenset({"turn", "score", "hand", "count"}))
+        board_shows=frozenset({"turn", "score", "hand", "count", "unit", "log"}))
     min_players = 2
     max_players = 2
     summary = ("1940-45, German against British: build forces from your arsenal, draw the "

@@ -175,7 +175,7 @@ def _fought_grid(c: Canvas, band: Box, units: list[_Fought], style: Style) -> No
     def rows_of(row_h: float, gap: float) -> int:
         return max(1, int((ay1 - ay0 + gap) // (row_h + gap)))
 
-    big, small = (34.0, 6.0, 16.0), (25.0, 4.0, 14.0)  # row height, gap, font size
+    big, small = (34.0, 6.0, BIG), (28.0, 4.0, BIG)  # row height, gap, font size
     row_h, gap, size = big if len(units) <= cols * rows_of(big[0], big[1]) else small
     rows = rows_of(row_h, gap)
     cw = (ax1 - ax0 - gap * (cols - 1)) / cols
@@ -197,7 +197,7 @@ def _fought_chip(c: Canvas, box: Box, u: _Fought, style: Style, size: float) -> 
     cy = (y0 + y1) / 2
     destroyed = u.fate == "destroyed"
     c.rect(box, fill=darken(style.mat, 0.45) if not destroyed else (40, 38, 38), radius=5)
-    x = _ref_chip(c, x0 + 5, cy, u.ref, style, size - 1)
+    x = _ref_chip(c, x0 + 5, cy, u.ref, style, size, role="unit")
     right = x1 - 6
     if u.fate:
         label, colour = ("DESTROYED", HIT) if destroyed else ("WITHDRAWN", WITHDRAWN)
@@ -205,7 +205,8 @@ def _fought_chip(c: Canvas, box: Box, u: _Fought, style: Style, size: float) -> 
                      height=size * 1.25, text=TEXT) - 6
     name = c.fit(u.name or "?", size, right - x - 8)
     with c.group(("struck", name, box)):  # a destroyed unit's name struck through
-        c.text((x + 8, cy), name, size, fill=TEXT if not destroyed else MUTED, anchor="lm")
+        c.text((x + 8, cy), name, size, fill=TEXT if not destroyed else MUTED, anchor="lm",
+               role="unit")
         if destroyed:
             c.line([(x + 8, cy + 1), (x + 8 + c.text_width(name, size), cy + 1)], fill=MUTED,
                    width=1.2)

@@ -9,6 +9,7 @@ from typing import Any
 
 from render.battlecards.icons import FORCE_ICONS, force_icon
 from render.battlecards.layout import (
+    BIG,
     FACE,
     FACE_EDGE,
     FIRING_PHASES,
@@ -100,7 +101,7 @@ def _unit_face(c: Canvas, box: Box, unit: Mapping[str, Any], style: Style, phase
     head = style.head if not destroyed else (86, 86, 90)
     head_text = style.head_text if not destroyed else (170, 170, 174)
     rad = 7 if level == 0 else 5
-    hh = (24, 19, 15)[level]
+    hh = (26, 24, 24)[level]
     c.rect((x0 + 1.5, y0 + 2.5, x1 + 1.5, y1 + 2.5), fill=(0, 0, 0, 90), radius=rad)
     c.rect(box, fill=face, outline=FACE_EDGE if not destroyed else (90, 90, 94), width=1,
            radius=rad)
@@ -110,8 +111,9 @@ def _unit_face(c: Canvas, box: Box, unit: Mapping[str, Any], style: Style, phase
     isz = (8.0, 6.5, 5.5)[level]
     force_icon(c, kind, (x0 + 6 + isz, y0 + hh / 2 + 0.5), isz, head_text)
     ref = _ref(unit.get("ref"))
-    rsz = (14, 12, 11)[level]
-    c.text((x1 - 7, y0 + hh / 2 + 0.5), ref, rsz, fill=head_text, bold=True, anchor="rm")
+    rsz = BIG
+    c.text((x1 - 7, y0 + hh / 2 + 0.5), ref, rsz, fill=head_text, bold=True, anchor="rm",
+           role="unit")
     fires = _fires(card)
     name = clean_text(card.get("name"), limit=60) or "Unit"
     attack, defense = _unit_values(card)
@@ -125,39 +127,33 @@ def _unit_face(c: Canvas, box: Box, unit: Mapping[str, Any], style: Style, phase
         if label and c.text_width(label.upper(), 9.5, bold=True) <= room:
             c.text((left, y0 + hh / 2 + 0.5), label.upper(), 9.5, fill=with_alpha(head_text, 190),
                    bold=True, anchor="lm")
-        lines = _clip(c, name, 12.5, w - 2 * pad, 2, bold=True)
+        lines = _clip(c, name, BIG, w - 2 * pad, 2, bold=True)
         for i, line in enumerate(lines):
-            c.text((x0 + pad, y0 + hh + 15 + i * 15), line, 12.5, fill=ink, bold=True,
-                   anchor="lm")
-        py = y0 + hh + 41
+            c.text((x0 + pad, y0 + hh + 14 + i * 19), line, BIG, fill=ink, bold=True,
+                   anchor="lm", role="unit")
+        py = y0 + hh + 6 + 19 * max(1, len(lines))
         c.text((x0 + pad, py + 8), "PHASE", 8.5, fill=muted, bold=True, anchor="lm")
         _phase_boxes(c, x1 - pad - (4 * 16 + 9), py, 16, fires, phase, destroyed)
-        ty = py + 26
-        _stat_table(c, x0 + pad, x1 - pad, ty, attack, defense, (16, 17), ink, muted, 14,
+        ty = py + 21
+        _stat_table(c, x0 + pad, x1 - pad, ty, attack, defense, (14, 20), ink, muted, BIG,
                     destroyed)
-        fy = y1 - 13
+        fy = max(ty + 62, y1 - 11)
         if support:
             _support(c, x0 + pad, fy, support, ink, muted, 10.5)
         if bonus:
             pill(c, x1 - pad, fy - 9, f"+{bonus} ATK", GOLD if not destroyed else (110, 110, 110),
                  size=10.5, height=18, text=INK)
-    elif level == 1:
+    else:  # compact: the name, then attack and defense against Ground/Air/Sea on one line
         _phase_boxes(c, x1 - pad - c.text_width(ref, rsz, bold=True) - 4 * 11 - 12,
                      y0 + (hh - 10) / 2, 10, fires, phase, destroyed, gap=2)
         _short_name(c, box, hh, pad, name, bonus, destroyed, ink, level)
-        _stat_table(c, x0 + pad, x1 - pad, y0 + hh + 22, attack, defense, (12, 12.5), ink, muted,
-                    11.5, destroyed)
-    else:
-        if phase in fires and not destroyed:
-            c.circle((x1 - 9 - c.text_width(ref, rsz, bold=True) - 5, y0 + hh / 2), 3.5,
-                     fill=GOLD)
-        _short_name(c, box, hh, pad, name, bonus, destroyed, ink, level)
         atk = "/".join(_stat(attack.get(f)) for f in FORCES)
         dfn = "/".join(_stat(defense.get(f)) for f in FORCES)
-        sy = y0 + hh + 21.5
-        c.text((x0 + pad, sy), atk, 9.5, fill=ink, bold=True, anchor="lm")
-        dx = x0 + pad + c.text_width(atk, 9.5, bold=True) + 5
-        c.text((dx, sy), c.fit(dfn, 9.5, x1 - pad - dx), 9.5, fill=muted, anchor="lm")
+        sy = y0 + hh + 33
+        c.text((x0 + pad, sy), atk, BIG, fill=ink, bold=True, anchor="lm", role="unit")
+        dx = x0 + pad + c.text_width(atk, BIG, bold=True) + 8
+        c.text((dx, sy), c.fit(dfn, BIG, x1 - pad - dx), BIG, fill=muted, anchor="lm",
+               role="unit")
     if shot == "hit" and not destroyed:
         burst(c, (x1 - 4, y0 + hh + 6), (11, 9, 7)[level])
     if destroyed:
@@ -172,7 +168,7 @@ def _unit_face(c: Canvas, box: Box, unit: Mapping[str, Any], style: Style, phase
 
 #: A compact (1) or tiny (2) card's name under its header: its size, its line's middle and
 #: the top and height of the bonus pill beside it (below the header).
-SHORT_NAME = {1: (10.5, 11.0, 4.0, 14.0), 2: (9.5, 9.5, 3.0, 12.0)}
+SHORT_NAME = {1: (BIG, 12.0, 2.0, 20.0), 2: (BIG, 12.0, 2.0, 20.0)}
 
 
 def _short_name(c: Canvas, box: Box, hh: float, pad: float, name: str, bonus: int,
@@ -185,7 +181,7 @@ def _short_name(c: Canvas, box: Box, hh: float, pad: float, name: str, bonus: in
         room = pill(c, x1 - 3, y0 + hh + pill_dy, f"+{bonus}", GOLD if not destroyed else
                     (110, 110, 110), size=size - 1, height=pill_h, text=INK) - x0 - pad - 3
     c.text((x0 + pad, y0 + hh + dy), c.fit(name, size, room, bold=True), size, fill=ink,
-           bold=True, anchor="lm")
+           bold=True, anchor="lm", role="unit")
 
 
 def _stamp(c: Canvas, box: Box, label: str, colour: RGB, level: int) -> None:
@@ -221,7 +217,7 @@ def _stat_table(c: Canvas, x0: float, x1: float, y: float, attack: Mapping[str, 
             cx = x0 + label_w + colw * (i + 0.5)
             text = _stat(values.get(f))
             c.text((cx, yy + 0.5), text, size, fill=ink if text != "–" else muted, bold=True,
-                   anchor="mm")
+                   anchor="mm", role="unit")
 
 
 def _support(c: Canvas, x: float, y: float, support: Mapping[str, Any], ink: Colour,

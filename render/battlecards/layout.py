@@ -43,13 +43,15 @@ PHASE_NAMES = {"setup": "Setup", "draw": "Draw", "resolve": "Resolve", "decide":
                "battle": "Battle", "withdraw": "Withdraw", "over": "Game over"}
 FIRING_PHASES = (1, 2, 3, 4)
 DEFAULT_TARGET = 38
-SHOT_ROWS = 5  # rows of the shots list
+SHOT_ROWS = 3  # rows of the shots list (few, in essential-size text: phone first)
 MAX_EVENTS = 5000  # events read (the latest)
-# Revealed units per detail level (0 full, 1 compact, 2 tiny): rows in a side's band and
-# the narrowest and widest card.
-CARD_ROWS = (1, 2, 3)
-CARD_MIN_W = (112.0, 96.0, 76.0)
-CARD_MAX_W = (150.0, 130.0, 110.0)
+# Revealed units per detail level (0 full, 1 compact, 2 as compact, the band full: its
+# last card says "+N more"): rows in a side's band and the narrowest and widest card. A
+# unit's name and values are essential text (readable on a phone), so cards are few and
+# large rather than many and tiny.
+CARD_ROWS = (1, 2, 2)
+CARD_MIN_W = (134.0, 112.0, 112.0)
+CARD_MAX_W = (170.0, 180.0, 180.0)
 
 # Face-up cards: parchment with dark ink.
 FACE: RGB = (238, 232, 216)

@@ -98,25 +98,30 @@ def _shot_row(c: Canvas, box: Box, shot: Mapping[str, Any], table: _Table,
               units: dict[tuple[str | None, str], Mapping[str, Any]]) -> None:
     x0, y0, x1, y1 = box
     cy = (y0 + y1) / 2
-    x = _ref_chip(c, x0, cy, shot.get("shooter"), table.style(shot.get("shooter_owner")))
+    x = _ref_chip(c, x0, cy, shot.get("shooter"), table.style(shot.get("shooter_owner")), BIG,
+                  role="log")
     c.text((x + 9, cy), "→", 14, fill=MUTED, bold=True, anchor="mm")
-    x = _ref_chip(c, x + 18, cy, shot.get("target"), table.style(shot.get("target_owner")))
+    x = _ref_chip(c, x + 18, cy, shot.get("target"), table.style(shot.get("target_owner")), BIG,
+                  role="log")
     an = as_int(shot.get("action_number"), 0)
-    c.rect((x + 8, cy - 11, x + 32, cy + 11), fill=FACE, outline=FACE_EDGE, width=1, radius=3)
-    c.text((x + 20, cy + 0.5), str(an) if an else "?", 15, fill=INK, bold=True, anchor="mm")
-    x += 38
+    c.rect((x + 7, cy - 14, x + 35, cy + 14), fill=FACE, outline=FACE_EDGE, width=1, radius=3)
+    c.text((x + 21, cy + 0.5), str(an) if an else "?", BIG, fill=INK, bold=True, anchor="mm",
+           role="log")
+    x += 44
     hit = shot.get("hit") is True
-    right = pill(c, x1, cy - 10, "HIT" if hit else "MISS", HIT if hit else MISS, size=12,
-                 height=20, text=TEXT) - 8
-    window = _window(shot.get("attack"), shot.get("defense"))
-    if window:
-        c.text((right, cy), window, 12, fill=MUTED, anchor="rm")
-        right -= c.text_width(window, 12) + 10
+    right = pill(c, x1, cy - 13, "HIT" if hit else "MISS", HIT if hit else MISS, size=BIG,
+                 height=26, text=TEXT, role="log") - 10
     a = _unit_name(shot, "shooter", units)
     b = _unit_name(shot, "target", units)
-    if a or b:
-        c.text((x, cy), c.fit(f"{a or '?'} → {b or '?'}", 12, right - x), 12, fill=SOFT,
-               anchor="lm")
+    names = f"{a or '?'} → {b or '?'}" if a or b else ""
+    window = _window(shot.get("attack"), shot.get("defense"))
+    if window:  # the numbers that hit, when the names still fit beside them
+        need = c.text_width(window, BIG) + 10
+        if not names or c.text_width(names, BIG) <= right - x - need:
+            c.text((right, cy), window, BIG, fill=MUTED, anchor="rm", role="log")
+            right -= need
+    if names:
+        c.text((x, cy), c.fit(names, BIG, right - x), BIG, fill=SOFT, anchor="lm", role="log")
 
 
 def _unit_name(shot: Mapping[str, Any], who: str,
@@ -141,13 +146,13 @@ def _window(attack: Any, defense: Any) -> str:
 
 
 def _ref_chip(c: Canvas, x: float, cy: float, ref: Any, style: Style,
-              size: float = 13) -> float:
+              size: float = 13, role: str | None = None) -> float:
     """A unit's reference (G1, A2) on its side's colours; returns the chip's right edge."""
     label = _ref(ref)
-    h = size * 1.55
-    w = max(size * 2.6, c.text_width(label, size, bold=True) + 12)
+    h = size * 1.5
+    w = max(size * 2.4, c.text_width(label, size, bold=True) + 12)
     c.rect((x, cy - h / 2, x + w, cy + h / 2), fill=style.chip, outline=style.chip_edge,
            width=1.5, radius=4)
-    c.text((x + w / 2, cy + 0.5), label, size, fill=TEXT, bold=True, anchor="mm")
+    c.text((x + w / 2, cy + 0.5), label, size, fill=TEXT, bold=True, anchor="mm", role=role)
     return x + w
 

@@ -5,7 +5,7 @@ Reads a :class:`~render.common.text.TextLog` recorded while a board was drawn: e
 ink box and each opaque shape, in drawing order, in final-image pixels. A shape drawn
 *before* a text (a panel, a disk the label sits on) never hides it; a shape drawn after it
 does, unless both belong to one group (:meth:`Canvas.group`, or one stamp: a piece's own
-parts). ``tolerance`` pixels at every edge are forgiven (anti-aliasing, a glyph's
+parts); two texts of one group may overlap too (a stamp printed across a card's words). ``tolerance`` pixels at every edge are forgiven (anti-aliasing, a glyph's
 overhang).
 """
 
@@ -146,11 +146,13 @@ def _texts(log: TextLog, tolerance: float) -> list[tuple[DrawnText, Box]]:
 
 def overlapping_texts(log: TextLog,
                       tolerance: float = TOLERANCE) -> list[tuple[DrawnText, DrawnText]]:
-    """The pairs of lines of text whose ink boxes overlap (by more than ``tolerance``)."""
+    """The pairs of lines of text whose ink boxes overlap (by more than ``tolerance``),
+    unless both belong to one group (words printed over a piece's own words on purpose: a
+    "DESTROYED" stamp across a unit card)."""
     texts = sorted(_texts(log, tolerance), key=lambda t: t[1][0])
     found = []
     for (a, abox), (b, bbox) in itertools.combinations(texts, 2):
-        if bbox[0] >= abox[2]:
+        if bbox[0] >= abox[2] or (a.groups & b.groups):
             continue
         if _boxes_meet(abox, bbox):
             found.append((a, b))
