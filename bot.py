@@ -66,9 +66,11 @@ from web.app import WebApp, WebSettings
 
 log = logging.getLogger("warhost")
 
-#: How long a shared job's lease lasts without renewal: after a process dies, another
-#: takes over its deliveries and the scheduler within about twice this many seconds.
-LEASE_SECONDS = float(os.environ.get("WARHOST_LEASE_SECONDS", "30"))
+#: How long a shared job's lease lasts without renewal, unless configured
+#: (WARHOST_LEASE_SECONDS): after a process dies, another takes over its deliveries and
+#: the scheduler within about twice this many seconds.
+DEFAULT_LEASE_SECONDS = 30.0
+MAX_LEASE_SECONDS = 3600.0
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 NO_TOKEN_HELP = """\
@@ -123,6 +125,8 @@ class Config:
     shard_ids: tuple[int, ...] | None = None
     #: Worker processes searching computer players' moves (0: search in a thread).
     computer_workers: int = 1
+    #: How long a shared job's lease lasts without renewal (WARHOST_LEASE_SECONDS).
+    lease_seconds: float = DEFAULT_LEASE_SECONDS
     #: The web companion: served here when ``web.port`` is set (WEB_PORT); its address
     #: (WEB_URL) puts a "View on the web" button under every digest.
     web: WebSettings = field(default_factory=WebSettings)
@@ -199,6 +203,14 @@ class Config:
         if force_text not in _ON + _OFF:
             raise ConfigError(f"WARHOST_FORCE_SYNC must be 1 (sync the commands at every "
                               f"start) or 0, not {force_text!r}.")
+        lease_text = values.get("WARHOST_LEASE_SECONDS", f"{DEFAULT_LEASE_SECONDS:g}")
+        try:        # float() also reads other scripts' digits: ASCII only
+            lease_seconds = float(lease_text) if lease_text.isascii() else -1.0
+        except ValueError:
+            lease_seconds = -1.0
+        if not 1 <= lease_seconds <= MAX_LEASE_SECONDS:     # NaN fails this too
+            raise ConfigError(f"WARHOST_LEASE_SECONDS must be a number of seconds from 1 to "
+                              f"3600, not {lease_text!r} (default 30).")
         try:
             web_settings = WebSettings.from_env(values)
         except ValueError as exc:
@@ -213,7 +225,7 @@ class Config:
                    computer_workers=int(computers_text),
                    max_open_games=max_open, lobby_expiry_hours=lobby_hours,
                    reminder_every=reminder_every, reminder_limit=reminder_limit,
-                   force_sync=force_text in _ON,
+                   force_sync=force_text in _ON, lease_seconds=lease_seconds,
                    web=web_settings)
 
 
@@ -434,7 +446,8 @@ class WarhostBot(commands.Bot):
         # Once, on a database with finished games from before ratings existed.
         await self.store.ratings.build_if_needed()
         # With other processes on the database, each shared job runs where its lease is.
-        lease = (self.holder, LEASE_SECONDS) if self.config.shared_database else None
+        lease = ((self.holder, self.config.lease_seconds) if self.config.shared_database
+                 else None)
         self.announcer = Announcer(self, self.store, lease=lease)
         self.announcer.start()      # delivers what a crash left undelivered, then retries
         # Computer seats are handed out by the scheduler, so they move in its process.
@@ -483,7 +496,7 @@ class WarhostBot(commands.Bot):
             log.info("Commands unchanged since last sync (hash %s); not syncing", digest[:12])
             return
         if self.config.shared_database and not await self.store.leases.take(
-                SYNC_KEY, self.holder, LEASE_SECONDS):
+                SYNC_KEY, self.holder, self.config.lease_seconds):
             log.info("Commands changed; another process is syncing them")
             return
         synced = await self.tree.sync(guild=guild)

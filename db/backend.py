@@ -436,6 +436,12 @@ def redact_url(url: str) -> str:
     return re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", url)
 
 
+#: What a PostgreSQL URL without the driver installed gets told (asyncpg is an extra).
+MISSING_DRIVER = ("PostgreSQL needs the asyncpg driver, which this install lacks: install "
+                  "Warhost with its postgres extra (make run EXTRAS=dev,postgres, or pip "
+                  "install -c requirements.lock '.[postgres]')")
+
+
 class PostgresBackend:
     """A pool of asyncpg connections to one database."""
 
@@ -451,7 +457,10 @@ class PostgresBackend:
     async def open(cls, url: str, max_size: int = POSTGRES_POOL_MAX, *,
                    readonly: bool = False) -> PostgresBackend:
         """``readonly``: every transaction is read-only (the web pages' processes)."""
-        import asyncpg
+        try:
+            import asyncpg
+        except ImportError:
+            raise DatabaseError(MISSING_DRIVER) from None
 
         settings = {"lock_timeout": str(BUSY_TIMEOUT_MS),
                     "application_name": "warhost-web" if readonly else "warhost"}

@@ -311,3 +311,20 @@ def test_sharded_config_makes_an_auto_sharded_bot() -> None:
     assert (sharded.shard_count, sharded.shard_ids) == (2, [1])
     plain = bot.create_bot(bot.Config.from_env({"DISCORD_TOKEN": "t"}, None))
     assert type(plain) is bot.WarhostBot
+
+
+def test_the_lease_is_read_from_dotenv_too(tmp_path: Path) -> None:
+    # it used to be read from the environment at import, before .env was loaded
+    dotenv = tmp_path / ".env"
+    dotenv.write_text(f"DISCORD_TOKEN={TOKEN}\nWARHOST_LEASE_SECONDS=7.5\n")
+    assert Config.from_env({}, dotenv).lease_seconds == 7.5
+    assert Config.from_env({"WARHOST_LEASE_SECONDS": "12"}, dotenv).lease_seconds == 12
+    assert Config.from_env({"DISCORD_TOKEN": TOKEN}, tmp_path / "none").lease_seconds == 30
+
+
+@pytest.mark.parametrize("bad", ["0", "-3", "nan", "inf", "1e9", "soon", "３"])
+def test_a_bad_lease_is_refused_in_words(tmp_path: Path, bad: str) -> None:
+    with pytest.raises(ConfigError, match="WARHOST_LEASE_SECONDS must be a number of "
+                                          "seconds from 1 to 3600"):
+        Config.from_env({"DISCORD_TOKEN": TOKEN, "WARHOST_LEASE_SECONDS": bad},
+                        tmp_path / ".env")

@@ -187,3 +187,15 @@ def test_the_database_driver_is_an_extra() -> None:
     assert any(re.match(r"asyncpg\b", d) for d in project["optional-dependencies"]["postgres"])
     # and everything the code imports from outside is declared: aiohttp (web/) too
     assert any(re.match(r"aiohttp\b", d) for d in project["dependencies"])
+
+
+async def test_postgresql_without_its_driver_is_refused_in_words(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from db import Store, StoreError
+
+    monkeypatch.setitem(sys.modules, "asyncpg", None)     # as an install without the extra
+    with pytest.raises(StoreError) as refused:
+        await Store.open("postgresql://warhost:hunter2@127.0.0.1:9/games")
+    text = str(refused.value)
+    assert "asyncpg" in text and "postgres extra" in text and "EXTRAS=dev,postgres" in text
+    assert "hunter2" not in text
