@@ -411,7 +411,7 @@ def test_header_shows_round_turn_hands_scores_pools_deck() -> None:
         if d.role is not None:
             assert d.size >= smallest, d
     # every country's name is drawn, readable on a phone
-    counted = set(by_role["count"])
+    counted = set(by_role["place"])
     assert {c["name"] for c in MAP.values()} <= counted
 
 

@@ -30,7 +30,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from render.common import BACKGROUND, DANGER, GOLD, Canvas, load_palette, optional_mapping
+from render.common import (
+    BACKGROUND,
+    DANGER,
+    GOLD,
+    TEXT,
+    Canvas,
+    Colour,
+    Point,
+    load_palette,
+    optional_mapping,
+)
 from render.napoleon.backdrop import _interior as _interior
 from render.napoleon.backdrop import _outline, _tinted
 from render.napoleon.events import _read_events
@@ -46,12 +56,22 @@ from render.napoleon.layout import (
     MAP_Y,
     ORDER_TEXT,
     SIDE_COLOURS,
-    TAG_SIZE,
     TOKEN_GAP,
     TOKEN_R,
     WIDTH,
 )
-from render.napoleon.marks import _draw_country, _move_label, _moves, _tag, _token_xy
+from render.napoleon.marks import (
+    _draw_country,
+    _move_label,
+    _moves,
+    _tag,
+    _token_xy,
+    moved_tags,
+    occupied,
+    place_label,
+    place_move_labels,
+    tag_size,
+)
 from render.napoleon.panel import _bottom, _header
 from render.napoleon.view import _country_id, _places, _side, _Sides
 
@@ -84,24 +104,44 @@ def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
     labels = _moves(c, places, turn)
     mover = _side(view.get("turn"))
     for place in places.values():
-        _draw_country(c, place, mover)
-    # what the turn left behind: reinforcements placed, armies destroyed
+        _draw_country(c, place)
+    # the labels over the map, each where it covers least of the names, counters and
+    # labels placed before it: the battle, what moved, what the turn left behind
+    # (reinforcements placed, armies destroyed), then the moves' counts
+    taken = occupied(c, places)
+    battle_at = None
+    if current is not None:
+        x, y = places[current].country.at
+        battle_at = place_label([(x, y - 33)], tag_size(c, "BATTLE"), taken)
+    tags: list[tuple[Point, str, Colour, Colour]] = [
+        (at, label, (48, 50, 58), (214, 214, 220))
+        for at, label in moved_tags(c, places, mover, taken)]
     for (side, cid), n in turn.placed.items():
         tx, ty = _token_xy(places[cid], side)
         label = f"+{n}"  # at the counter's lower right, clear of its number
-        half = c.text_width(label, TAG_SIZE, bold=True) / 2 + 5
-        _tag(c, (tx + TOKEN_R * 0.55 + half, ty + TOKEN_R + 2), label, (36, 120, 64))
+        size = tag_size(c, label)
+        half = size[0] / 2
+        spots = [(tx + TOKEN_R * 0.55 + half, ty + TOKEN_R + 2),
+                 (tx - TOKEN_R * 0.55 - half, ty + TOKEN_R + 2),
+                 (tx, ty + TOKEN_R + 11), (tx + TOKEN_R + 3 + half, ty),
+                 (tx - TOKEN_R - 3 - half, ty)]
+        tags.append((place_label(spots, size, taken), label, (36, 120, 64), TEXT))
     for _, cid, n in turn.destroyed:  # left of the counters
-        place = places[cid]
-        x, y = place.country.at
+        where = places[cid]
+        x, y = where.country.at
         label = f"✕ {n}" if n else "✕"
-        left = x - (TOKEN_GAP + 6 if place.french and place.allies else 0) - TOKEN_R
-        _tag(c, (left - 6 - c.text_width(label, TAG_SIZE, bold=True) / 2, y + 15), label, DANGER)
-    for centre, colour, count, order in labels:
+        size = tag_size(c, label)
+        gap = TOKEN_GAP + 6 if where.french and where.allies else 0
+        left, right = x - gap - TOKEN_R - 6 - size[0] / 2, x + gap + TOKEN_R + 6 + size[0] / 2
+        spots = [(left, y + 15), (right, y + 15), (x, y + 15 + TOKEN_R + 11),
+                 (left, y + 33), (right, y + 33)]
+        tags.append((place_label(spots, size, taken), label, DANGER, TEXT))
+    for at, label, fill, fg in tags:
+        _tag(c, at, label, fill, fg)
+    for centre, colour, count, order in place_move_labels(c, labels, taken):
         _move_label(c, centre, colour, count, order)
-    if current is not None:
-        x, y = places[current].country.at
-        _tag(c, (x, y - 33), "BATTLE", GOLD, (30, 24, 6))
+    if battle_at is not None:
+        _tag(c, battle_at, "BATTLE", GOLD, (30, 24, 6))
 
     _header(c, view, sides)
     _bottom(c, view, turn, places)

@@ -76,12 +76,15 @@ def _move_path(places: Mapping[str, _Place], m: _Move, shift: float) -> list[Poi
     return trim_path(pts, start, end)
 
 
-def _moves(c: Canvas, places: Mapping[str, _Place], turn: _Turn) -> list[tuple[Point, Colour,
-                                                                                   str, str]]:
-    """Arrows for the moves and retreats; returns their labels (where, colour, count and
-    order number) to draw over the counters."""
-    labels: list[tuple[Point, Colour, str, str]] = []
-    taken = _occupied(c, places)
+Box = tuple[float, float, float, float]
+#: A move's label: its arrow's points, colour, count and order number.
+MoveLabel = tuple[list[Point], Colour, str, str]
+
+
+def _moves(c: Canvas, places: Mapping[str, _Place], turn: _Turn) -> list[MoveLabel]:
+    """Arrows for the moves and retreats; returns their labels (the arrow, colour, count
+    and order number) to place (:func:`place_move_labels`) and draw over the counters."""
+    labels: list[MoveLabel] = []
     pairs: dict[frozenset[str], int] = {}
     skipped = max(0, len(turn.moves) - MAX_ARROWS)  # a huge digest: its last moves only
     every = turn.moves[skipped:] + turn.retreats[-MAX_ARROWS:]
@@ -107,33 +110,52 @@ def _moves(c: Canvas, places: Mapping[str, _Place], turn: _Turn) -> list[tuple[P
             path_arrow(c, pts, colour, 4.5, head=15.0, spread=1.7, outline=3.5)
         order = str(skipped + i + 1) if numbered and not m.retreat else ""
         count = str(m.count) if m.count else ""
-        size = _move_label_size(c, count, order)
-        best = 0.5 if m.src != "england" else 0.82
-        at = point_along(pts, best)
-        chosen = (0.0, 0.0, 0.0, 0.0)
-        if size[0]:  # the spot along the arrow that covers least of names, counters, labels
-            least = math.inf
-            for t in (best, *_ALONG):
-                p = point_along(pts, t)
-                box = (p[0] - size[0] / 2 - 2, p[1] - size[1] / 2 - 2, p[0] + size[0] / 2 + 2,
-                       p[1] + size[1] / 2 + 2)
-                covered = sum(_area(box, o) for o in taken)
-                if covered < least:
-                    least, at, chosen = covered, p, box
-                if not covered:
-                    break
-            taken.append(chosen)
-        labels.append((at, colour, count, order))
+        # from England the label sits near the landing, past the open sea
+        labels.append((pts if m.src != "england" else pts[::-1], colour, count, order))
     return labels
 
 
-#: Where along its arrow a move's label may go when the middle is taken.
-_ALONG = (0.4, 0.6, 0.32, 0.68, 0.25, 0.75, 0.18, 0.82, 0.5)
+#: Where along its arrow a move's label may go, best first (from England: reversed).
+_ALONG = (0.5, 0.4, 0.6, 0.32, 0.68, 0.25, 0.75, 0.18, 0.82)
 
 
-def _area(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+def _area(a: Box, b: Box) -> float:
     """How much of ``a`` covers ``b``."""
     return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+def place_label(spots: list[Point], size: tuple[float, float], taken: list[Box]) -> Point:
+    """The first of ``spots`` where a ``size`` label covers none of ``taken`` (else the one
+    where it covers least); its box joins ``taken``."""
+    best, least, chosen = spots[0], math.inf, (0.0, 0.0, 0.0, 0.0)
+    for x, y in spots:
+        box = (x - size[0] / 2 - 2, y - size[1] / 2 - 2, x + size[0] / 2 + 2, y + size[1] / 2 + 2)
+        covered = sum(_area(box, o) for o in taken)
+        if covered < least:
+            best, least, chosen = (x, y), covered, box
+        if not covered:
+            break
+    taken.append(chosen)
+    return best
+
+
+def place_move_labels(c: Canvas, labels: list[MoveLabel],
+                      taken: list[Box]) -> list[tuple[Point, Colour, str, str]]:
+    """Each move's label at the spot along its arrow that covers least of ``taken``."""
+    out = []
+    for pts, colour, count, order in labels:
+        size = _move_label_size(c, count, order)
+        if not size[0]:
+            continue
+        spots = [point_along(pts, t) for t in _ALONG]
+        for t in _ALONG[:5]:  # then beside the arrow rather than on it
+            (ax, ay), (bx, by) = point_along(pts, t - 0.02), point_along(pts, t + 0.02)
+            d = max(1e-6, math.hypot(bx - ax, by - ay))
+            nx, ny = -(by - ay) / d, (bx - ax) / d
+            x, y = point_along(pts, t)
+            spots += [(x + nx * side, y + ny * side) for side in (15, -15, 27, -27)]
+        out.append((place_label(spots, size, taken), colour, count, order))
+    return out
 
 
 def _move_label_size(c: Canvas, count: str, order: str) -> tuple[float, float]:
@@ -141,20 +163,47 @@ def _move_label_size(c: Canvas, count: str, order: str) -> tuple[float, float]:
     return (cw + (20.0 if order else 0), 20.0) if count or order else (0.0, 0.0)
 
 
-def _occupied(c: Canvas, places: Mapping[str, _Place]) -> list[tuple[float, float, float, float]]:
-    """What a move's label must not cover: each country's name and badge, its counters."""
+def tag_size(c: Canvas, label: str) -> tuple[float, float]:
+    return c.text_width(label, TAG_SIZE, bold=True) + 10, 18.0
+
+
+def occupied(c: Canvas, places: Mapping[str, _Place]) -> list[Box]:
+    """What a label must not cover: each country's name and badge, its counters."""
     boxes = []
-    for place in places.values():
-        x, y = place.country.at
-        name = clean_text(place.country.name, 40) or place.country.id
+    for place_ in places.values():
+        x, y = place_.country.at
+        name = clean_text(place_.country.name, 40) or place_.country.id
         half = c.text_width(name, ESSENTIAL, bold=True) / 2
         ny = y - NAME_RISE
         boxes.append((x - half - 2, ny - ESSENTIAL * 0.7, x + half + 25, ny + ESSENTIAL * 0.7))
         for side in SIDES:
-            if place.armies(side) > 0:
-                tx, ty = _token_xy(place, side)
+            if place_.armies(side) > 0:
+                tx, ty = _token_xy(place_, side)
                 boxes.append((tx - TOKEN_R, ty - TOKEN_R, tx + TOKEN_R, ty + TOKEN_R))
     return boxes
+
+
+def moved_tags(c: Canvas, places: Mapping[str, _Place], mover: str | None,
+               taken: list[Box]) -> list[tuple[Point, str]]:
+    """"n moved" beside the mover's counters: on the outer side if it is free."""
+    out = []
+    for place_ in places.values():
+        if mover is None or place_.moved <= 0:
+            continue
+        n = place_.armies(mover)
+        if n <= 0:
+            continue
+        tx, ty = _token_xy(place_, mover)
+        label = f"{min(place_.moved, n)} moved"
+        size = tag_size(c, label)
+        half = size[0] / 2
+        right = mover == "allies" and place_.french > 0
+        out_x = TOKEN_R + 3 + half
+        sides = (1, -1) if right else (-1, 1)
+        spots = [(tx + out_x * sides[0], ty), (tx + out_x * sides[1], ty),
+                 (tx, ty + TOKEN_R + 11), (tx + out_x * sides[0], ty + 14)]
+        out.append((place_label(spots, size, taken), label))
+    return out
 
 
 def _move_label(c: Canvas, centre: Point, colour: Colour, count: str, order: str) -> None:
@@ -203,7 +252,7 @@ def _tag(c: Canvas, centre: Point, label: str, fill: Colour, fg: Colour = TEXT) 
     tag(c, centre, label, fill, fg, size=TAG_SIZE, height=18)
 
 
-def _draw_country(c: Canvas, place: _Place, mover: str | None) -> None:
+def _draw_country(c: Canvas, place: _Place) -> None:
     """A country's name, reinforcement badge, counters and contested mark."""
     country = place.country
     x, y = country.at
@@ -219,12 +268,6 @@ def _draw_country(c: Canvas, place: _Place, mover: str | None) -> None:
             continue
         tx, ty = _token_xy(place, side)
         token(c, (tx, ty), TOKEN_R, SIDE_COLOURS[side], str(n), TOKEN_TEXT)
-        if side == mover and place.moved > 0:  # beside the counter, on its outer side
-            label = f"{min(place.moved, n)} moved"
-            half = c.text_width(label, TAG_SIZE, bold=True) / 2 + 5
-            right = side == "allies" and place.french > 0
-            _tag(c, (tx + (TOKEN_R + 3 + half) * (1 if right else -1), ty), label,
-                 (48, 50, 58), (214, 214, 220))
     if place.french > 0 and place.allies > 0:
         _sabres(c, (x, y + 15), 10)
 
