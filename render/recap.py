@@ -38,6 +38,8 @@ from render.common import (
     MUTED,
     PANEL,
     TEXT,
+    Font,
+    TextLog,
     clean_text,
     drawable_text,
     fit_text,
@@ -231,18 +233,29 @@ class _Band:
         y = top + self.bar + (h - self.bar) / 2
         x = float(pad)
         number = f"{i + 1}/{self.count}"
-        d.text((x, y), number, fill=ACCENT, font=self.bold, anchor="lm")
+        _text(d, (x, y), number, ACCENT, self.bold, "lm")
         x += self.bold.getlength(number) + pad
         right = float(w - pad)
         if self.title:
-            d.text((right, y), self.title, fill=MUTED, font=self.regular, anchor="rm")
+            _text(d, (right, y), self.title, MUTED, self.regular, "rm")
             right -= self.regular.getlength(self.title) + 2 * pad
         text = fit_text(drawable_text(caption, limit=160), self.regular, right - x)
         if text:
-            d.text((x, y), text, fill=TEXT, font=self.regular, anchor="lm")
+            _text(d, (x, y), text, TEXT, self.regular, "lm")
         small = font(self.title_size)
         for k, line in enumerate(self.title_lines):
-            d.text((pad, top + h + k * self.line_h), line, fill=MUTED, font=small, anchor="la")
+            _text(d, (pad, top + h + k * self.line_h), line, MUTED, small, "la")
+
+
+def _text(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, fill: tuple[int, ...],
+          fnt: Font, anchor: str) -> None:
+    """One line of the band, recorded (its box) in an active TextLog like a board's text."""
+    d.text(xy, text, fill=fill, font=fnt, anchor=anchor)
+    log = TextLog.active
+    if log is not None:
+        left, top, right, bottom = fnt.getbbox(text, anchor=anchor)
+        log.add_text(None, text, getattr(fnt, "size", 0),
+                     (xy[0] + left, xy[1] + top, xy[0] + right, xy[1] + bottom))
 
 
 # --- colours --------------------------------------------------------------------------------

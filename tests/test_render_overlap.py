@@ -193,3 +193,32 @@ def test_nothing_is_recorded_without_a_log() -> None:
     with TextLog() as log:
         pass
     assert log.drawn == [] and log.shapes == []
+
+
+# --- the recap's caption band -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("width", [640, 390, 240, 96])
+def test_the_recap_band_never_overlaps_itself(width: int) -> None:
+    from PIL import Image
+
+    import render.recap as recap
+
+    titles = [f"{engine.GAMES[k].name} #12345" for k in sorted(engine.GAMES)]
+    titles += ["", "#7", "The Grand Campaign of the Northern Alliance against the Southern "
+               "League of Free Cities #123456"]
+    captions = ["", "Turn 12 · Ada", "Turn 999 · **Bartholomew-Maximilian the Bold** moves "
+                "`move 3 france spain` and a very long tail of words " * 2]
+    checked = 0
+    for title in titles:
+        for caption in captions:
+            band = recap._Band(width, max(12, round(width * recap.BAND)), title, 120)
+            image = Image.new("RGB", (width, band.total))
+            with TextLog() as log:
+                band.draw(image, 0, 118, caption)
+            log.width = width
+            checked += 1
+            assert not overlapping_texts(log, tolerance=0.5), (title, caption)
+            assert not off_image(log, band.total, tolerance=0.5), (title, caption)
+            assert all("`" not in d.text and "**" not in d.text for d in log.drawn)
+    assert checked == len(titles) * len(captions)
