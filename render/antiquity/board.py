@@ -5,6 +5,7 @@ temple, "+n" for units armed, a cross for a city abandoned."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
@@ -13,7 +14,7 @@ from render.antiquity.geography import (
     _city_xy,
     _Region,
     _Spot,
-    city_box,
+    city_boxes,
     game_map,
     place_name,
     row_boxes,
@@ -194,7 +195,7 @@ def _static_room(in_play: frozenset[str]) -> _Room:
     gm = game_map()
     where = spots(in_play)
     boxes = [spot.box for spot in where.values()]
-    boxes += [city_box(p) for pid, p in gm.provinces.items() if pid in in_play]
+    boxes += [b for pid, p in gm.provinces.items() if pid in in_play for b in city_boxes(p)]
     return _Room(boxes)
 
 
@@ -265,13 +266,17 @@ def _tag_boxes(c: Canvas, centres: Sequence[Point], label: str) -> list[Box]:
     return [(x - half, y - 10.5, x + half, y + 10.5) for x, y in centres]
 
 
+#: Sixteen directions, the nearest to horizontal first.
+_DIRECTIONS = sorted(((math.cos(k * math.pi / 8), math.sin(k * math.pi / 8)) for k in range(16)),
+                     key=lambda d: (round(abs(d[1]), 6), d))
+
+
 def _around(centre: Point, spot: _Spot | None) -> list[Point]:
     """Where a region's marks may go: its own mark's point first, then around it."""
     x, y = centre
     out = [spot.mark] if spot is not None else []
-    for d in (24.0, 36.0, 50.0, 64.0, 80.0):
-        out += [(x - d, y), (x + d, y), (x, y - d), (x, y + d), (x - d, y - d), (x + d, y - d),
-                (x - d, y + d), (x + d, y + d)]
+    for d in (24.0, 36.0, 50.0, 64.0, 80.0, 100.0):
+        out += [(x + d * cx, y + d * cy) for cx, cy in _DIRECTIONS]
     # clear of the map's edge (a mark is at most about 20 px wide each side, 26 below)
     return [(px, py) for px, py in out if MAP_X + 22 <= px <= MAP_X + MAP_W - 22
             and MAP_Y + 12 <= py <= MAP_Y + MAP_H - 28] or [centre]
@@ -381,11 +386,17 @@ def _draw_map(c: Canvas, places: Mapping[str, _Place], turn: _Turn,
         place = places.get(rid)
         if place is None or rid not in where:
             continue
-        options = _around(_anchor(place.region, where[rid]), where[rid])
-        boxes = [(x - 11, y - 11, x + 11, y + 11) if not lost else
-                 (x - 16, y - 11, x + 16, y + 26) for x, y in options]
-        i = room.best(boxes)
-        room.add(boxes[i])
+        centre = _anchor(place.region, where[rid])
+        options = _around(centre, where[rid])
+        whole = [(x - 16, y - 11, x + 16, y + 26) for x, y in options]  # the burst, its tag
+        i = room.best(whole)
+        if not room.free(whole[i]) or math.dist(options[i], centre) > 52:
+            near = [p for p in options if math.dist(p, centre) <= 52] or options[:1]
+            alone = [(x - 11, y - 11, x + 11, y + 11) for x, y in near]  # the burst alone
+            j = room.best(alone)
+            if room.free(alone[j]):  # no room for the tag near: the log tells the losses
+                options, whole, i, lost = near, alone, j, 0
+        room.add(whole[i])
         x, y = options[i]
         with c.group(("fight", rid)):
             burst(c, (x, y), 8.5)

@@ -232,10 +232,11 @@ def _outside(b: Box) -> float:
     return area - _overlap(b, (x0, y0, x1, y1))
 
 
-def city_box(region: _Region) -> Box:
-    """What a city's disc (and its temple) covers."""
+def city_boxes(region: _Region) -> tuple[Box, Box]:
+    """What a city covers: its disc, and the temple over its top right corner."""
     x, y = _city_xy(region)
-    return (x - CITY_R - 1.5, y - CITY_R - 4 - 2, x + CITY_R + 6.5, y + CITY_R + 2)
+    return ((x - CITY_R - 1.5, y - CITY_R - 1.5, x + CITY_R + 1.5, y + CITY_R + 1.5),
+            (x + 3, y - CITY_R - 6.5, x + CITY_R + 6, y - CITY_R + 0.5))
 
 
 def legend_box() -> Box:
@@ -257,10 +258,6 @@ class _Choice:
                 max(b[3] for b in boxes))
 
 
-def _mark_box(p: Point) -> Box:
-    return (p[0] - 15, p[1] - 9, p[0] + 15, p[1] + 24)
-
-
 def _inside(x: float, box: Box) -> float:
     """``x`` moved so that a name with ``box`` (around 0) centred on it stays on the map."""
     return min(max(x, MAP_X + 4 - box[0]), MAP_X + MAP_W - 4 - box[2])
@@ -280,7 +277,7 @@ def _province_choices(region: _Region) -> list[_Choice]:
         lb = (label[0] + box[0], label[1] + box[1], label[0] + box[2], label[1] + box[3])
         spot = _Spot(label, lb, tuple(rows), mark)
         hard = (lb, _row_box(rows[0], 1, False))
-        soft = (*(_row_box(row, _LEGIONS_PER_ROW, False) for row in rows), _mark_box(mark))
+        soft = tuple(_row_box(row, _LEGIONS_PER_ROW, False) for row in rows)
         out.append(_Choice(spot, hard, soft))
 
     mid = (box[1] + box[3]) / 2  # the box's middle below the anchor
@@ -317,8 +314,7 @@ def _sea_choices(region: _Region) -> list[_Choice]:
             mark = (lb[0] - 12, y)
             spot = _Spot((x, y), lb, rows, mark)
             hard = (lb, _row_box(rows[0], 2, True))
-            soft = (_row_box(rows[0], _GALLEYS_PER_ROW, True), _row_box(rows[1], 2, True),
-                    (mark[0] - 9, y - 9, mark[0] + 9, y + 9))
+            soft = (_row_box(rows[0], _GALLEYS_PER_ROW, True), _row_box(rows[1], 2, True))
             out.append(_Choice(spot, hard, soft))
     return out
 
@@ -335,6 +331,17 @@ def _land_cost(b: Box) -> float:
         if d < BLOB_R:
             total += (BLOB_R - d) * 200
     return total
+
+
+#: What a pixel of overlap costs: with a name or a first counter, and with a further row.
+HARD, SOFT = 1000.0, 0.3
+
+
+def _gap(p: Point, b: Box) -> float:
+    """How far ``b`` is from a city's disc around ``p``."""
+    dx = max(b[0] - p[0], 0.0, p[0] - b[2])
+    dy = max(b[1] - p[1], 0.0, p[1] - b[3])
+    return max(0.0, math.hypot(dx, dy) - CITY_R)
 
 
 def _stray(region: _Region, choice: _Choice, points: dict[bool, list[tuple[str, Point]]]
@@ -362,7 +369,7 @@ def spots(in_play: frozenset[str]) -> dict[str, _Spot]:
     regions = [*(p for pid, p in gm.provinces.items() if pid in in_play),
                *(s for sid, s in gm.seas.items() if sid in in_play)]
     anchors = {r.id: _sea_xy(r) if r.sea else _city_xy(r) for r in regions}
-    discs = {r.id: city_box(r) for r in regions if not r.sea}
+    discs = {r.id: city_boxes(r) for r in regions if not r.sea}
     legend = legend_box()
 
     def close(a: str, b: str, dx: float = 240, dy: float = 180) -> bool:
@@ -378,17 +385,19 @@ def spots(in_play: frozenset[str]) -> dict[str, _Spot]:
         True: [(sid, sea.at) for sid, sea in gm.seas.items()],  # the seas' cells
     }
     for r in regions:
-        fixed = [legend, *(discs[o] for o in discs if close(r.id, o, 160, 140))]
+        fixed = [legend, *(b for o in discs if close(r.id, o, 160, 140) for b in discs[o])]
         step = 0.5 if r.sea else 2.0
         scored = []
         for i, choice in enumerate(_sea_choices(r) if r.sea else _province_choices(r)):
             total = i * step
+            if not r.sea:  # a name close to its city
+                total += 4 * _gap(anchors[r.id], choice.spot.box)
             if r.sea:
                 total += _land_cost(choice.hard[0]) + _land_cost(choice.hard[1])
             for b in choice.hard:
-                total += _outside(b) * 1000 + sum(_overlap(b, ob) for ob in fixed) * 1000
+                total += _outside(b) * HARD + sum(_overlap(b, ob) for ob in fixed) * HARD
             for b in choice.soft:
-                total += _outside(b) * 10 + sum(_overlap(b, ob) for ob in fixed) * 10
+                total += (_outside(b) + sum(_overlap(b, ob) for ob in fixed)) * SOFT
             total += _stray(r, choice, points)
             scored.append((total, choice))
         scored.sort(key=lambda sc: sc[0])
@@ -407,12 +416,12 @@ def spots(in_play: frozenset[str]) -> dict[str, _Spot]:
                 continue
             for b in choice.hard:
                 for ob in c.hard:
-                    total += _overlap(b, ob) * 1000
+                    total += _overlap(b, ob) * HARD
                 for ob in c.soft:
-                    total += _overlap(b, ob) * 10
+                    total += _overlap(b, ob) * SOFT
             for b in choice.soft:
                 for ob in c.hard:
-                    total += _overlap(b, ob) * 10
+                    total += _overlap(b, ob) * SOFT
         return total
 
     for _ in range(3):
