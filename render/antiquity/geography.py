@@ -220,9 +220,9 @@ def _row_box(row: tuple[float, float, int], n: int, sea: bool) -> Box:
 
 
 def _overlap(a: Box, b: Box) -> float:
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    return w * h if w > 0 and h > 0 else 0.0
+    if a[0] >= b[2] or b[0] >= a[2] or a[1] >= b[3] or b[1] >= a[3]:
+        return 0.0
+    return (min(a[2], b[2]) - max(a[0], b[0])) * (min(a[3], b[3]) - max(a[1], b[1]))
 
 
 def _outside(b: Box) -> float:
@@ -319,12 +319,17 @@ def _sea_choices(region: _Region) -> list[_Choice]:
     return out
 
 
+@lru_cache(maxsize=1)
+def _land_points() -> tuple[Point, ...]:
+    return tuple(p.at for p in game_map().provinces.values())
+
+
 def _land_cost(b: Box) -> float:
     """How far ``b`` reaches onto land (a sea's name and galleys belong on water)."""
-    gm = game_map()
     total = 0.0
-    for p in gm.provinces.values():
-        x, y = p.at
+    for x, y in _land_points():
+        if x < b[0] - BLOB_R or x > b[2] + BLOB_R or y < b[1] - BLOB_R or y > b[3] + BLOB_R:
+            continue
         dx = max(b[0] - x, 0.0, x - b[2])
         dy = max(b[1] - y, 0.0, y - b[3])
         d = math.hypot(dx, dy)
@@ -355,9 +360,15 @@ def _stray(region: _Region, choice: _Choice, points: dict[bool, list[tuple[str, 
         x, y, _ = choice.spot.rows[0]
         probes.append((x, y))
     for px, py in probes:
-        nearest = min(points[region.sea], key=lambda kv: (kv[1][0] - px) ** 2
-                      + (kv[1][1] - py) ** 2)
-        if nearest[0] != region.id:
+        own = math.inf
+        best = math.inf
+        for rid, (x, y) in points[region.sea]:
+            d = (x - px) ** 2 + (y - py) ** 2
+            if rid == region.id:
+                own = d
+            elif d < best:
+                best = d
+        if best < own:
             total += 5000
     return total
 
@@ -394,10 +405,13 @@ def spots(in_play: frozenset[str]) -> dict[str, _Spot]:
                 total += 4 * _gap(anchors[r.id], choice.spot.box)
             if r.sea:
                 total += _land_cost(choice.hard[0]) + _land_cost(choice.hard[1])
+            u = choice.bounds
+            near = [ob for ob in fixed if u[0] < ob[2] and ob[0] < u[2] and u[1] < ob[3]
+                    and ob[1] < u[3]]
             for b in choice.hard:
-                total += _outside(b) * HARD + sum(_overlap(b, ob) for ob in fixed) * HARD
+                total += (_outside(b) + sum(_overlap(b, ob) for ob in near)) * HARD
             for b in choice.soft:
-                total += (_outside(b) + sum(_overlap(b, ob) for ob in fixed)) * SOFT
+                total += (_outside(b) + sum(_overlap(b, ob) for ob in near)) * SOFT
             total += _stray(r, choice, points)
             scored.append((total, choice))
         scored.sort(key=lambda sc: sc[0])
