@@ -9,6 +9,7 @@ import discord
 import pytest
 from discord import app_commands
 from discord.ext import commands
+from e2e_world import world_fixture
 
 import bot as warhost
 import engine
@@ -92,3 +93,25 @@ async def test_help_about_a_group_and_bad_input() -> None:
 def test_nothing_is_hidden_without_a_reason(command: str) -> None:
     assert command not in help_cog.HIDDEN
     assert all(reason.strip() for reason in help_cog.HIDDEN.values())
+
+
+# -- through Discord (the double) -------------------------------------------------------------
+
+pytest_plugins = ["discord_double.fixtures"]
+
+
+world = world_fixture(people=("alice",), commands=["game", "play", "help", "liege"])
+
+
+async def test_help_and_help_about_through_discord(world: Any) -> None:
+    table = world.dd.table()
+    helped = await table.slash("alice", "help")
+    assert helped.ephemeral and "**/game**" in (helped.content or "")
+    assert "`/help about:liege`" in helped.text and len(helped.text) <= 6000 + 2000
+    offered = [c.value for c in await table.autocomplete("alice", "help", "about", typed="li")]
+    assert offered == ["liege"]
+    liege = await table.slash("alice", "help", about="liege")
+    assert liege.ephemeral and "`/liege buy` — " in liege.text
+    wrong = await table.slash("alice", "help", about="nonsense" * 20)
+    assert wrong.ephemeral and "There is no command group" in (wrong.content or "")
+    assert len(wrong.content or "") <= 2000 and "**/game**" in (wrong.content or "")
