@@ -756,6 +756,8 @@ def test_regions_not_in_play_are_explained_by_the_legend(n: int) -> None:
                                               *DATA["seas"].values()])
     assert left_out == (n < 5)
     assert ("Grey: not in play at this table" in text) == left_out
+    if n <= 3:  # and on the grey east itself, where there is room
+        assert {"Not in play", f"with {n} nations"} <= text
     assert "Darker sea: deep (Navigation only)" in text
 
 

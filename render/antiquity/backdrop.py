@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from PIL import Image
 
-from render.antiquity.geography import _city_xy, game_map, legend_box
+from render.antiquity.geography import _city_xy, city_boxes, game_map, legend_box, spots
 from render.antiquity.layout import (
     BLOB_R,
     BORDER,
@@ -27,6 +27,7 @@ from render.antiquity.layout import (
     MAP_W,
     MAP_X,
     MAP_Y,
+    OUT_LABEL,
     SCALE,
     SEA,
     SEA_EDGE,
@@ -49,6 +50,7 @@ from render.common import (
     Point,
     darken,
     dashed_line,
+    font,
     rounded_mask,
 )
 
@@ -96,6 +98,50 @@ def _bridge_width(a: str, b: str) -> float:
 
 def _local(p: Point) -> Point:
     return p[0] - MAP_X, p[1] - MAP_Y
+
+
+def _out_of_play_caption(in_play: frozenset[str]) -> tuple[Point, list[str]] | None:
+    """Where the grey regions' caption goes (on grey sea, clear of every name and city,
+    near the middle of the regions not in play), and its lines; None if all are in play or
+    there is no room."""
+    gm = game_map()
+    out = [r for rid, r in (*gm.provinces.items(), *gm.seas.items()) if rid not in in_play]
+    if not out:
+        return None
+    playing = [r.players for rid, r in (*gm.provinces.items(), *gm.seas.items())
+               if rid in in_play]
+    n = max(playing, default=0)
+    lines = ["Not in play", f"with {n} nations" if n else "at this table"]
+    w = max(font(LEGEND_SIZE + 1).getlength(line) for line in lines) + 6
+    h = 2 * (LEGEND_SIZE + 5) + 4
+    taken = [spot.box for spot in spots(in_play).values()]
+    taken += [b for pid, p in gm.provinces.items() if pid in in_play for b in city_boxes(p)]
+    taken.append(legend_box())
+    mx = sum(r.at[0] for r in out) / len(out)
+    my = sum(r.at[1] for r in out) / len(out)
+    seas = list(gm.seas.values())
+
+    def grey(x: float, y: float) -> bool:
+        near = min(seas, key=lambda s: (s.at[0] - x) ** 2 + (s.at[1] - y) ** 2)
+        return near.id not in in_play and all(
+            math.dist((x, y), p.at) > BLOB_R + 4 for pid, p in gm.provinces.items()
+            if pid in in_play)
+
+    points = sorted(((mx + dx, my + dy) for dx in range(-160, 161, 16)
+                     for dy in range(-120, 121, 12)),
+                    key=lambda p: (math.dist(p, (mx, my)), p))
+    for x, y in points:
+        box = (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+        if (box[0] < MAP_X + 4 or box[2] > MAP_X + MAP_W - 4 or box[1] < MAP_Y + 4
+                or box[3] > MAP_Y + MAP_H - 4):
+            continue
+        if not all(grey(px, py) for px in (box[0], box[2]) for py in (box[1], box[3])):
+            continue
+        if any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3]
+               for b in taken):
+            continue
+        return (x, y), lines
+    return None
 
 
 @lru_cache(maxsize=8)
@@ -171,6 +217,13 @@ def _map_layer(in_play: frozenset[str]) -> Image.Image:
     for i, line in enumerate(reversed(lines)):
         c.text(_local((x0, y1 - 2 - i * (LEGEND_SIZE + 4))), line, LEGEND_SIZE, fill=SEA_LABEL,
                anchor="ld", stroke=2, stroke_fill=darken(SEA, 0.4))
+    # and on the grey part itself, where there is room
+    caption = _out_of_play_caption(in_play)
+    if caption is not None:
+        (x, y), lines = caption
+        for i, line in enumerate(lines):
+            c.text(_local((x, y + (i - (len(lines) - 1) / 2) * (LEGEND_SIZE + 5))), line,
+                   LEGEND_SIZE + 1, fill=OUT_LABEL, anchor="mm")
     return c.finish()
 
 

@@ -41,6 +41,7 @@ LAND: RGB = (122, 110, 78)
 LAND_OUT: RGB = (66, 66, 68)  # a province not in play
 SHORE: RGB = (176, 196, 206)
 SHORE_OUT: RGB = (84, 86, 92)
+OUT_LABEL: RGB = (150, 152, 160)  # the caption on the regions not in play
 BORDER: RGB = (58, 50, 34)
 COAST: RGB = (150, 190, 214)
 SEA_LABEL: RGB = (150, 186, 218)
