@@ -9,10 +9,15 @@ The map: seas are the cells nearest each sea's position (deep seas darker), land
 are blobs joined by land bridges where they share a border (a dotted border link between
 their cities; short dashes run from each coast toward its seas). Each city site is a disc
 ringed in its resource's colour with the resource's letter (M, I, G), filled in the owner's
-nation colour, with a small temple above it when it has one and its name under it.
-Legions stand beside their city as square counters and galleys under their sea's name as
-hull-shaped counters, one per nation, in the nation's colour with the count. Regions not
-in play for this table (the view lists only those in play) are greyed and left unnamed.
+nation colour, with a small temple above it when it has one. Every place is named at the
+phone-first size (a city by its city's name, a sea without "Mare": names the commands
+take), each name laid out once per set of regions in play clear of every city, every other
+name and the first counter beside each city (``geography.spots``), and drawn over the
+arrows. Legions stand beside their city as square counters and galleys by their sea's name
+as hull-shaped counters, one per nation, in the nation's colour with the count; a counter
+that would cover a name, a city or another counter takes the next row. Regions not in play
+for this table (the view lists only those in play) are greyed, captioned "Not in play"
+where there is room and explained by the legend (bottom left, with the deep seas).
 
 Under the map: the action wheel (8 fields clockwise from the top, every nation's marker
 with its initial on its field, the nation to act ringed in gold, its move this turn as an
@@ -22,11 +27,12 @@ legions and galleys, know-hows. On top: the round, whose turn it is, the prompt,
 winner once the game is over.
 
 What ``events`` did (every public event since the last image, a whole turn) is marked on
-the map: an arrow per move along its path, red bursts for fights, a red ring for a
-conquered city, gold rings for cities founded and temples built, "+n" for units armed, a
+the map: an arrow per move along its path (its count where it covers nothing), red bursts
+for fights, a red ring for a conquered city, gold rings for cities founded and temples
+built, "+n" for units armed (each mark near its region, clear of names and counters), a
 cross for a city abandoned; production and know-hows bought are tagged on the panels.
-Text a player needs to decide (the status line, the round, unit counts, resources,
-points) is marked with its role and drawn at least
+Text a player needs to decide (the status line, the round, place names, unit counts,
+resources, points) is marked with its role and drawn at least
 :func:`render.common.min_essential_size` tall, so it stays readable on a phone.
 """
 

@@ -1,7 +1,8 @@
 """The Antiquity image's static layers, drawn once per set of regions in play and cached:
 seas as the cells nearest each sea's position, land blobs joined by land bridges, coasts,
-land borders and names (regions not in play greyed), framed beside the wheel's fields and
-the boxes of the log and the panels."""
+land borders, the legend and the caption of the regions not in play (greyed), framed beside
+the wheel's fields and the boxes of the log and the panels. The names are drawn each render
+(``board``), over the arrows."""
 
 from __future__ import annotations
 
@@ -146,7 +147,7 @@ def _out_of_play_caption(in_play: frozenset[str]) -> tuple[Point, list[str]] | N
 
 @lru_cache(maxsize=8)
 def _map_layer(in_play: frozenset[str]) -> Image.Image:
-    """Seas, land, borders, coasts and names, for the regions in play (others greyed)."""
+    """Seas, land, borders, coasts and the legend, for the regions in play (others greyed)."""
     gm = game_map()
     c = Canvas(MAP_W, MAP_H, SEA_OUT, scale=SCALE)
     cells = sea_cells()

@@ -1,7 +1,10 @@
-"""The Antiquity map each render: cities (a disc ringed in its resource's colour, filled in
-the owner's), legions beside them and galleys under their sea's name, and what the events
-did: an arrow per move, bursts for fights, rings for cities conquered, founded or given a
-temple, "+n" for units armed, a cross for a city abandoned."""
+"""The Antiquity map each render: the arrows of the moves, every place's name over them,
+cities (a disc ringed in its resource's colour, filled in the owner's), legions beside them
+and galleys by their sea's name, and what the events did: bursts for fights, rings for
+cities conquered, founded or given a temple, "+n" for units armed, a cross for a city
+abandoned, each move's count. Names are where ``geography.spots`` put them; counters, marks
+and counts each take the first place that covers no name, city, counter or mark (a
+:class:`_Room` of what is taken)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The Mediterranean from the shared map data (``engine/antiquity/data/map.toml``): names,
 cities, resources, borders, coasts, the player count each region joins at, nation
 colours, and the drawing positions ``at`` on a 1000 x 560 sketch, stretched to the map's
-box; and where a region's city, name and galleys go."""
+box; and where a region's city, name, counters and marks go."""
 
 from __future__ import annotations
 
