@@ -393,3 +393,19 @@ def test_without_a_turn_line_the_closing_line_says_it_and_a_computer_thinks() ->
     text, to_ping = wording.next_up_line(deciding, None)  # type: ignore[arg-type]
     assert to_ping == [B] and "🤖 Computer 1 (computer) is thinking…" in text
     assert text.startswith(f"Round 3 — <@{B}>: you must act now")
+
+
+@pytest.mark.parametrize("kind", sorted(engine.GAMES))
+def test_the_status_message_says_whose_turn_it_is_once(kind: str) -> None:
+    seats = [A, B, C3] if kind == "antiquity" else [A, B]
+    state, entries, acting = played_until_the_turn_passes(kind, seats, 1)
+    game = engine.get_game(kind)
+    now = time.time()
+    record = GameRecord(id=9, kind=kind, guild_id="1", channel_id="2", host_id=A,
+                        status="active", seats=tuple(seats), seed=0, options={},
+                        state=game.dump(state), version=entries[-1].seq,
+                        lobby_message_id=None, created_at=now, updated_at=now)
+    embed = wording.status_embed(game, record, state, {}, entries)
+    description = embed.description or ""
+    assert len(whose_turn_lines(description, acting)) == 1, description
+    assert whose_turn_lines(description, acting)[0] == description.splitlines()[0]
