@@ -767,3 +767,11 @@ def test_the_prompt_is_drawn_without_discord_markdown() -> None:
     drawn = [d.text for d in logged(v).drawn if d.role == "turn"]
     assert any("(go gold)" in t for t in drawn)
     assert not any("`" in t for t in drawn)
+
+
+def test_the_outcome_reason_is_drawn_without_discord_markdown() -> None:
+    v = view(2, outcome={"winners": ["p1"], "reason": "**Romans** reached `7` personalities"},
+             to_act=[])
+    drawn = [d.text for d in logged(v).drawn]
+    assert "Romans reached 7 personalities" in drawn
+    assert not any("`" in t or "**" in t for t in drawn)

@@ -48,7 +48,6 @@ from render.common import (
     Point,
     as_int,
     bounded,
-    clean_text,
     drawable_text,
     lighten,
     mapping,
@@ -86,7 +85,7 @@ def _header(c: Canvas, view: Mapping[str, Any], nations: list[_NationView],
         else:
             c.text((x0, y), "Game over", ESSENTIAL, fill=ACCENT, bold=True, anchor="lm",
                    role="turn")
-        reason = clean_text(mapping(view.get("outcome")).get("reason"), limit=160)
+        reason = drawable_text(mapping(view.get("outcome")).get("reason"), limit=160)
         if reason:
             c.text((x0, y + 22), c.fit(reason, 13, x1 - x0), 13, fill=MUTED, anchor="lm")
         return
