@@ -524,7 +524,19 @@ class WarhostBot(commands.Bot):
             log.info("Could not answer a mention in channel %s (%s)", message.channel.id,
                      exc)
 
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        # A closed client has no loop for handlers (discord.py sets it to MISSING), but its
+        # wait for the servers after READY may still end and dispatch 'ready': a handler
+        # made then would never run ("coroutine _run_event was never awaited"). Drop it.
+        if self.is_closed():
+            return
+        super().dispatch(event_name, *args, **kwargs)
+
     async def close(self) -> None:
+        # discord.py's close() leaves the after-READY wait for the servers running
+        ready = getattr(self._connection, "_ready_task", None)
+        if ready is not None:
+            ready.cancel()
         try:
             if self.scheduler is not None:
                 await self.scheduler.close()

@@ -20,7 +20,6 @@ import gc
 import warnings
 from typing import Any
 
-import pytest
 from e2e_world import World, world_fixture
 
 pytest_plugins = ["discord_double.fixtures"]
@@ -33,8 +32,6 @@ def ready_wait(bot: Any) -> float:
     return float(getattr(bot._connection, "guild_ready_timeout", 2.0))
 
 
-@pytest.mark.xfail(strict=True, reason="needs WarhostBot.dispatch to drop events once the "
-                   "bot is closed (bot.py; see the module's docstring)")
 async def test_restarts_leave_no_coroutine_unawaited_nor_a_task_failing(world: World) -> None:
     loop = asyncio.get_running_loop()
     failed: list[dict[str, Any]] = []
