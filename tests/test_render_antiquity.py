@@ -775,3 +775,17 @@ def test_the_outcome_reason_is_drawn_without_discord_markdown() -> None:
     drawn = [d.text for d in logged(v).drawn]
     assert "Romans reached 7 personalities" in drawn
     assert not any("`" in t or "**" in t for t in drawn)
+
+
+def test_names_are_laid_out_per_table_not_per_view() -> None:
+    # an odd view listing some regions only uses its table's layout (a handful in all)
+    v = view(4)
+    v["provinces"] = v["provinces"][::2]
+    v["seas"] = v["seas"][1::3]
+    places = frozenset(antiquity._places(v))
+    assert antiquity.layout_key(places) == frozenset(antiquity._places(view(4)))
+    assert antiquity.layout_key(()) == frozenset(antiquity._places(view(2)))
+    log = logged(v, TURN)
+    assert sorted(d.text for d in place_names(log)) == sorted(
+        antiquity.place_name(antiquity.game_map().region(rid)) for rid in places)
+    assert readable(log) == []

@@ -46,7 +46,7 @@ from render.antiquity.backdrop import _map_layer as _map_layer
 from render.antiquity.board import _draw_map
 from render.antiquity.events import _read_events
 from render.antiquity.geography import _city_xy as _city_xy
-from render.antiquity.geography import city_boxes, game_map, place_name, spots
+from render.antiquity.geography import city_boxes, game_map, layout_key, place_name, spots
 from render.antiquity.layout import (
     CITY_R,
     DEEP,
@@ -85,7 +85,7 @@ __all__ = [
     "CITY_R", "DEEP", "ESSENTIAL", "GOLD", "LAND_OUT", "MAP_FILE", "MAP_H", "MAP_W", "MAP_X",
     "MAP_Y", "MARKER_R", "PANELS_Y", "PANEL_GAP", "PANEL_H", "PANEL_W", "RESOURCE_COLOURS", "SEA",
     "WHEEL_BOX", "WHEEL_C", "WHEEL_IN", "WHEEL_OUT", "WIDTH", "M", "city_boxes", "game_map",
-    "image_height", "place_name", "render", "sea_cells", "spots",
+    "image_height", "layout_key", "place_name", "render", "sea_cells", "spots",
 ]
 
 

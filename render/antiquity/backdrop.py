@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from PIL import Image
 
-from render.antiquity.geography import _city_xy, city_boxes, game_map, legend_box, spots
+from render.antiquity.geography import _city_xy, city_boxes, game_map, layout_key, legend_box, spots
 from render.antiquity.layout import (
     BLOB_R,
     BORDER,
@@ -115,7 +115,7 @@ def _out_of_play_caption(in_play: frozenset[str]) -> tuple[Point, list[str]] | N
     lines = ["Not in play", f"with {n} nations" if n else "at this table"]
     w = max(font(LEGEND_SIZE + 1).getlength(line) for line in lines) + 6
     h = 2 * (LEGEND_SIZE + 5) + 4
-    taken = [spot.box for spot in spots(in_play).values()]
+    taken = [spot.box for spot in spots(layout_key(in_play)).values()]
     taken += [b for pid, p in gm.provinces.items() if pid in in_play for b in city_boxes(p)]
     taken.append(legend_box())
     mx = sum(r.at[0] for r in out) / len(out)

@@ -19,6 +19,7 @@ from render.antiquity.geography import (
     _Spot,
     city_boxes,
     game_map,
+    layout_key,
     place_name,
     row_boxes,
     spots,
@@ -338,9 +339,9 @@ def _names(c: Canvas, places: Mapping[str, _Place], where: Mapping[str, _Spot]) 
 
 def _draw_map(c: Canvas, places: Mapping[str, _Place], turn: _Turn,
               order: Sequence[str]) -> None:
-    in_play = frozenset(places)
-    where = spots(in_play)
-    room = _static_room(in_play).copy()
+    key = layout_key(places)  # the regions in play for this table
+    where = spots(key)
+    room = _static_room(key).copy()
     marks: dict[str, list[tuple[str, str | None]]] = {}
     for kind, rid, nid in turn.marks:
         marks.setdefault(rid, []).append((kind, nid))

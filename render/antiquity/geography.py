@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -371,6 +371,15 @@ def _stray(region: _Region, choice: _Choice, points: dict[bool, list[tuple[str, 
         if best < own:
             total += 5000
     return total
+
+
+def layout_key(in_play: Iterable[str]) -> frozenset[str]:
+    """The regions in play at the smallest table that has all of ``in_play``: what names are
+    laid out for (a handful of layouts, however odd the view)."""
+    gm = game_map()
+    n = max((r.players for r in map(gm.region, in_play) if r is not None), default=2)
+    return frozenset(rid for rid, r in (*gm.provinces.items(), *gm.seas.items())
+                     if r.players <= n)
 
 
 @lru_cache(maxsize=8)
