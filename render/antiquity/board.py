@@ -41,7 +41,7 @@ from render.antiquity.layout import (
     RESOURCE_COLOURS,
     RESOURCE_LETTERS,
     SEA,
-    SEA_LABEL,
+    SEA_NAME,
     UNIT_H,
 )
 from render.antiquity.view import _nation_colour, _Place
@@ -329,7 +329,7 @@ def _names(c: Canvas, places: Mapping[str, _Place], where: Mapping[str, _Spot]) 
             continue
         region = place.region
         if region.sea:
-            c.text(spot.label, place_name(region), PLACE, fill=SEA_LABEL, anchor="mm",
+            c.text(spot.label, place_name(region), PLACE, fill=SEA_NAME, anchor="mm",
                    stroke=PLACE_STROKE, stroke_fill=darken(DEEP if region.deep else SEA, 0.35),
                    role="place")
         else:

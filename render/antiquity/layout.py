@@ -45,6 +45,7 @@ OUT_LABEL: RGB = (150, 152, 160)  # the caption on the regions not in play
 BORDER: RGB = (58, 50, 34)
 COAST: RGB = (150, 190, 214)
 SEA_LABEL: RGB = (150, 186, 218)
+SEA_NAME: RGB = (184, 210, 234)  # a sea's name (brighter: readable on a phone)
 BLOB_R = 25.0  # a province's land blob
 BRIDGE_W = 36.0  # a land border's land bridge
 STRAIT_W = 9.0  # ... across a strait
