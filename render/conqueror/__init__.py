@@ -35,7 +35,6 @@ from render.common import (
 )
 from render.conqueror.board import (
     _backdrop,
-    _coordinates,
     _fort_badge,
     _fort_change,
     _keep,
@@ -75,7 +74,6 @@ def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
     """PNG bytes of a Conqueror view marking what ``events`` did (see the module's
     docstring). ``view``, ``events`` and ``names`` are never modified."""
     c = Canvas(WIDTH, HEIGHT, BACKGROUND, base=_backdrop())
-    _coordinates(c)
     players = Players(view, names)
     board = _board(view)
     turn = _read_events(events)

@@ -19,6 +19,7 @@ from render.common import (
     RGB,
     Canvas,
     Colour,
+    DrawingCache,
     Players,
     Point,
     arrow,
@@ -95,22 +96,28 @@ def _tile(resource: str) -> Image.Image:
     return tile
 
 
-@lru_cache(maxsize=2)
+_BACKDROPS = DrawingCache(2)
+
+
 def _backdrop() -> Image.Image:
-    """Background, board frame, coordinates and all 36 hidden tiles, cached (RGB)."""
-    c = Canvas(WIDTH, HEIGHT, BACKGROUND, scale=SCALE)
+    """Background, board frame, coordinates and all 36 hidden tiles, cached (RGB); the
+    coordinates (essential text) are recorded anew each time it is used."""
+    return _BACKDROPS.get("backdrop", _draw_backdrop)
+
+
+def _draw_backdrop() -> Image.Image:
+    c = Canvas(WIDTH, HEIGHT, BACKGROUND, scale=SCALE, record=True)
     pad = 9
     c.rect((BOARD_X - pad, BOARD_Y - pad, BOARD_X + BOARD_SIZE + pad,
             BOARD_Y + BOARD_SIZE + pad), fill=FRAME, radius=14)
     c.rect((BOARD_X - pad, BOARD_Y - pad, BOARD_X + BOARD_SIZE + pad,
             BOARD_Y + BOARD_SIZE + pad), outline=(58, 62, 72), width=1.5, radius=14)
+    _coordinates(c)
     return c.finish()
 
 
 def _coordinates(c: Canvas) -> None:
-    """The files and ranks around the board: the squares' names a move uses, drawn on the
-    board itself (not its cached backdrop) so that they are measured like all essential
-    text."""
+    """The files and ranks around the board: the squares' names a move uses."""
     size = max(18.0, essential_size(WIDTH))
     pad = 9
     for i, f in enumerate(FILES):

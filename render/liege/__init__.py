@@ -56,7 +56,7 @@ from render.liege.layout import (
 )
 from render.liege.marks import _draw_over, _draw_under, _sparkle, _swords
 from render.liege.panel import _panel, _shop
-from render.liege.sprites import _backdrop, _coordinates, _general_sprite, _piece_sprite
+from render.liege.sprites import _backdrop, _general_sprite, _piece_sprite
 
 __all__ = ["CARDS_TOP", "HEIGHT", "PANEL_X0", "PANEL_X1", "WIDTH", "render"]
 
@@ -80,7 +80,6 @@ def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
             homes.append((side, players.colour(p.get("id")),
                           tuple(_squares(board, p.get("highlights"), 4))))
     c = Canvas(WIDTH, HEIGHT, BACKGROUND, base=_backdrop(board.n, tuple(homes)))
-    _coordinates(c, board)
 
     # what is on the board
     pieces: dict[str, Mapping[str, Any]] = {}

@@ -17,6 +17,7 @@ from render.common import (
     NEUTRAL,
     RGB,
     Canvas,
+    DrawingCache,
     arrow,
     burst,
     darken,
@@ -103,13 +104,21 @@ def _general_sprite(colour: RGB, cell: int) -> Image.Image:
     return c.finish()
 
 
-@lru_cache(maxsize=4)
+_BACKDROPS = DrawingCache(4)
+
+
 def _backdrop(size: int, homes: tuple[tuple[str, RGB, tuple[str, ...]], ...]) -> Image.Image:
     """Background, frame, squares, coordinates, home edges, highlighted squares and the key
-    (RGB, final size)."""
+    (RGB, final size), cached; the coordinates (essential text) are recorded anew each
+    time it is used."""
+    return _BACKDROPS.get((size, homes), lambda: _draw_backdrop(size, homes))
+
+
+def _draw_backdrop(size: int,
+                   homes: tuple[tuple[str, RGB, tuple[str, ...]], ...]) -> Image.Image:
     board = _Board(size)
     n, cell = board.n, board.cell
-    c = Canvas(WIDTH, HEIGHT, BACKGROUND, scale=SCALE)
+    c = Canvas(WIDTH, HEIGHT, BACKGROUND, scale=SCALE, record=True)
     pad = FRAME_PAD
     outer = (BOARD_X - pad, BOARD_Y - pad, BOARD_X + BOARD_PX + pad, BOARD_Y + BOARD_PX + pad)
     c.rect(outer, fill=FRAME, radius=12)
@@ -171,13 +180,14 @@ def _backdrop(size: int, homes: tuple[tuple[str, RGB, tuple[str, ...]], ...]) ->
         y = BOARD_Y + i * cell
         c.line([(x, BOARD_Y), (x, BOARD_Y + BOARD_PX)], fill=(44, 44, 38), width=1)
         c.line([(BOARD_X, y), (BOARD_X + BOARD_PX, y)], fill=(44, 44, 38), width=1)
+    _coordinates(c, board)
     _key_strip(c, KEY_Y)
     return c.finish()
 
 
 def _coordinates(c: Canvas, board: _Board) -> None:
-    """The files and ranks around the board: the squares' names a move uses, drawn on the
-    board itself (not its cached backdrop), at the phone size like all essential text."""
+    """The files and ranks around the board: the squares' names a move uses, at the phone
+    size like all essential text."""
     size = essential_size(WIDTH)
     pad = FRAME_PAD
     for fi, f in enumerate(board.files):
