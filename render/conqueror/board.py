@@ -306,10 +306,13 @@ def place_badges(badges: list[tuple[list[Point], RGB, int]],
     for spots, colour, number in badges:
         r = badge_radius(number) + 2
         best, least = spots[0], math.inf
+        xs, ys = [p[0] for p in spots], [p[1] for p in spots]
+        near = [o for o in boxes if o[0] < max(xs) + r and min(xs) - r < o[2]
+                and o[1] < max(ys) + r and min(ys) - r < o[3]]  # what some spot could cover
         for x, y in spots:
             box = (x - r, y - r, x + r, y + r)
             covered = sum(max(0.0, min(box[2], o[2]) - max(box[0], o[0]))
-                          * max(0.0, min(box[3], o[3]) - max(box[1], o[1])) for o in boxes)
+                          * max(0.0, min(box[3], o[3]) - max(box[1], o[1])) for o in near)
             if covered < least:
                 best, least = (x, y), covered
             if not covered:

@@ -5,8 +5,9 @@ placed and armies destroyed."""
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from render.common import (
     GOLD,
@@ -19,7 +20,6 @@ from render.common import (
     lighten,
     path_arrow,
     path_length,
-    point_along,
     tag,
     token,
     trim_path,
@@ -119,18 +119,27 @@ def _moves(c: Canvas, places: Mapping[str, _Place], turn: _Turn) -> list[MoveLab
 _ALONG = (0.5, 0.4, 0.6, 0.32, 0.68, 0.25, 0.75, 0.18, 0.82)
 
 
-def _area(a: Box, b: Box) -> float:
-    """How much of ``a`` covers ``b``."""
-    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-
 
 def place_label(spots: list[Point], size: tuple[float, float], taken: list[Box]) -> Point:
     """The first of ``spots`` where a ``size`` label covers none of ``taken`` (else the one
     where it covers least); its box joins ``taken``."""
     best, least, chosen = spots[0], math.inf, (0.0, 0.0, 0.0, 0.0)
+    hw, hh = size[0] / 2 + 2, size[1] / 2 + 2
+    xs, ys = [p[0] for p in spots], [p[1] for p in spots]
+    reach = (min(xs) - hw, min(ys) - hh, max(xs) + hw, max(ys) + hh)
+    near = [o for o in taken if o[0] < reach[2] and reach[0] < o[2] and o[1] < reach[3]
+            and reach[1] < o[3]]  # only what some spot could cover
     for x, y in spots:
-        box = (x - size[0] / 2 - 2, y - size[1] / 2 - 2, x + size[0] / 2 + 2, y + size[1] / 2 + 2)
-        covered = sum(_area(box, o) for o in taken)
+        box = (x - hw, y - hh, x + hw, y + hh)
+        covered = 0.0
+        for o in near:
+            w = min(box[2], o[2]) - max(box[0], o[0])
+            if w > 0:
+                h = min(box[3], o[3]) - max(box[1], o[1])
+                if h > 0:
+                    covered += w * h
+                    if covered >= least:
+                        break
         if covered < least:
             best, least, chosen = (x, y), covered, box
         if not covered:
@@ -147,15 +156,31 @@ def place_move_labels(c: Canvas, labels: list[MoveLabel],
         size = _move_label_size(c, count, order)
         if not size[0]:
             continue
-        spots = [point_along(pts, t) for t in _ALONG]
+        along = _along(pts)
+        spots = [along(t)[0] for t in _ALONG]
         for t in _ALONG[:5]:  # then beside the arrow rather than on it
-            (ax, ay), (bx, by) = point_along(pts, t - 0.02), point_along(pts, t + 0.02)
-            d = max(1e-6, math.hypot(bx - ax, by - ay))
-            nx, ny = -(by - ay) / d, (bx - ax) / d
-            x, y = point_along(pts, t)
+            (x, y), (nx, ny) = along(t)
             spots += [(x + nx * side, y + ny * side) for side in (15, -15, 27, -27)]
         out.append((place_label(spots, size, taken), colour, count, order))
     return out
+
+
+def _along(pts: list[Point]) -> Callable[[float], tuple[Point, Point]]:
+    """The point ``t`` of the way along ``pts`` and the unit normal to its segment there
+    (the lengths measured once)."""
+    segs = [(a, b, math.dist(a, b)) for a, b in itertools.pairwise(pts)]
+    total = sum(seg[2] for seg in segs)
+
+    def at(t: float) -> tuple[Point, Point]:
+        d = total * t
+        for a, b, length in segs:
+            if length >= d and length > 0:
+                ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+                return (a[0] + ux * d, a[1] + uy * d), (-uy, ux)
+            d -= length
+        return pts[-1], (0.0, 0.0)
+
+    return at
 
 
 def _move_label_size(c: Canvas, count: str, order: str) -> tuple[float, float]:
@@ -172,8 +197,7 @@ def occupied(c: Canvas, places: Mapping[str, _Place]) -> list[Box]:
     boxes = []
     for place_ in places.values():
         x, y = place_.country.at
-        name = clean_text(place_.country.name, 40) or place_.country.id
-        half = c.text_width(name, ESSENTIAL, bold=True) / 2
+        half = _name_half(c, place_.country.name, place_.country.id)
         ny = y - NAME_RISE
         boxes.append((x - half - 2, ny - ESSENTIAL * 0.7, x + half + 25, ny + ESSENTIAL * 0.7))
         for side in SIDES:
@@ -181,6 +205,20 @@ def occupied(c: Canvas, places: Mapping[str, _Place]) -> list[Box]:
                 tx, ty = _token_xy(place_, side)
                 boxes.append((tx - TOKEN_R, ty - TOKEN_R, tx + TOKEN_R, ty + TOKEN_R))
     return boxes
+
+
+_NAME_HALVES: dict[tuple[str, str], float] = {}
+
+
+def _name_half(c: Canvas, name: str, cid: str) -> float:
+    """Half the width of a country's name as drawn (the map's names: measured once)."""
+    key = (name, cid)
+    half = _NAME_HALVES.get(key)
+    if half is None:
+        half = c.text_width(clean_text(name, 40) or cid, ESSENTIAL, bold=True) / 2
+        if len(_NAME_HALVES) < 256:
+            _NAME_HALVES[key] = half
+    return half
 
 
 def moved_tags(c: Canvas, places: Mapping[str, _Place], mover: str | None,
