@@ -26,7 +26,10 @@ from tests import toy_game
 KINDS = toy_game.kinds()
 NAMES = {f"{900 + i}": n for i, n in enumerate(
     ["alice", "Bartholomew-Maximilian", "carol", "Dmitri Ivanovich", "eve", "Ferdinand"])}
-#: Actions between two boards checked, and the most actions a game is played.
+#: At most this many boards are checked from one game (evenly spread over it, its first
+#: and last included), each at least ``EVERY`` actions from the next when the game is long;
+#: a game is played for at most ``LONGEST`` actions.
+BOARDS = 12
 EVERY = 35
 LONGEST = 420
 SEEDS = (1, 2, 3)
@@ -34,8 +37,10 @@ SEEDS = (1, 2, 3)
 
 def crowded_positions(kind: str, seed: int, players: int, options: dict[str, Any] | None,
                       every: int = EVERY) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
-    """Public views every ``every`` actions of one random game (and its last), each with the
-    public events of the actions just before it."""
+    """Public views spread over one random game (its opening and its last position among
+    them), each with the public events of the actions just before it: one every ``every``
+    actions, or more often in a short game (at least ``BOARDS`` of them when it lasts that
+    many actions)."""
     game = engine.GAMES[kind]
     rng = random.Random(seed * 7919 + players)
     ids = [f"{900 + i}" for i in range(players)]
@@ -54,10 +59,9 @@ def crowded_positions(kind: str, seed: int, players: int, options: dict[str, Any
         state, events = game.apply(state, player, rng.choice(legal))
         recent = (recent + engine.public_events(events))[-24:]
         steps += 1
-        if steps % every == 0:
-            out.append((game.view(state, None), list(recent)))
-    out.append((game.view(state, None), list(recent)))
-    return out
+        out.append((game.view(state, None), list(recent)))
+    step = max(1, min(every, len(out) // BOARDS))
+    return out[::step] + ([out[-1]] if (len(out) - 1) % step else [])
 
 
 def setups(kind: str) -> list[tuple[int, dict[str, Any] | None]]:

@@ -158,9 +158,9 @@ def place_move_labels(c: Canvas, labels: list[MoveLabel],
             continue
         along = _along(pts)
         spots = [along(t)[0] for t in _ALONG]
-        for t in _ALONG[:5]:  # then beside the arrow rather than on it
+        for t in _ALONG:  # then beside the arrow rather than on it
             (x, y), (nx, ny) = along(t)
-            spots += [(x + nx * side, y + ny * side) for side in (15, -15, 27, -27)]
+            spots += [(x + nx * side, y + ny * side) for side in (15, -15, 27, -27, 40, -40)]
         out.append((place_label(spots, size, taken), colour, count, order))
     return out
 
