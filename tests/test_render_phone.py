@@ -1,9 +1,11 @@
 """Phone-first boards: what a player needs to decide is readable on a phone.
 
 Discord shows an image about 390 px wide on a phone. On every game's image, the text
-that says whose turn it is, the counts on the board, the scores and resources, and how
-many cards each hand holds must be at least 8 px tall at that width: a font size of at
-least ``8 * width / 390`` pixels on the image itself. Renderers mark such text with a
+that says whose turn it is, the counts on the board, the scores and resources, how many
+cards each hand holds, and the text a player reads to choose a move (the names of the
+places a move names, a unit's name and values, the lines of a list of recent actions or
+shots) must be at least 8 px tall at that width: a font size of at least
+``8 * width / 390`` pixels on the image itself. Renderers mark such text with a
 ``role`` (``render.common.ESSENTIAL_ROLES``); this test renders positions from random
 play of every game kind and measures every marked line against the image's width.
 """
@@ -83,3 +85,11 @@ def test_the_rule_itself() -> None:
     assert min_essential_size(390) == 8
     assert min_essential_size(1000) == pytest.approx(20.51, abs=0.01)
     assert min_essential_size(780) == 16
+
+
+def test_the_roles_include_what_a_move_is_chosen_from() -> None:
+    assert ESSENTIAL_ROLES == ("turn", "count", "score", "hand", "place", "unit", "log")
+    # every game with a board of its own shows some of it (the toy game draws no places)
+    for kind in engine.GAMES:
+        assert engine.GAMES[kind].facts.board_shows <= set(ESSENTIAL_ROLES), kind
+        assert engine.GAMES[kind].facts.board_shows & {"place", "unit", "log"}, kind
