@@ -5,8 +5,8 @@ Reads a :class:`~render.common.text.TextLog` recorded while a board was drawn: e
 ink box and each opaque shape, in drawing order, in final-image pixels. A shape drawn
 *before* a text (a panel, a disk the label sits on) never hides it; a shape drawn after it
 does, unless both belong to one group (:meth:`Canvas.group`, or one stamp: a piece's own
-parts); two texts of one group may overlap too (a stamp printed across a card's words). ``tolerance`` pixels at every edge are forgiven (anti-aliasing, a glyph's
-overhang).
+parts); two texts of one group may overlap too (a stamp printed across a card's words).
+``tolerance`` pixels at every edge are forgiven (anti-aliasing, a glyph's overhang).
 """
 
 from __future__ import annotations
