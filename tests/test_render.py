@@ -509,3 +509,20 @@ def test_a_prompt_with_markdown_is_drawn_without_it() -> None:
             render.render(kind, view, None, None)
         drawn = " ".join(d.text for d in log.drawn)
         assert "`" not in drawn and "**" not in drawn, kind
+
+
+@pytest.mark.parametrize("kind", ["conqueror", "liege"])
+def test_a_mention_in_the_outcome_is_drawn_as_the_players_name(kind: str) -> None:
+    import engine
+    from render.common import TextLog
+
+    game = engine.GAMES[kind]
+    view = game.view(game.new_game(["900", "901"], 1), None)
+    view["outcome"] = {"winners": ["900"], "standings": [["900"], ["901"]],
+                       "reason": "<@900> took **every** keep from <@901>"}
+    view["phase"] = "over"
+    with TextLog() as log:
+        render.render(kind, view, None, {"900": "alice", "901": "bob"})
+    drawn = " ".join(d.text for d in log.drawn)
+    assert "alice took every keep from bob" in drawn
+    assert "<@" not in drawn and "**" not in drawn

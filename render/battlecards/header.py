@@ -326,7 +326,7 @@ def _idle_header(c: Canvas, view: Mapping[str, Any], table: _Table, digest: _Dig
             runs = [(f"{card} cannot be fought yet: discarded", SOFT, None)]
     else:
         last = mapping(view.get("last_move"))
-        action = drawable_text(last.get("action"), limit=40)
+        action = drawable_text(last.get("action"), table.players.names, limit=40)
         if action:
             runs = [("Last move: ", MUTED, None), (table.name(last.get("player")), MUTED, 300.0),
                     (f" · {action}", MUTED, None)]

@@ -235,7 +235,7 @@ def _summary(c: Canvas, view: Mapping[str, Any], players: Players,
     if outcome is not None:
         won = [players.name(w) for w in outcome.get("winners") or []]
         label = "Winner: " if len(won) == 1 else "Winners: " if won else "No winner"
-        reason = drawable_text(outcome.get("reason"), limit=200)
+        reason = drawable_text(outcome.get("reason"), players.names, limit=200)
         lines = c.wrap(reason, 15, tw, max(0, min(3, int((limit - y - 82) // 20))))
         bottom = y + 72 + 20 * len(lines) + (8 if lines else 0)
         if bottom > limit:
@@ -273,7 +273,7 @@ def _summary(c: Canvas, view: Mapping[str, Any], players: Players,
         return bottom
     mover = last.get("player")
     who_line(c, tx, y + 45, [mover] if isinstance(mover, str) else [], players, x1 - 12, 17)
-    action = drawable_text(last.get("action"), limit=60)
+    action = drawable_text(last.get("action"), players.names, limit=60)
     c.text((tx, y + 72), c.fit(action, ESSENTIAL, tw), ESSENTIAL, fill=ACCENT, anchor="lm",
            role="log")
     return bottom

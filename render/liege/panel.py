@@ -202,7 +202,8 @@ def _status(c: Canvas, view: Mapping[str, Any], players: Players,
             if winners else "No winner"
         c.text((x0 + 14, top + 24), c.fit(label, ESSENTIAL, tw, bold=True), ESSENTIAL,
                fill=ACCENT, bold=True, anchor="lm", role="turn")
-        reason = drawable_text((outcome or {}).get("reason"), limit=200) or "Game over."
+        reason = drawable_text((outcome or {}).get("reason"), players.names,
+                               limit=200) or "Game over."
         for i, line in enumerate(c.wrap(reason, 15, tw, 3)):
             c.text((x0 + 14, top + 51 + i * 19), line, 15, fill=MUTED, anchor="lm")
         return
@@ -383,7 +384,7 @@ def _last_action(view: Mapping[str, Any], players: Players,
         return "LAST BLAST", [(f"{NAMES.get(kind, 'Blast') if isinstance(kind, str) else 'Blast'}"
                                f" at {target or '?'}", TEXT)], colour
     if move is not None:
-        action = drawable_text(move.get("action"), limit=60)
+        action = drawable_text(move.get("action"), players.names, limit=60)
         return "LAST MOVE", [(f"{players.name(move.get('player'))}: {action}", TEXT)], ACCENT
     return "", [], BOX_LINE
 
