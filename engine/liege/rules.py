@@ -48,7 +48,7 @@ class Liege(Game[LiegeState]):
         fixed_undo={"skip": True, "buy": True, "shift": True, "turn": True, "done": True,
                     "attack": False, "casualty": False, "grenade": False, "missile": False,
                     "gas": False},
-        board_shows=frozenset({"turn", "count", "score", "place", "log"}),
+        board_shows=frozenset({"turn", "count", "score", "place", "log", "unit"}),
         short_game={"size": 8}, variants=({"size": 8},))
     min_players = 2
     max_players = 4

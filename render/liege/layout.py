@@ -8,7 +8,7 @@ from typing import Any
 
 from render.common import RGB, Point, as_int
 
-WIDTH, HEIGHT = 1100, 840
+WIDTH, HEIGHT = 1100, 858
 SCALE = 2  # sprites and static layers are drawn this many times larger, then reduced
 KIND = "liege"
 
@@ -19,9 +19,9 @@ SIZES = range(4, 11)  # the engine uses 10 and 8; anything else falls back to 10
 BOARD_PX = 680
 BOARD_X, BOARD_Y = 46, 26
 FRAME_PAD = 10
-SHOP_Y = BOARD_Y + BOARD_PX + 44  # the shop strip under the board
-SHOP_HEIGHT = 48
-KEY_Y = SHOP_Y + SHOP_HEIGHT + 22  # and the key under that
+SHOP_Y = BOARD_Y + BOARD_PX + 40  # the shop strip under the board
+SHOP_HEIGHT = 72  # two rows: names and prices at the phone size
+KEY_Y = SHOP_Y + SHOP_HEIGHT + 20  # and the key under that
 
 # Side panel.
 PANEL_X0, PANEL_X1 = 766, 1084

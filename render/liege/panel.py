@@ -291,16 +291,33 @@ def _shop(c: Canvas, view: Mapping[str, Any], players: Players) -> None:
     y0, y1 = SHOP_Y, SHOP_Y + SHOP_HEIGHT
     c.rect((x0, y0, x1, y1), fill=BOX_FILL, outline=BOX_LINE, width=1, radius=10)
     order = ("rifle", "mg", "mortar", "av", "trench", "grenade", "missile", "gas")
-    colw = (x1 - x0 - 12) / len(order)
-    cy = (y0 + y1) / 2
-    for i, kind in enumerate(order):
-        cx = x0 + 8 + i * colw
-        _mini_icon(c, kind, (cx + 15, cy), 13, NEUTRAL)
+    size, icon = ESSENTIAL, 11.0  # what each piece is called and costs: read on a phone
+    items = []
+    for kind in order:
         price = max(0, min(9999, as_int(prices.get(kind), BASE_PRICES[kind])))
-        raised = price > BASE_PRICES[kind]
-        c.text((cx + 34, cy - 9), SHORT[kind], 12, fill=MUTED, anchor="lm")
-        c.text((cx + 34, cy + 9), f"{price}c" + ("↑" if raised else ""), 16,
-               fill=(255, 150, 110) if raised else TEXT, bold=True, anchor="lm")
+        label = f"{price}c" + ("↑" if price > BASE_PRICES[kind] else "")
+        name_w = c.text_width(SHORT[kind], size)
+        items.append((kind, label, price > BASE_PRICES[kind], name_w,
+                      2 * icon + 6 + name_w + 6 + c.text_width(label, size, bold=True)))
+    rows: list[list[tuple[str, str, bool, float, float]]] = [[]]
+    room = x1 - x0 - 20
+    for item in items:  # in order, as many to a row as fit (two rows)
+        used = sum(i[4] for i in rows[-1]) + 14 * len(rows[-1])
+        if rows[-1] and used + item[4] > room and len(rows) < 2:
+            rows.append([])
+        rows[-1].append(item)
+    step = (y1 - y0) / len(rows)
+    for r, row in enumerate(rows):
+        cy = y0 + step * (r + 0.5)
+        gap = max(8.0, (room - sum(i[4] for i in row)) / max(1, len(row) - 1))
+        x: float = x0 + 10
+        for kind, label, raised, name_w, w in row:
+            _mini_icon(c, kind, (x + icon, cy), icon, NEUTRAL)
+            tx = x + 2 * icon + 6
+            c.text((tx, cy), SHORT[kind], size, fill=MUTED, anchor="lm", role="unit")
+            c.text((tx + name_w + 6, cy), label, size, fill=(255, 150, 110) if raised else TEXT,
+                   bold=True, anchor="lm", role="unit")
+            x += w + gap
 
 
 def _mini_icon(c: Canvas, kind: str, centre: Point, r: float, colour: RGB) -> None:
