@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from render.antiquity.geography import game_map
+from render.antiquity.geography import game_map, place_name
 from render.antiquity.layout import (
     FIELD_NAMES,
     KNOWHOW_NAMES,
@@ -41,6 +41,16 @@ class _Move:
     path: tuple[str, ...]  # from, then every region entered
 
 
+@dataclass(frozen=True)
+class _Line:
+    """A line of the log: its runs of text, whose action it tells (``nation``: its name is
+    the first run) and whether it heads a nation's turn ("Round 23 · Romans to play")."""
+
+    runs: tuple[tuple[str, Colour], ...]
+    nation: str | None = None
+    heading: bool = False
+
+
 @dataclass
 class _Turn:
     moves: list[_Move] = field(default_factory=list)
@@ -50,7 +60,7 @@ class _Turn:
     goes: list[tuple[str | None, str | None, str]] = field(default_factory=list)
     produced: dict[str, list[str]] = field(default_factory=dict)  # nation -> ["+3 gold"]
     learnt: dict[str, set[str]] = field(default_factory=dict)  # nation -> know-hows
-    lines: list[list[tuple[str, Colour]]] = field(default_factory=list)  # the log
+    lines: list[_Line] = field(default_factory=list)  # the log
 
 
 def _region_id(value: Any) -> str | None:
@@ -62,10 +72,9 @@ def _who(nid: Any) -> tuple[str, Colour]:
 
 
 def _rname(rid: str | None) -> str:
+    """A region as the map names it (a city, a sea without "Mare")."""
     region = game_map().region(rid)
-    if region is None:
-        return "?"
-    return region.city or region.name if not region.sea else region.name
+    return "?" if region is None else place_name(region)
 
 
 def _read_events(events: Any) -> _Turn:
@@ -73,17 +82,17 @@ def _read_events(events: Any) -> _Turn:
     turn = _Turn()
     gm = game_map()
 
-    def line(nid: Any, *rest: str) -> None:
-        turn.lines.append([_who(nid), (" " + " ".join(rest), TEXT)] if nid is not None
-                          else [(" ".join(rest), TEXT)])
+    def line(nid: str | None, *rest: str) -> None:
+        turn.lines.append(_Line((_who(nid), (" " + " ".join(rest), TEXT)), nid)
+                          if nid is not None else _Line(((" ".join(rest), TEXT),)))
 
     for e in drawable_events(events, MAX_EVENTS):
         kind, nid = e["type"], as_str(e.get("nation"))
         if kind == "turn":
             rnd = as_int(e.get("round"))
             who, colour = _who(nid)
-            turn.lines.append([(f"Round {min(rnd, 999)} · " if rnd > 0 else "", MUTED),
-                               (who, colour), (" to play", MUTED)])
+            turn.lines.append(_Line(((f"Round {min(rnd, 999)} · " if rnd > 0 else "", MUTED),
+                                     (who, colour), (" to play", MUTED)), nid, heading=True))
         elif kind == "go":
             fid = _field(e.get("field"))
             if fid is None:
@@ -165,9 +174,10 @@ def _read_events(events: Any) -> _Turn:
         elif kind == "victory":
             winner = e.get("nation")
             if isinstance(winner, str):
-                line(winner, "win!")
+                # never shortened under the winner's own turn: the name is the news
+                turn.lines.append(_Line((_who(winner), (" win!", TEXT))))
             else:
-                turn.lines.append([("The game is over.", ACCENT)])
+                turn.lines.append(_Line((("The game is over.", ACCENT),)))
         elif kind == "resign":
             line(nid, "resigned")
     # units armed, one line per nation

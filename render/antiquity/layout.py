@@ -23,9 +23,9 @@ M = 8  # outer margin
 HEADER_H = 84
 MAP_X, MAP_Y, MAP_W, MAP_H = M, M + HEADER_H, WIDTH - 2 * M, 640
 LOWER_Y = MAP_Y + MAP_H + 8  # the wheel and the log
-LOWER_H = 284
-WHEEL_BOX = (M, LOWER_Y, M + 290, LOWER_Y + LOWER_H)
-LOG_BOX = (M + 298, LOWER_Y, WIDTH - M, LOWER_Y + LOWER_H)
+LOWER_H = 344  # a wheel big enough for its fields' names at the phone minimum
+WHEEL_BOX = (M, LOWER_Y, M + LOWER_H, LOWER_Y + LOWER_H)
+LOG_BOX = (M + LOWER_H + 8, LOWER_Y, WIDTH - M, LOWER_Y + LOWER_H)
 PANELS_Y = LOWER_Y + LOWER_H + 8
 PANEL_W = (WIDTH - 2 * M - 8) / 2
 PANEL_H = 92
@@ -66,7 +66,6 @@ FIELDS = ("marble", "temple", "maneuver1", "knowhow", "gold", "iron", "arming", 
 FIELD_NAMES = {"marble": "Marble", "temple": "Temple", "maneuver1": "Maneuver I",
                "knowhow": "Know-how", "gold": "Gold", "iron": "Iron", "arming": "Arming",
                "maneuver2": "Maneuver II"}
-FIELD_LABELS = {"maneuver1": "Man. I", "maneuver2": "Man. II"}
 FIELD_COLOURS: dict[str, RGB] = {
     "marble": (150, 148, 140), "temple": (170, 140, 84), "maneuver1": (150, 70, 60),
     "knowhow": (70, 100, 160), "gold": (176, 140, 40), "iron": (96, 108, 124),
@@ -89,10 +88,15 @@ NEUTRAL_NATION: RGB = (150, 150, 150)
 
 # the wheel (final pixels)
 WHEEL_C = ((WHEEL_BOX[0] + WHEEL_BOX[2]) / 2, (WHEEL_BOX[1] + WHEEL_BOX[3]) / 2)
-WHEEL_OUT, WHEEL_IN, WHEEL_HUB = 124.0, 36.0, 31.0
-WHEEL_LABEL_R = 105.0
+WHEEL_OUT, WHEEL_IN, WHEEL_HUB = 152.0, 33.0, 28.0
 MARKER_R = 9.5
-ARC_R = 134.0
+MARKER_STEP = 23.0  # between two markers' centres in a row
+ARC_R = 161.0
+#: The wheel's field names (what ``go <field>`` takes) are essential text; the long ones
+#: take two lines, to fit their (diagonal) fields.
+FIELD_NAME = ESSENTIAL
+FIELD_NAME_STROKE = 2.0
+FIELD_LINES: dict[str, tuple[str, ...]] = {}
 
 
 def image_height(nations: int) -> int:

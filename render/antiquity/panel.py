@@ -6,14 +6,15 @@ each drawn once and kept while it does not change."""
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Mapping
+import re
+from collections.abc import Hashable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
 from PIL import Image
 
 from render.antiquity.board import _hull, _temple_glyph
-from render.antiquity.events import _Turn
+from render.antiquity.events import _Line, _Turn
 from render.antiquity.layout import (
     ESSENTIAL,
     KNOWHOW_TAGS,
@@ -103,25 +104,106 @@ def _header(c: Canvas, view: Mapping[str, Any], nations: list[_NationView],
                anchor="lm", role="turn")
 
 
+#: The log's lines: essential text (what a player reads of the last turn before moving).
+LOG_SIZE = ESSENTIAL
+LOG_STEP = ESSENTIAL + 5
+LOG_TOP = 38  # the first line's middle, below the box's top
+LOG_WRAP = 3  # the most lines one entry takes (the last cut with an ellipsis)
+LOG_INDENT = 14  # a line under its nation's heading, and a wrapped line's rest
+
+Run = tuple[str, Colour]
+
+
+def _wrap_runs(c: Canvas, runs: Sequence[Run], first: float, rest: float) -> list[list[Run]]:
+    """``runs`` in lines at most ``first`` (then ``rest``) wide, broken between words, at
+    most :data:`LOG_WRAP` of them (the last may run over: it is cut when drawn)."""
+    lines: list[list[Run]] = [[]]
+    x = 0.0
+    for text, colour in runs:
+        # each word with the spaces before it (and a run's spaces at its end)
+        for word in re.findall(r"\s*\S+|\s+$", text):
+            w = c.text_width(word, LOG_SIZE)
+            room = first if len(lines) == 1 else rest
+            if x > 0 and x + w > room - 2 and len(lines) < LOG_WRAP:
+                if not word.strip():
+                    continue  # spaces at the end of a line
+                lines.append([])
+                word = word.lstrip()
+                w = c.text_width(word, LOG_SIZE)
+                x = 0.0
+            line = lines[-1]
+            if line and line[-1][1] == colour:  # one run per colour: fewer texts to draw
+                line[-1] = (line[-1][0] + word, colour)
+            else:
+                line.append((word, colour))
+            x += w
+    return lines
+
+
+def _log_entry(c: Canvas, line: _Line, short: bool, width: float) -> list[list[Run]]:
+    """A log line's lines of text; ``short``: without its nation's name (it is under the
+    nation's heading, with a dot of its colour)."""
+    if short:
+        text, colour = line.runs[1]
+        runs = ((text.lstrip(), colour), *line.runs[2:])
+        return _wrap_runs(c, runs, width - LOG_INDENT, width - LOG_INDENT)
+    return _wrap_runs(c, line.runs, width, width - LOG_INDENT)
+
+
 def _log(c: Canvas, turn: _Turn) -> None:
+    """The last turn in words, phone first: at the essential size, wrapped, a nation's
+    name once in the heading of its turn (its lines under it marked with a dot of its
+    colour); the latest lines when they do not all fit, after how many are left out."""
     x0, y0, x1, y1 = LOG_BOX
     c.text((x0 + 12, y0 + 14), "LAST TURN", 10.5, fill=MUTED, bold=True, anchor="lm")
-    size, step = 13.0, 18.0
-    room = int((y1 - y0 - 30) // step)
+    left, width = x0 + 12, x1 - x0 - 24
+    room = int((y1 - 6 - LOG_STEP / 2 - (y0 + LOG_TOP)) // LOG_STEP) + 1
     lines = turn.lines
     if not lines:
-        c.text((x0 + 12, y0 + 36), "Nothing yet.", size, fill=FAINT, anchor="lm")
+        c.text((left, y0 + LOG_TOP), "Nothing yet.", LOG_SIZE, fill=FAINT, anchor="lm",
+               role="log")
         return
-    shown = lines[-room:] if len(lines) > room else lines
-    y: float = y0 + 36
-    if len(lines) > room:
-        shown = lines[-(room - 1):]
-        c.text((x0 + 12, y), f"… {len(lines) - len(shown)} earlier", size, fill=FAINT,
-               anchor="lm")
-        y += step
-    for runs in shown:
-        text_runs(c, x0 + 12, y, [(t, col, None) for t, col in runs], size, x1 - 10)
-        y += step
+    n = len(lines)
+    heads: list[int] = []  # the heading each line is under (-1: none)
+    last = -1
+    for i, line in enumerate(lines):
+        heads.append(last)
+        if line.heading:
+            last = i
+
+    def short(i: int, start: int) -> bool:
+        line, j = lines[i], heads[i]
+        return (not line.heading and line.nation is not None and len(line.runs) > 1
+                and j >= start and lines[j].nation == line.nation)
+
+    wrapped: dict[tuple[int, bool], list[list[Run]]] = {}
+
+    def entry(i: int, start: int) -> list[list[Run]]:
+        key = (i, short(i, start))
+        if key not in wrapped:
+            wrapped[key] = _log_entry(c, lines[i], key[1], width)
+        return wrapped[key]
+
+    first = n - 1  # the earliest line shown: as early as they all fit
+    for start in range(n - 1, max(0, n - room) - 1, -1):
+        used = sum(len(entry(i, start)) for i in range(start, n)) + (1 if start else 0)
+        if used <= room:
+            first = start
+    y: float = y0 + LOG_TOP
+    if first:
+        c.text((left, y), f"… {first} earlier", LOG_SIZE, fill=FAINT, anchor="lm",
+               role="log")
+        y += LOG_STEP
+    for i in range(first, n):
+        is_short = short(i, first)
+        if is_short:
+            nation = lines[i].runs[0][1]
+            c.circle((left + 4, y), 3.5, fill=nation)
+        for k, runs in enumerate(entry(i, first)):
+            x = left + (LOG_INDENT if is_short or k else 0)
+            text_runs(c, x, y, [(t, col, None) for t, col in runs], LOG_SIZE, x1 - 12,
+                      role="log")
+            y += LOG_STEP
 
 
 def _icon(c: Canvas, kind: str, centre: Point) -> None:
