@@ -791,3 +791,166 @@ def test_names_are_laid_out_per_table_not_per_view() -> None:
     assert sorted(d.text for d in place_names(log)) == sorted(
         antiquity.place_name(antiquity.game_map().region(rid)) for rid in places)
     assert readable(log) == []
+
+
+# --- the wheel's field names and the last turn, phone first -------------------------------
+
+FIELD_LABELS = {"marble": "Marble", "temple": "Temple", "maneuver1": "Maneuver I",
+                "knowhow": "Know-how", "gold": "Gold", "iron": "Iron", "arming": "Arming",
+                "maneuver2": "Maneuver II"}
+WHEEL_C = antiquity.WHEEL_C
+
+
+def field_names(log: TextLog) -> list[Any]:
+    """The wheel's field names (the place names in the wheel's box)."""
+    return [d for d in log.drawn if d.role == "place" and d.box is not None
+            and meet(d.box, WHEEL)]
+
+
+def middle(box: Box) -> tuple[float, float]:
+    return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+
+
+def wheel_with(fields: dict[str, str], turn: str = "carthaginians") -> dict[str, Any]:
+    """The crowded board with the nations' markers on ``fields`` (nation -> field)."""
+    v = crowded()
+    for n in v["nations"]:
+        n["wheel"] = fields.get(n["id"])
+    v["turn"] = turn
+    v["field"] = fields.get(turn)
+    return v
+
+
+def test_every_field_is_named_at_the_phone_minimum_in_its_own_field() -> None:
+    # the issue: the names were 10.5 px, drawn in the cached background (no test saw them)
+    log = logged(view(2), fresh=True)
+    names = field_names(log)
+    assert sorted(d.text for d in names) == sorted(FIELD_LABELS.values())
+    smallest = min_essential_size(log.width)
+    for d in names:
+        assert d.size >= smallest, d  # 8 px tall on a phone
+        assert d.box is not None
+        for x in (d.box[0], d.box[2]):
+            for y in (d.box[1], d.box[3]):
+                assert math.dist((x, y), WHEEL_C) <= antiquity.WHEEL_OUT, d
+                assert math.dist((x, y), WHEEL_C) >= antiquity.WHEEL_IN, d
+    # each name is in the field its markers go to: nearer its own markers than any other's
+    homes = []
+    for i in range(8):
+        slots = antiquity._marker_slots(i, 6)
+        homes.append((sum(x for x, _ in slots) / 6, sum(y for _, y in slots) / 6))
+    for i, fid in enumerate(FIELDS):
+        d = next(d for d in names if d.text == FIELD_LABELS[fid])
+        nearest = min(range(8), key=lambda j: math.dist(middle(d.box), homes[j]))
+        assert nearest == i, (fid, FIELDS[nearest])
+    assert readable(log) == []
+
+
+def test_the_field_names_are_where_they_are_drawn() -> None:
+    # recorded with the backdrop's names: the wheel's pixels there are the name's ink
+    log = logged(view(2))
+    image = draw(view(2))
+    for d in field_names(log):
+        assert d.box is not None
+        ink = count(pixels(image, d.box), near((236, 232, 222), 40))  # the names' colour
+        assert ink > 0.12 * (d.box[2] - d.box[0]) * (d.box[3] - d.box[1]), d.text
+
+
+CROWDS = [
+    *({nid: fid for nid in ORDER} for fid in FIELDS),  # six on one field, each field
+    *({nid: (FIELDS[i] if k < 3 else FIELDS[(i + 1) % 8]) for k, nid in enumerate(ORDER)}
+      for i in range(8)),  # three and three on two fields side by side
+    *({nid: FIELDS[(i + k % 3) % 8] for k, nid in enumerate(ORDER)}
+      for i in range(0, 8, 2)),  # two each on three fields in a row
+]
+
+
+@pytest.mark.parametrize("fields", CROWDS)
+def test_no_marker_covers_a_field_name(fields: dict[str, str]) -> None:
+    # the issue: markers could sit on the names; now they keep clear of them, the nation to
+    # act (ringed in gold) too, with its move's arc and its field outlined in gold
+    for turn in ("romans", "iberians"):
+        v = wheel_with(fields, turn)
+        events = [{"type": "go", "nation": turn, "field": fields[turn],
+                   "from": FIELDS[(FIELDS.index(fields[turn]) + 5) % 8], "steps": 3,
+                   "paid": {}}]
+        log = logged(v, events)
+        names = field_names(log)
+        assert len(names) == 8
+        assert readable(log) == []
+        markers = [s for s in log.shapes if s.kind == "ellipse" and meet(s.box, WHEEL)
+                   and math.dist(middle(s.box), WHEEL_C) > antiquity.WHEEL_IN]
+        assert len(markers) >= 6
+        for s in markers:
+            for d in names:
+                assert not meet(shrunk(d.box, 1), s.box), (d.text, s.box)
+        # and so the names' pixels are just as on an empty wheel
+        empty = wheel_with({}, turn)
+        empty["field"] = None
+        image, bare = draw(v, events), draw(empty)
+        for d in names:
+            assert pixels(image, shrunk(d.box, 1)) == pixels(bare, shrunk(d.box, 1)), d.text
+
+
+def test_six_markers_fit_beside_every_name() -> None:
+    for i in range(8):
+        for k in range(1, 7):
+            slots = antiquity._marker_slots(i, k)
+            assert len(slots) == k
+            for a, p in enumerate(slots):
+                for q in slots[a + 1:]:
+                    assert math.dist(p, q) >= 2 * antiquity.MARKER_R + 2, (i, k)
+
+
+def log_lines(log: TextLog) -> list[Any]:
+    box = antiquity.LOG_BOX
+    return [d for d in log.drawn if d.box is not None and meet(d.box, box)
+            and d.text != "LAST TURN"]
+
+
+@pytest.mark.parametrize("events", [TURN, OTHER_TURN, TURN + OTHER_TURN,
+                                    (TURN + OTHER_TURN) * 30, None])
+def test_the_last_turn_is_at_the_essential_size_and_fits_its_box(events: Any) -> None:
+    # the issue: 13 px lines (6.5 px on a phone) with no role
+    log = logged(crowded(), events)
+    lines = log_lines(log)
+    assert lines
+    smallest = min_essential_size(log.width)
+    box = antiquity.LOG_BOX
+    for d in lines:
+        assert d.role == "log", d
+        assert d.size >= smallest, d
+        assert d.box is not None
+        assert box[0] < d.box[0] and d.box[2] <= box[2] - 8, d  # wrapped, never past the box
+        assert box[1] < d.box[1] and d.box[3] <= box[3] - 4, d
+    assert readable(log) == []
+
+
+def test_the_last_turn_names_its_nation_once_and_wraps_long_lines() -> None:
+    log = logged(crowded(), TURN)
+    lines = log_lines(log)
+    texts = [d.text for d in lines]
+    # "Round 23 · Carthaginians to play" heads the turn; its lines do not repeat the name
+    assert texts.count("Carthaginians") == 1
+    assert "Round 23 · " in texts and " to play" in texts
+    words = " ".join(t.strip() for t in texts)
+    for phrase in ("→ Maneuver I (2 steps, free)", "moved 2 legions Cirta → Tingis",
+                   "conquered Syracusae from the Romans (strength 2)",
+                   "gained a King (5 personalities)"):
+        assert phrase in words, phrase
+    assert not any(t.endswith("…") for t in texts)  # wrapped, not cut
+    rows = {round(middle(d.box)[1]) for d in lines if d.box is not None}
+    assert len(rows) >= 10  # nine lines, one of them wrapped
+    # a long turn shows its latest lines, after how many are left out, the name again
+    # where its heading is left out
+    log = logged(crowded(), (TURN + OTHER_TURN) * 30)
+    texts = [d.text for d in log_lines(log)]
+    assert texts[0].startswith("… ") and texts[0].endswith(" earlier")
+    assert "armed" in " ".join(texts[-3:])
+    heading = texts.index(" to play")
+    assert "Carthaginians" in texts[1:heading]  # its heading scrolled off: named
+
+
+def test_the_image_keeps_a_sensible_shape() -> None:
+    for n in (2, 6):
+        assert antiquity.image_height(n) / antiquity.WIDTH < 1.85

@@ -68,7 +68,7 @@ NAME_CLEARANCE = 4.5
 TURN = -112.5
 #: The most markers in a row.
 ROW = 3
-ROW_STEP = MARKER_STEP * math.sqrt(3) / 2  # rows nest like coins
+ROW_STEP = 2 * MARKER_R + 3  # rows clear of each other however they are centred
 
 
 def _angle(i: int) -> float:
