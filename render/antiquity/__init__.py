@@ -84,9 +84,10 @@ from render.common import lighten as lighten
 
 __all__ = [
     "CITY_R", "DEEP", "ESSENTIAL", "GOLD", "LAND_OUT", "LOG_BOX", "MAP_FILE", "MAP_H", "MAP_W",
-    "MAP_X", "MAP_Y", "MARKER_R", "PANELS_Y", "PANEL_GAP", "PANEL_H", "PANEL_W", "RESOURCE_COLOURS", "SEA",
-    "WHEEL_BOX", "WHEEL_C", "WHEEL_IN", "WHEEL_OUT", "WIDTH", "M", "city_boxes", "game_map",
-    "image_height", "layout_key", "place_name", "render", "sea_cells", "spots",
+    "MAP_X", "MAP_Y", "MARKER_R", "PANELS_Y", "PANEL_GAP", "PANEL_H", "PANEL_W",
+    "RESOURCE_COLOURS", "SEA", "WHEEL_BOX", "WHEEL_C", "WHEEL_IN", "WHEEL_OUT", "WIDTH", "M",
+    "city_boxes", "game_map", "image_height", "layout_key", "place_name", "render", "sea_cells",
+    "spots",
 ]
 
 
