@@ -282,19 +282,29 @@ def _draw_marker(c: Canvas, centre: Point, colour: RGB, initial: str, current: b
     c.text((x, y + 0.5), initial, 10.5, fill=text_on(colour), bold=True, anchor="mm")
 
 
-def _arc(c: Canvas, start: int, end: int, colour: RGB) -> None:
-    """A move on the wheel: an arrow outside it, clockwise from field ``start`` to ``end``
-    (one cached sprite per move and colour)."""
-    c.stamp(("arc", start, end, colour), WHEEL_C, ARC_R + 8,
-            lambda cv, p: _draw_arc(cv, p, start, end, colour))
-
-
-def _draw_arc(c: Canvas, centre: Point, start: int, end: int, colour: RGB) -> None:
+def _arc_points(start: int, end: int, centre: Point) -> list[Point]:
     steps = (end - start) % 8 or 8
     a0, a1 = _angle(start), _angle(start) + steps * math.pi / 4
     n = max(4, steps * 8)
-    pts = [(centre[0] + ARC_R * math.cos(a0 + (a1 - a0) * k / n),
-            centre[1] + ARC_R * math.sin(a0 + (a1 - a0) * k / n)) for k in range(n + 1)]
+    return [(centre[0] + ARC_R * math.cos(a0 + (a1 - a0) * k / n),
+             centre[1] + ARC_R * math.sin(a0 + (a1 - a0) * k / n)) for k in range(n + 1)]
+
+
+def _arc(c: Canvas, start: int, end: int, colour: RGB) -> None:
+    """A move on the wheel: an arrow outside it, clockwise from field ``start`` to ``end``
+    (one cached sprite per move and colour, as big as the arc: a short move pastes
+    little)."""
+    pts = _arc_points(start, end, WHEEL_C)
+    xs, ys = [x for x, _ in pts], [y for _, y in pts]
+    mid = (round((min(xs) + max(xs)) / 2), round((min(ys) + max(ys)) / 2))
+    extent = max(max(xs) - min(xs), max(ys) - min(ys)) / 2 + ARROW_HEAD
+    dx, dy = WHEEL_C[0] - mid[0], WHEEL_C[1] - mid[1]
+    c.stamp(("arc", start, end, colour, dx, dy), mid, extent,
+            lambda cv, p: _draw_arc(cv, (p[0] + dx, p[1] + dy), start, end, colour))
+
+
+def _draw_arc(c: Canvas, centre: Point, start: int, end: int, colour: RGB) -> None:
+    pts = _arc_points(start, end, centre)
     path_arrow(c, trim_path(pts, 4, 2), colour, 3, head=ARROW_HEAD, spread=ARROW_SPREAD,
                outline=3, whole=True)  # one mask: the same arc every time
 
