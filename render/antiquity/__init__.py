@@ -19,20 +19,22 @@ that would cover a name, a city or another counter takes the next row. Regions n
 for this table (the view lists only those in play) are greyed, captioned "Not in play"
 where there is room and explained by the legend (bottom left, with the deep seas).
 
-Under the map: the action wheel (8 fields clockwise from the top, every nation's marker
-with its initial on its field, the nation to act ringed in gold, its move this turn as an
-arc outside the wheel) beside the last turn in words, then a panel per nation in seat
-order: name and player, personalities against the target, resources, cities, temples,
-legions and galleys, know-hows. On top: the round, whose turn it is, the prompt, and the
-winner once the game is over.
+Under the map: the action wheel (8 fields clockwise, Marble just left of the top, each
+named at the phone-first size as far out in its wedge as it fits; every nation's marker
+with its initial on its field, in rows clear of the field's name; the nation to act ringed
+in gold, its move this turn as an arc outside the wheel) beside the last turn in words (at
+the phone-first size, wrapped, a nation named once in the heading of its turn), then a
+panel per nation in seat order: name and player, personalities against the target,
+resources, cities, temples, legions and galleys, know-hows. On top: the round, whose turn
+it is, the prompt, and the winner once the game is over.
 
 What ``events`` did (every public event since the last image, a whole turn) is marked on
 the map: an arrow per move along its path (its count where it covers nothing), red bursts
 for fights, a red ring for a conquered city, gold rings for cities founded and temples
 built, "+n" for units armed (each mark near its region, clear of names and counters), a
 cross for a city abandoned; production and know-hows bought are tagged on the panels.
-Text a player needs to decide (the status line, the round, place names, unit counts,
-resources, points) is marked with its role and drawn at least
+Text a player needs to decide (the status line, the round, place and field names, unit
+counts, resources, points, the last turn) is marked with its role and drawn at least
 :func:`render.common.min_essential_size` tall, so it stays readable on a phone.
 """
 

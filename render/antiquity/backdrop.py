@@ -1,7 +1,8 @@
 """The Antiquity image's static layers, drawn once per set of regions in play and cached:
 seas as the cells nearest each sea's position, land blobs joined by land bridges, coasts,
 land borders, the legend and the caption of the regions not in play (greyed), framed beside
-the wheel's fields and the boxes of the log and the panels. The names are drawn each render
+the wheel (its fields and their names: ``wheel._wheel``, recorded where they are each
+render) and the boxes of the log and the panels. The map's names are drawn each render
 (``board``), over the arrows."""
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """The Antiquity header, log and nation panels: the round, whose turn it is and the prompt
-(or the winner); the last turn in words; a panel per nation in seat order (name and
-player, points, resources, cities, temples, legions, galleys, personalities, know-hows),
-each drawn once and kept while it does not change."""
+(or the winner); the last turn in words (phone first: wrapped at the essential size); a
+panel per nation in seat order (name and player, points, resources, cities, temples,
+legions, galleys, personalities, know-hows), each drawn once and kept while it does not
+change."""
 
 from __future__ import annotations
 
