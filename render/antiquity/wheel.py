@@ -260,11 +260,6 @@ def _marker_slots(i: int, k: int) -> list[Point]:
     return list(_layout(i).slots[min(k, MAX_NATIONS) - 1])
 
 
-def field_name_boxes(i: int) -> tuple[Box, ...]:
-    """The ink of field ``i``'s name, line by line (as the TextLog records it)."""
-    return _layout(i).boxes
-
-
 # --- drawing -------------------------------------------------------------------------------
 
 
