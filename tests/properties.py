@@ -6,7 +6,8 @@ its own invariants and facts.
 * Walking: :func:`walk` yields each :class:`Step` (``before, player, action, after,
   events``) of a game played by ``choose(rng, state, player, legal)`` — :func:`any_legal`,
   :func:`automatic`, :func:`mixed`, :func:`timeouts` — for ``pick(rng, acting)`` (:func:`first`,
-  the default, or :func:`anyone`); :func:`play_out` plays a game to its end.
+  the default, or :func:`anyone`); :func:`play_out` plays a game to its end;
+  :func:`public_views` gives the board's input (view and recent events) along a game.
 * :func:`fuzz`: a random game from a seed in which, at every step, garbage from anyone is
   refused with a reason and changes nothing, only those who must act have legal actions
   (unique; nobody else may take them), and the action applied in upper case is accepted,
@@ -33,7 +34,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hst
 
-from engine import IllegalAction
+from engine import IllegalAction, public_events
 from engine.core import Game
 
 #: ``choose(rng, state, player, legal) -> action``
@@ -114,6 +115,19 @@ def walk(game: Game[Any], state: Any, rng: random.Random | None, plies: int, *,
             assert game.dump(state) == before  # apply never changes its input
         yield Step(state, player, action, after, events)
         state = after
+
+
+def public_views(game: Game[Any], state: Any, rng: random.Random, plies: int, *,
+                 recent: int) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+    """The public view of ``state`` and after each of at most ``plies`` random actions
+    (the first seat to act choosing), each with the public events of the actions just
+    before it, at most ``recent`` of them (what a board image marks)."""
+    out: list[tuple[dict[str, Any], list[dict[str, Any]]]] = [(game.view(state, None), [])]
+    events: list[dict[str, Any]] = []
+    for step in walk(game, state, rng, plies, frozen=False):
+        events = (events + public_events(step.events))[-recent:]
+        out.append((game.view(step.after, None), list(events)))
+    return out
 
 
 def play_out(game: Game[Any], state: Any, choose: Choose, plies: int,

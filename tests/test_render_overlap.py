@@ -22,6 +22,7 @@ from render.common import Canvas, TextLog, capture_images
 from render.common.overlap import covers, hidden_texts, off_image, overlapping_texts
 from render.common.text import DrawnShape
 from tests import toy_game
+from tests.properties import public_views
 
 KINDS = toy_game.kinds()
 NAMES = {f"{900 + i}": n for i, n in enumerate(
@@ -42,24 +43,10 @@ def crowded_positions(kind: str, seed: int, players: int, options: dict[str, Any
     actions, or more often in a short game (at least ``BOARDS`` of them when it lasts that
     many actions)."""
     game = engine.GAMES[kind]
-    rng = random.Random(seed * 7919 + players)
     ids = [f"{900 + i}" for i in range(players)]
     state = game.new_game(ids, seed, options) if options else game.new_game(ids, seed)
-    out = [(game.view(state, None), [])]
-    recent: list[dict[str, Any]] = []
-    steps = 0
-    while game.outcome(state) is None and steps < LONGEST:
-        to_act = game.to_act(state)
-        if not to_act:
-            break
-        player = to_act[0]
-        legal = game.legal_actions(state, player)
-        if not legal:
-            break
-        state, events = game.apply(state, player, rng.choice(legal))
-        recent = (recent + engine.public_events(events))[-24:]
-        steps += 1
-        out.append((game.view(state, None), list(recent)))
+    out = public_views(game, state, random.Random(seed * 7919 + players), LONGEST,
+                       recent=24)
     step = max(1, min(every, len(out) // BOARDS))
     return out[::step] + ([out[-1]] if (len(out) - 1) % step else [])
 

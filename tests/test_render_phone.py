@@ -21,6 +21,7 @@ import engine
 import render
 from render.common import ESSENTIAL_ROLES, TextLog, min_essential_size
 from tests import toy_game
+from tests.properties import public_views
 
 #: Every game's image and the toy sixth game's (registered by tests/conftest.py); the roles
 #: each must show are the game's own ``facts.board_shows`` (a game with hands shows hand
@@ -33,28 +34,11 @@ def positions(kind: str, seed: int, samples: int = 6) -> list[tuple[dict[str, An
     """Public views from one random game, each with the public events of the actions
     just before it (what a turn digest would mark)."""
     game = engine.GAMES[kind]
-    rng = random.Random(seed)
     players = [f"{900 + i}" for i in range(game.max_players)][:max(game.min_players,
                                                                      min(game.max_players, 3))]
-    state = game.new_game(players, seed)
-    out = [(game.view(state, None), [])]
-    recent: list[dict[str, Any]] = []
-    steps = 0
-    while game.outcome(state) is None and steps < 400:
-        to_act = game.to_act(state)
-        if not to_act:
-            break
-        player = to_act[0]
-        legal = game.legal_actions(state, player)
-        if not legal:
-            break
-        state, events = game.apply(state, player, rng.choice(legal))
-        recent = (recent + engine.public_events(events))[-40:]
-        steps += 1
-        if steps % 60 == 0:
-            out.append((game.view(state, None), list(recent)))
-    out.append((game.view(state, None), list(recent)))
-    return out[:samples]
+    along = public_views(game, game.new_game(players, seed), random.Random(seed), 400,
+                         recent=40)
+    return (along[::60] + ([along[-1]] if (len(along) - 1) % 60 else []))[:samples]
 
 
 @pytest.mark.parametrize("kind", KINDS)
