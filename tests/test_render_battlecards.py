@@ -13,6 +13,7 @@ from PIL import Image
 
 import render
 from render import battlecards as bc
+from render.common import TextLog, min_essential_size
 
 G, B = "111", "222"  # the German and the British player
 NAMES = {G: "Gerda", B: "Basil"}
@@ -945,3 +946,34 @@ def test_the_special_text_is_cut_at_a_word_boundary_in_pixels() -> None:
     long = bc._long_text(SPECIAL * 5, limit=100)
     assert long.endswith("…") and len(long) <= 101
     assert (SPECIAL * 5).startswith(long[:-1]) and (SPECIAL * 5)[len(long) - 1] == " "
+
+
+# --- phone first: the conflict card's text -----------------------------------------------------
+
+LONGEST = conflict_card("C40", "Close Air Support", 7, "keep",
+                        "Keep this card. In a battle, play it on one of your Ground units: +2 "
+                        "attack for the rest of the battle.")
+LONG_NAME = conflict_card("C50", "Factories at Full Output", 4, "arsenal",
+                          "Draw 2 arsenal cards into your reserve hand.")
+
+
+@pytest.mark.parametrize("card", [LONGEST, LONG_NAME, MOBILISATION])
+def test_the_conflict_cards_text_is_readable_on_a_phone(card: dict[str, Any]) -> None:
+    """The card being resolved (the header) and the face-up discard (the card just drawn):
+    name and whole effect at the phone size, recorded with a role, inside their boxes."""
+    view = resolve_view()
+    view["current"] = card
+    view["conflict"]["discard_top"] = card
+    with TextLog() as log:
+        render.render("battlecards", view, None, NAMES)
+    smallest = min_essential_size(log.width)
+    words = card["text"].replace(".", "").split()
+    for box in (bc.HEADER_BOX, bc.CONFLICT_BOX):
+        inside = [d for d in log.drawn if d.box is not None and box[0] <= d.box[0]
+                  and d.box[2] <= box[2] and box[1] <= d.box[1] and d.box[3] <= box[3]]
+        marked = [d for d in inside if d.role is not None]
+        assert all(d.size >= smallest for d in marked), marked
+        text = " ".join(d.text for d in marked if d.role == "log")
+        assert text.replace(".", "").split()[-len(words):] == words, (box, text)  # all of it
+        name = " ".join(d.text for d in marked if d.text in card["name"])
+        assert name == card["name"], (box, name)

@@ -12,6 +12,7 @@ from PIL import Image
 
 import render
 from render import liege
+from render.common import TextLog, min_essential_size
 
 A, B, C, D = "111", "222", "333", "444"
 SIDES = {A: "south", B: "north", C: "west", D: "east"}
@@ -674,3 +675,32 @@ def test_the_title_never_touches_the_round(rnd: int) -> None:
     assert title.box is not None and label.box is not None
     assert title.box[2] + 8 <= label.box[0]  # a clear gap between them
     assert not overlapping_texts(log)
+
+
+# --- phone first: prices and phases ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("prices", [dict(PRICES), dict(PRICES, missile=70, gas=80),
+                                    dict(PRICES, missile=130, gas=9999)])
+def test_card_prices_and_phase_pills_are_readable_on_a_phone(prices: dict[str, int]) -> None:
+    view = crowded_view()
+    for p in view["players"]:
+        p["prices"] = dict(prices)
+    view.update(phase="deploy", to_act=[A])
+    with TextLog() as log:
+        render.render("liege", view, None, None)
+    smallest = min_essential_size(log.width)
+    shown = [d for d in log.drawn if d.box is not None and d.box[0] >= liege.PANEL_X0 - 1]
+    # each card's Missile and Gas prices: recorded as scores at the phone size, inside the card
+    for kind in ("missile", "gas"):
+        label = str(prices[kind])
+        found = [d for d in shown if d.text.rstrip("c") == label]
+        assert len(found) >= 4, (kind, [d.text for d in shown])
+        for d in found:
+            assert d.role == "score" and d.size >= smallest, d
+            assert d.box is not None and d.box[2] <= liege.PANEL_X1, d
+    # the four phases, the current one named in full, all at the phone size
+    pills = [d for d in shown if d.text in ("Deploy", "G", "M", "F")]
+    assert sorted(d.text for d in pills) == ["Deploy", "F", "G", "M"]
+    assert all(d.role == "turn" and d.size >= smallest for d in pills)
+    assert all(d.box is not None and d.box[2] <= liege.PANEL_X1 for d in pills)

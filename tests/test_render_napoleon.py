@@ -252,7 +252,7 @@ def test_shapes_do_not_overlap_and_labels_sit_inside() -> None:
 def test_renders_a_palette_png_of_the_expected_size(make: Any) -> None:
     png = render.render("napoleon", make(), TURN, NAMES)
     image = decode(png)
-    assert image.size == (napoleon.WIDTH, napoleon.HEIGHT) == (800, 1130)
+    assert image.size == (napoleon.WIDTH, napoleon.HEIGHT) == (800, 1186)
     assert image.mode == "P"
     assert len(png) <= 150_000
 
@@ -516,3 +516,34 @@ def test_odd_views_and_events_do_not_crash() -> None:
     draw(v, TURN * 80)  # a long digest
     for events in ("not a list", 42, {"type": "move"}):
         draw(v, events)  # type: ignore[arg-type]
+
+
+def test_losses_and_the_totals_on_the_map_are_readable_on_a_phone() -> None:
+    # a crowded turn: a battle being fought with a card played, another still to fight,
+    # and a battle just fought; the last battle's losses and the armies and countries each
+    # side holds are still shown, each with its role at the phone size, inside the panel
+    v = battle_view()
+    smallest = min_essential_size(napoleon.WIDTH)
+    with TextLog() as log:
+        draw(v, TURN)
+    below = [d for d in log.drawn if d.box is not None and d.box[1] >= napoleon.BOTTOM_Y]
+    assert all(d.box is not None and d.box[0] >= napoleon.MAP_X and
+               d.box[2] <= napoleon.MAP_X + napoleon.MAP_SIZE and
+               d.box[3] <= napoleon.HEIGHT - 10 for d in below)
+
+    def line(start: str) -> list[Any]:
+        first = next(i for i, d in enumerate(below) if d.text.startswith(start))
+        return [d for d in below if d.box is not None and below[first].box is not None
+                and abs(d.box[1] - below[first].box[1]) < 6]
+
+    losses = line("Spain losses")
+    joined = "".join(d.text for d in losses)
+    assert "Spain losses:" in joined and "French 2" in joined and "Allies 0" in joined
+    assert all(d.role == "log" and d.size >= smallest for d in losses)
+    totals = line("On the map")
+    joined = "".join(d.text for d in totals)
+    assert "French" in joined and "Allies" in joined and "armies" in joined
+    assert all(d.role == "count" and d.size >= smallest for d in totals)
+    # nothing small carries what a move is chosen from: only the key to the forces
+    small = [d.text for d in below if d.size < smallest]
+    assert small in ([], ["force = armies + cards + 1 defending + die"])

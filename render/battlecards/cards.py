@@ -234,28 +234,33 @@ def _support(c: Canvas, x: float, y: float, support: Mapping[str, Any], ink: Col
         x += size * 1.3
 
 
+#: A face-up conflict card's rows of essential text: the name beside the Action Number
+#: (wrapped onto a second row when long), then the effect.
+CONFLICT_ROWS = 5
+
+
 def _conflict_face(c: Canvas, box: Box, card: Mapping[str, Any]) -> None:
-    """A face-up conflict card: its Action Number, name and kind."""
+    """A face-up conflict card: its Action Number, name and effect, read on a phone (the
+    name wraps onto a second row when it must, and the effect has the rows left)."""
     x0, y0, x1, y1 = box
     w = x1 - x0
     c.rect((x0 + 1.5, y0 + 2.5, x1 + 1.5, y1 + 2.5), fill=(0, 0, 0, 90), radius=7)
     c.rect(box, fill=FACE, outline=FACE_EDGE, width=1, radius=7)
     an = as_int(card.get("action_number"), 0)
     _action_number(c, (x0 + 17, y0 + 17), 12, an)
-    kind = clean_text(card.get("kind"), limit=16).replace("_", " ").upper()
-    if kind:
-        c.text((x1 - 7, y0 + 17), c.fit(kind, 9, w - 44, bold=True), 9, fill=INK_MUTED,
-               bold=True, anchor="rm")
+    step = (y1 - y0 - 16) / CONFLICT_ROWS
     name = clean_text(card.get("name"), limit=60) or "?"
-    lines = _clip(c, name, 12, w - 14, 3, bold=True)
-    for i, line in enumerate(lines):
-        c.text((x0 + 7, y0 + 42 + i * 15), line, 12, fill=INK, bold=True, anchor="lm")
-    ty = y0 + 42 + len(lines) * 15
     text = _long_text(card.get("text"), limit=160)
-    room = int((y1 - 6 - ty) // 11.5)
+    nx = x0 + 35
+    lines = _clip(c, name, BIG, x1 - 7 - nx, 2 if text else 3, bold=True)
+    for i, line in enumerate(lines):
+        c.text((nx if i == 0 else x0 + 7, y0 + 17 + i * step), line, BIG, fill=INK, bold=True,
+               anchor="lm", role="log")
+    room = CONFLICT_ROWS - len(lines)
     if text and room > 0:
-        for i, line in enumerate(_clip(c, text, 9.5, w - 14, room)):
-            c.text((x0 + 7, ty + i * 11.5), line, 9.5, fill=INK_MUTED, anchor="lm")
+        for i, line in enumerate(_clip(c, text, BIG, w - 14, room)):
+            c.text((x0 + 7, y0 + 17 + (len(lines) + i) * step), line, BIG, fill=INK_MUTED,
+                   anchor="lm", role="log")
 
 
 def _action_number(c: Canvas, centre: Point, r: float, n: int, fill: Colour = INK,

@@ -276,13 +276,14 @@ def _resolving_header(c: Canvas, card: Mapping[str, Any]) -> None:
     _action_number(c, (x0 + 40, y0 + HEADER_H / 2), 17, as_int(card.get("action_number")))
     tx = x0 + 86
     kind = clean_text(card.get("kind"), limit=16).replace("_", " ").upper()
-    c.text((tx, y0 + 17), "RESOLVING" + (f" · {kind}" if kind else ""), 12, fill=MUTED,
+    c.text((tx, y0 + 14), "RESOLVING" + (f" · {kind}" if kind else ""), 12, fill=MUTED,
            bold=True, anchor="lm")
     name = clean_text(card.get("name"), 60) or "?"
-    c.text((tx, y0 + 46), c.fit(name, 24, x1 - tx - 14, bold=True), 24, fill=TEXT, bold=True,
+    c.text((tx, y0 + 37), c.fit(name, 22, x1 - tx - 14, bold=True), 22, fill=TEXT, bold=True,
            anchor="lm", role="turn")
-    for line in _clip(c, _long_text(card.get("text")), 15, x1 - tx - 14, 1):
-        c.text((tx, y0 + 78), line, 15, fill=SOFT, anchor="lm")
+    # its effect: what the player must now do, read on a phone (two rows)
+    for i, line in enumerate(_clip(c, _long_text(card.get("text")), BIG, x1 - tx - 14, 2)):
+        c.text((tx, y0 + 61 + i * 21), line, BIG, fill=SOFT, anchor="lm", role="log")
 
 
 HOW = {"": "BATTLE WON", "uncontested": "BATTLE WON · UNCONTESTED",

@@ -25,8 +25,9 @@ HEADER_H = 96
 HEADER_BOX: Box = (M, MID_Y0, WIDTH - M, MID_Y0 + HEADER_H)
 STRIP_H = 150  # the conflict deck and the shots
 STRIP_Y0 = MID_Y1 - STRIP_H
-CONFLICT_BOX: Box = (M, STRIP_Y0, M + 236, MID_Y1)
-SHOTS_BOX: Box = (M + 244, STRIP_Y0, WIDTH - M, MID_Y1)
+#: The conflict deck and its face-up discard, whose name and effect are read on a phone.
+CONFLICT_BOX: Box = (M, STRIP_Y0, M + 324, MID_Y1)
+SHOTS_BOX: Box = (M + 332, STRIP_Y0, WIDTH - M, MID_Y1)
 #: Between the header and the strip: the battle's units, a battle report or the list.
 BODY_BOX: Box = (M, MID_Y0 + HEADER_H + 8, WIDTH - M, STRIP_Y0 - 8)
 BAND_GAP = 8

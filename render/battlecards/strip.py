@@ -47,13 +47,13 @@ def _conflict_panel(c: Canvas, view: Mapping[str, Any]) -> None:
     deck = _count(conflict.get("deck_count"))
     discards = _count(conflict.get("discard_count"))
     c.text((x0 + 12, y0 + 15), "CONFLICT", 12, fill=MUTED, bold=True, anchor="lm")
-    c.text((x0 + 94, y0 + 15), f"DISCARD · {discards}", 12, fill=MUTED, bold=True,
-           anchor="lm")
-    _pile(c, (x0 + 16, y0 + 34, x0 + 72, y0 + 112), deck, "conflict")
-    c.text((x0 + 44, y0 + 132), _number(deck), 22, fill=TEXT if deck else MUTED, bold=True,
+    c.text((x1 - 12, y0 + 15), f"DISCARD · {discards}", 12, fill=MUTED, bold=True,
+           anchor="rm")
+    _pile(c, (x0 + 12, y0 + 38, x0 + 60, y0 + 104), deck, "conflict")
+    c.text((x0 + 36, y0 + 128), _number(deck), 22, fill=TEXT if deck else MUTED, bold=True,
            anchor="mm", role="count")
     top = conflict.get("discard_top")
-    face = (x0 + 92, y0 + 30, x1 - 10, y1 - 10)
+    face = (x0 + 72, y0 + 28, x1 - 10, y1 - 8)
     if isinstance(top, Mapping):
         _conflict_face(c, face, top)
     else:

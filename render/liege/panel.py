@@ -142,49 +142,78 @@ def _player_card(c: Canvas, top: float, height: float, p: Mapping[str, Any], nam
                 _mini_icon(c, "av", (vx + 10, row), 10, colour)
             elif p.get("in_trench"):
                 _mini_icon(c, "trench", (vx + 11, row), 11, colour)
-    # limits left (and the Missile / Gas prices, raised by lost Mortars)
+    # limits left (and the Missile / Gas prices, raised by lost Mortars): all at the phone
+    # size, so the row is laid out tight (a price drops its "c" or the gaps close up on a
+    # long price rather than shrink)
     row = top + height - 19
-    left = mapping(p.get("left"))
-    prices = mapping(p.get("prices"))
-    x: float = nx
-    for kind in ("trench", "grenade", "missile", "gas"):
-        n = max(0, min(99, as_int(left.get(kind), 0)))
-        if kind == "trench":
-            trench_icon(c, (x, row - 8, x + 21, row + 8))
-        else:
-            WEAPON_ICONS[kind](c, (x + 10, row), 10)
-        c.text((x + 24, row), str(n), ESSENTIAL, fill=TEXT if n else FAINT, bold=True,
-               anchor="lm", role="count")
-        x += 24 + c.text_width(str(n), ESSENTIAL, bold=True)
-        if kind in ("missile", "gas"):
-            price = max(0, min(9999, as_int(prices.get(kind), BASE_PRICES[kind])))
-            raised = price > BASE_PRICES[kind]
-            label = f"{price}c" + ("↑" if raised else "")
-            if raised:
-                w = c.text_width(label, 12, bold=True) + 9
-                c.rect((x + 4, row - 10, x + 4 + w, row + 10), fill=(120, 44, 30),
-                       outline=(255, 140, 90), width=1, radius=6)
-                c.text((x + 4 + w / 2, row + 0.5), label, 12, fill=(255, 196, 150), bold=True,
-                       anchor="mm")
-                x += w + 4
-            else:
-                c.text((x + 4, row + 1), label, 13, fill=MUTED, anchor="lm")
-                x += c.text_width(label, 13) + 4
-        x += 11
+    _limits_row(c, nx, x1 - 10, row, mapping(p.get("left")), mapping(p.get("prices")))
     if out:
         c.rect((x0, top, x1, top + height), fill=with_alpha(BACKGROUND, 120), radius=10)
 
 
+#: The icon's half-width and the room between an icon and its number on a card's limits row.
+LIMIT_ICON, LIMIT_PAD = 9.0, 3.0
+
+
+def _limits_row(c: Canvas, x: float, right: float, row: float, left: Mapping[str, Any],
+                prices: Mapping[str, Any]) -> None:
+    """How many Trenches, Grenades, Missiles and Gas attacks a player has left, and what a
+    Missile and Gas cost them (a raised price on an orange pill), at the phone size."""
+    size = ESSENTIAL
+    counts = {kind: max(0, min(99, as_int(left.get(kind), 0)))
+              for kind in ("trench", "grenade", "missile", "gas")}
+    price = {kind: max(0, min(9999, as_int(prices.get(kind), BASE_PRICES[kind])))
+             for kind in ("missile", "gas")}
+
+    def widths(suffix: str) -> dict[str, float]:
+        out = {}
+        for kind, n in counts.items():
+            w = 2 * LIMIT_ICON + LIMIT_PAD + c.text_width(str(n), size, bold=True)
+            if kind in price:
+                w += 5 + c.text_width(f"{price[kind]}{suffix}", size) \
+                    + (8 if price[kind] > BASE_PRICES[kind] else 0)
+            out[kind] = w
+        return out
+
+    suffix, w = "c", widths("c")
+    if sum(w.values()) + 3 * 6 > right - x:
+        suffix, w = "", widths("")
+    gap = max(2.0, min(12.0, (right - x - sum(w.values())) / 3))
+    for kind, n in counts.items():
+        if kind == "trench":
+            trench_icon(c, (x - 1, row - 8, x + 2 * LIMIT_ICON + 1, row + 8))
+        else:
+            WEAPON_ICONS[kind](c, (x + LIMIT_ICON, row), LIMIT_ICON)
+        tx = x + 2 * LIMIT_ICON + LIMIT_PAD
+        c.text((tx, row), str(n), size, fill=TEXT if n else FAINT, bold=True, anchor="lm",
+               role="count")
+        if kind in price:
+            label = f"{price[kind]}{suffix}"
+            px = tx + c.text_width(str(n), size, bold=True) + 5
+            if price[kind] > BASE_PRICES[kind]:  # raised by lost Mortars
+                pw = c.text_width(label, size) + 8
+                c.rect((px, row - 13, px + pw, row + 13), fill=(120, 44, 30),
+                       outline=(255, 140, 90), width=1, radius=6)
+                c.text((px + pw / 2, row + 0.5), label, size, fill=(255, 196, 150),
+                       anchor="mm", role="score")
+            else:
+                c.text((px, row), label, size, fill=MUTED, anchor="lm", role="score")
+        x += w[kind] + gap
+
+
 def _phase_track(c: Canvas, x: float, y: float, phase: Any) -> None:
-    """General > Deploy > Move > Fight, the current one lit."""
+    """General > Deploy > Move > Fight at the phone size: the current one lit and named in
+    full, the others by their initials (G D M F), in order."""
     current = "fight" if phase == "casualty" else phase
+    size = ESSENTIAL
     for key, label in PHASES:
         lit = key == current
-        w = c.text_width(label, 13, bold=True) + 16
-        c.rect((x, y - 11, x + w, y + 11), fill=ACCENT if lit else (50, 54, 65), radius=11)
-        c.text((x + w / 2, y + 0.5), label, 13, fill=(30, 30, 34) if lit else MUTED, bold=True,
-               anchor="mm")
-        x += w + 5
+        text = label if lit else label[0]
+        w = c.text_width(text, size, bold=True) + (18 if lit else 14)
+        c.rect((x, y - 14, x + w, y + 14), fill=ACCENT if lit else (50, 54, 65), radius=14)
+        c.text((x + w / 2, y + 0.5), text, size, fill=(30, 30, 34) if lit else MUTED,
+               bold=True, anchor="mm", role="turn")
+        x += w + 6
 
 
 def _status(c: Canvas, view: Mapping[str, Any], players: Players,
@@ -208,7 +237,8 @@ def _status(c: Canvas, view: Mapping[str, Any], players: Players,
             c.text((x0 + 14, top + 51 + i * 19), line, 15, fill=MUTED, anchor="lm")
         return
     if phase == "setup":
-        c.text((x0 + 14, top + 21), "SETUP", 14, fill=MUTED, bold=True, anchor="lm")
+        c.text((x0 + 14, top + 21), "Setup", ESSENTIAL, fill=MUTED, bold=True, anchor="lm",
+               role="turn")
     else:
         _phase_track(c, x0 + 12, top + 21, phase)
     who, rest, actor = _status_line(view, players)

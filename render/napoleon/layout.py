@@ -8,7 +8,7 @@ from pathlib import Path
 
 from render.common import RGB, essential_size
 
-WIDTH, HEIGHT = 800, 1130
+WIDTH, HEIGHT = 800, 1186  # the panel under the map holds six lines
 SCALE = 4  # the static map is drawn this many times larger, then reduced
 KIND = "napoleon"
 

@@ -262,14 +262,19 @@ def _battles_fought(view: Mapping[str, Any], turn: _Turn) -> list[Ranked]:
     out: list[Ranked] = []
     for i, b in enumerate(shown[-6:]):
         out.append((2 + len(shown[-6:]) - i, 10 + i, _battle_line(b)))
-    if turn.battles:
+    if turn.battles:  # the last battle's losses (and its cards), read on a phone
         b = turn.battles[-1]
         played = [label for cid, label in turn.cards if cid == b.country][-4:]
-        text = (f"{countries()[b.country].name}: "
-                + (f"cards {', '.join(played)} · " if played else "")
-                + f"losses French {b.losses[0]}, Allies {b.losses[1]}"
-                + " · force = armies + cards + 1 defending + die")
-        out.append((4, 20, ([(text, MUTED, None)], 13.5, None)))
+        losses: list[Run] = [
+            (f"{countries()[b.country].name} losses: ", MUTED, None),
+            _side_text("french", f"French {b.losses[0]}"), (", ", MUTED, None),
+            _side_text("allies", f"Allies {b.losses[1]}")]
+        if played:
+            losses.append((" · cards " + ", ".join(played), MUTED, None))
+        out.append((3, 20, (losses, ESSENTIAL, "log")))
+        # a key to the forces written out above (not needed to choose a move)
+        out.append((30, 21, ([("force = armies + cards + 1 defending + die", FAINT, None)],
+                             13.5, None)))
     return out
 
 
@@ -320,13 +325,16 @@ def _happenings(view: Mapping[str, Any], turn: _Turn,
                            for s in SIDES)
         out.append((0, 0, ([("Final scores (reinforcement value held): " + final, TEXT,
                              None)], ESSENTIAL, "score")))
-    totals = []
-    for side in SIDES:
+    # the armies and countries each side holds on the map, read on a phone (the last line)
+    totals: list[Run] = [("On the map: ", MUTED, None)]
+    for i, side in enumerate(SIDES):
         armies = sum(p.armies(side) for p in places.values())
         held = sum(1 for p in places.values() if p.control == side)
-        totals.append(f"{SIDE_NAMES[side]} {armies} armies, {held} "
-                      + ("country" if held == 1 else "countries"))
-    out.append((20, 90, ([("On the map: " + " · ".join(totals), MUTED, None)], 14, None)))
+        if i:
+            totals.append((" · ", MUTED, None))
+        totals.append(_side_text(side, f"{SIDE_NAMES[side]} {armies} armies, {held} "
+                                 + ("country" if held == 1 else "countries")))
+    out.append((2, 90, (totals, ESSENTIAL, "count")))
     return out
 
 
