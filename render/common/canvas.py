@@ -299,9 +299,16 @@ class Canvas:
     def _opaque(colour: Colour | None) -> bool:
         return colour is not None and _alpha(colour) >= OPAQUE
 
-    def _note_outline(self, log: TextLog, kind: str, coords: Sequence[float],
-                      outline: Colour | None, width: float) -> None:
-        """An opaque outline (of a shape with no opaque fill) as lines or a ring."""
+    def _note_shape(self, kind: str, coords: Sequence[float], fill: Colour | None,
+                    outline: Colour | None, width: float) -> None:
+        """A shape for the active TextLog: its area if the fill is opaque, else its opaque
+        outline (as lines or a ring), else nothing."""
+        log = self._log()
+        if log is None:
+            return
+        if self._opaque(fill):
+            log.add_shape(kind, coords)
+            return
         if not self._opaque(outline) or width <= 0:
             return
         if kind == "ellipse":
@@ -408,12 +415,7 @@ class Canvas:
 
     def rect(self, box: Box, fill: Colour | None = None, outline: Colour | None = None,
              width: float = 1, radius: float = 0) -> None:
-        log = self._log()
-        if log is not None:
-            if self._opaque(fill):
-                log.add_shape("box", box)
-            else:
-                self._note_outline(log, "box", box, outline, width)
+        self._note_shape("box", box, fill, outline, width)
         if not self.fast:
             b = self._box(box)
             if radius > 0:
@@ -438,12 +440,7 @@ class Canvas:
 
     def ellipse(self, box: Box, fill: Colour | None = None, outline: Colour | None = None,
                 width: float = 1) -> None:
-        log = self._log()
-        if log is not None:
-            if self._opaque(fill):
-                log.add_shape("ellipse", box)
-            else:
-                self._note_outline(log, "ellipse", box, outline, width)
+        self._note_shape("ellipse", box, fill, outline, width)
         if self.fast:
             self._shape("ellipse", box, fill, outline, width)
         else:
@@ -457,13 +454,8 @@ class Canvas:
 
     def polygon(self, points: Sequence[Point], fill: Colour | None = None,
                 outline: Colour | None = None, width: float = 1) -> None:
-        log = self._log()
-        if log is not None and len(points) >= 2:
-            coords = [v for p in points for v in p]
-            if self._opaque(fill):
-                log.add_shape("polygon", coords)
-            else:
-                self._note_outline(log, "polygon", coords, outline, width)
+        if len(points) >= 2 and TextLog.active is not None:     # only while tests record
+            self._note_shape("polygon", [v for p in points for v in p], fill, outline, width)
         if self.fast:
             if len(points) >= 2:
                 self._shape("polygon", [v for p in points for v in p], fill, outline, width)
