@@ -153,6 +153,26 @@ def test_a_later_phase_action_skips_the_earlier_phases():
     assert t.phase == "fight"
 
 
+def test_skip_and_done_are_each_the_phase_s_listed_word_or_refused():
+    """Ruling 12: `done` in deployment is the listed `skip`, `skip` in Move Resources the
+    listed `done` (the same position, events and record); `done` in the General step is
+    refused (only `skip` is listed there)."""
+    general = position({"e2": rifle("A")}, phase="general", A={"general": "e1"})
+    assert "done" not in GAME.legal_actions(general, "A")
+    refused(general, "done", "`skip` the General step")
+    deploy, _ = act(general, "skip")
+    moving, _ = act(general, "shift e2 e3")
+    for state, typed, listed in ((deploy, "done", "skip"), (moving, "skip", "done")):
+        legal = GAME.legal_actions(state, "A")
+        assert listed in legal and typed not in legal
+        (s1, e1), (s2, e2) = act(state, typed), act(state, listed)
+        assert s1.phase == "fight" and GAME.dump(s1) == GAME.dump(s2) and e1 == e2
+        assert s1.last_move["action"] == listed
+    fight = position(phase="fight")
+    refused(fight, "done", "already over")
+    refused(fight, "skip", "type `end`")
+
+
 def test_round_counts_when_seat_one_begins():
     s = position(turn="B")
     s, _ = act(s, "end")

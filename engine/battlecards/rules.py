@@ -64,6 +64,8 @@ class Battlecards(Game[BattlecardsState]):
         fixed_undo={"draw": False, "deploy": False, "emergency": False, "scout": False,
                     "decline": False, "done": False, "play": False, "fire": False},
         board_shows=frozenset({"turn", "score", "hand", "count", "unit", "log"}))
+    #: 2: `autofire on` while it is on (and `off` while off) is refused, as it is not listed.
+    rules_version = 2
     min_players = 2
     max_players = 2
     summary = ("1940-45, German against British: build forces from your arsenal, draw the "
@@ -182,6 +184,9 @@ class Battlecards(Game[BattlecardsState]):
             new.winner = new.opponent(player).id
             self._end(new, "resigned", events, resigned=player)
         elif parsed.verb == "autofire":
+            if seat.autofire == (parsed.args[0] == "on"):
+                # only the switch is listed: setting it as it is would do nothing
+                raise IllegalAction(f"Auto-fire is already {parsed.args[0]}.")
             seat.autofire = parsed.args[0] == "on"
             events.append({"type": "autofire", "player": player, "on": seat.autofire})
             if new.battle is not None and not new.pending:

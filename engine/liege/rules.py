@@ -50,6 +50,9 @@ class Liege(Game[LiegeState]):
                     "gas": False},
         board_shows=frozenset({"turn", "count", "score", "place", "log", "unit"}),
         short_game={"size": 8}, variants=({"size": 8},))
+    #: 2: `done` in the General step is refused, and `done` in deployment and `skip` in Move
+    #: Resources are played (and recorded) as the phase's listed `skip` and `done`.
+    rules_version = 2
     min_players = 2
     max_players = 4
     summary = ("1914: buy rifles, machine guns, mortars, armored vehicles and trenches, fight "
@@ -335,9 +338,18 @@ class Liege(Game[LiegeState]):
         return (f"{dst} is taken: your General steps onto an empty square, an empty Trench "
                 "or your own empty Armored Vehicle.")
 
+    # `skip` and `done` each close the current phase, and each is listed only where it is
+    # the phase's own word: `skip` in the General step and deployment, `done` in Move
+    # Resources. Typed where the other one is listed, each is that one (ruling 12: `done`
+    # during deployment closes it like `skip`; `skip` in Move Resources is `done`), so it
+    # does exactly what the listed action does and is recorded as it. `done` in the
+    # General step and both in the fighting phase are refused.
+
     def _do_skip(self, state: LiegeState, seat: Seat, action: Action,
                  events: list[Event]) -> str:
-        nxt = {"general": "deploy", "deploy": "fight", "move": "fight"}.get(state.phase)
+        if state.phase == "move":
+            return self._do_done(state, seat, action, events)
+        nxt = {"general": "deploy", "deploy": "fight"}.get(state.phase)
         if nxt is None:
             raise IllegalAction("Fighting is the last phase: type `end` to end your turn.")
         events.append({"type": "skip", "player": seat.id, "phase": state.phase})
@@ -346,7 +358,12 @@ class Liege(Game[LiegeState]):
 
     def _do_done(self, state: LiegeState, seat: Seat, action: Action,
                  events: list[Event]) -> str:
-        if state.phase not in ("general", "deploy", "move"):
+        if state.phase == "deploy":
+            return self._do_skip(state, seat, action, events)
+        if state.phase == "general":
+            raise IllegalAction("`done` closes deployment, which has not begun: `skip` the "
+                                "General step, or `end` your turn.")
+        if state.phase != "move":
             raise IllegalAction("Deployment is already over: `attack ...` or `end`.")
         events.append({"type": "done", "player": seat.id})
         state.phase = "fight"
