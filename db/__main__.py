@@ -3,6 +3,7 @@
     python -m db backup  [--database PATH] [--to DIR]
     python -m db restore BACKUP_FILE [--database PATH]
     python -m db check   [--database PATH]
+    python -m db accept-loss [--database PATH]
     python -m db copy    SOURCE TARGET
     python -m db ratings --rebuild [--database PATH]
 
@@ -10,11 +11,13 @@
 ``./warhost.db``), ``--to`` to ``BACKUP_DIR`` (then a ``backups`` folder beside the
 database), as the bot reads them. ``backup``, ``restore`` and ``check`` are for the
 SQLite store; a PostgreSQL store (``DATABASE_URL``) is backed up and restored with
-PostgreSQL's own tools (docs/backups.md). ``copy`` moves every game into a new, empty
-database, a SQLite path or a PostgreSQL URL either side (:mod:`db.transfer`;
-docs/deploy.md). ``ratings --rebuild`` makes the ratings and statistics again from the
-finished games (:mod:`db.ratings`; docs/ratings.md), on SQLite or PostgreSQL
-(``DATABASE_URL``); the bot may be running.
+PostgreSQL's own tools (docs/backups.md). ``accept-loss`` lets the bot start on a SQLite
+database that lost saved changes (its write-ahead log damaged or deleted;
+:mod:`db.witness`). ``copy`` moves every game into a new, empty database, a SQLite
+path or a PostgreSQL URL either side (:mod:`db.transfer`; docs/deploy.md).
+``ratings --rebuild`` makes the ratings and statistics again from the finished games
+(:mod:`db.ratings`; docs/ratings.md), on SQLite or PostgreSQL (``DATABASE_URL``); the
+bot may be running.
 
 Exit status: 0 done (or no problem found), 1 refused or problems found, 2 bad usage.
 """
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sqlite3
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -32,10 +36,12 @@ from db.backup import (
     backup_folder,
     check_file,
     database_in_use,
+    restart_witness,
     restore,
     take_backup,
 )
 from db.settings import DEFAULT_DATABASE_PATH, read_settings
+from db.witness import lost_in_file
 
 
 class Refused(Exception):
@@ -101,8 +107,18 @@ def cmd_check(args: argparse.Namespace, values: Mapping[str, str]) -> int:
 
 
 async def _check(database: Path) -> list[str]:
-    """SQLite's quick_check, the schema, then every game's replay (Store.history.problems)."""
-
+    """Lost commits, SQLite's quick_check, the schema, then every game's replay
+    (Store.history.problems)."""
+    try:
+        # First, and without writing: the checks below open the file read-write, and
+        # closing it checkpoints and deletes a damaged write-ahead log.
+        lost = await asyncio.to_thread(lost_in_file, database)
+    except sqlite3.Error as exc:
+        lost = None
+        print(f"Could not compare {database} with its commit witness ({exc}).", file=sys.stderr)
+    if lost is not None:
+        print(lost, file=sys.stderr)
+        return [lost]
     try:
         checked = await asyncio.to_thread(check_file, database, "database")
     except BackupError as exc:
@@ -140,6 +156,29 @@ async def _check_games(target: str) -> list[str]:
     if not found:
         print(f"All {len(ids)} games replay exactly from their logs.")
     return found
+
+
+def cmd_accept_loss(args: argparse.Namespace, values: Mapping[str, str]) -> int:
+    database = _database(args, values)
+    if not database.is_file():
+        raise Refused(f"There is no database at {database}. Pass --database PATH, or set "
+                      "DATABASE_PATH.")
+    try:
+        lost = lost_in_file(database)
+    except sqlite3.Error as exc:
+        raise Refused(f"Cannot read {database} ({exc}); `python -m db check` says more.") \
+            from exc
+    if lost is None:
+        print(f"{database} holds every change Warhost noted; there is nothing to accept.")
+        return 0
+    busy = database_in_use(database)
+    if busy is not None:
+        raise Refused(busy)
+    restart_witness(database)
+    print(lost.split(". Its write-ahead log")[0] + ".")
+    print(f"Accepted: Warhost will start from {database} as it is now. Ask the players of "
+          "the games changed after that time to check their boards.")
+    return 0
 
 
 def cmd_copy(args: argparse.Namespace, values: Mapping[str, str]) -> int:
@@ -224,10 +263,19 @@ def parser() -> argparse.ArgumentParser:
     back.set_defaults(run=cmd_restore)
 
     check = commands.add_parser("check", help="check the database and replay every game",
-                                description="SQLite's quick_check, then every game's log "
-                                "replayed against its saved position.")
+                                description="Changes lost from the write-ahead log, "
+                                "SQLite's quick_check, the schema against the migrations', "
+                                "then every game's log replayed against its saved position.")
     check.add_argument("--database", metavar="PATH", help=database_help)
     check.set_defaults(run=cmd_check)
+
+    accept = commands.add_parser(
+        "accept-loss", help="start from a database that lost saved changes",
+        description="The bot refuses to start on a database that lost changes it had saved "
+        "(its write-ahead log damaged or deleted after a crash). Restore a copy if you have "
+        "one; else this accepts the database as it is, so the bot starts again.")
+    accept.add_argument("--database", metavar="PATH", help=database_help)
+    accept.set_defaults(run=cmd_accept_loss)
 
     copy = commands.add_parser("copy", help="copy every game into a new, empty database",
                                description="Copy every game into a new, empty database "

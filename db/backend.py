@@ -30,13 +30,16 @@ import logging
 import os
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
+from urllib.parse import quote
 
 import aiosqlite
+
+from db.witness import Witness
 
 log = logging.getLogger("warhost.db")
 
@@ -49,6 +52,7 @@ POSTGRES_POOL_MAX = 10
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 Row = Sequence[Any]
+T = TypeVar("T")
 
 
 class DatabaseError(Exception):
@@ -69,6 +73,14 @@ class CorruptError(DatabaseError):
 
 class ReadOnlyError(DatabaseError):
     """The database cannot be written (file permissions, a read-only mount or replica)."""
+
+
+class ForeignError(DatabaseError):
+    """The file is another application's database; ``tables`` are its tables."""
+
+    def __init__(self, tables: list[str]) -> None:
+        super().__init__(", ".join(tables))
+        self.tables = tables
 
 
 class ClosedError(DatabaseError):
@@ -170,6 +182,41 @@ class SQLiteConnection:
     async def lock(self, key: str) -> None:
         """Nothing to do: a SQLite write transaction already excludes other writers."""
 
+    async def begin(self) -> int:
+        """``BEGIN IMMEDIATE``; returns the connection's change counter at that moment
+        (so :meth:`commit` knows whether the transaction changed anything)."""
+        def begin(db: sqlite3.Connection) -> int:
+            db.execute("BEGIN IMMEDIATE")
+            return db.total_changes
+
+        return int(await self._on_thread(begin))
+
+    async def commit(self, changes_at_begin: int, witness: Witness | None) -> None:
+        """``COMMIT``. With a ``witness``, a transaction that changed something also
+        counts itself in ``warhost_commits`` and, once committed, notes the count beside
+        the database (:mod:`db.witness`): all on the database's thread, in one hop."""
+        def commit(db: sqlite3.Connection) -> None:
+            if witness is None or db.total_changes == changes_at_begin:
+                db.execute("COMMIT")
+                return
+            count = db.execute(
+                "UPDATE warhost_commits SET count = count + 1 RETURNING count").fetchall()
+            db.execute("COMMIT")
+            if count:
+                witness.note(int(count[0][0]))
+
+        await self._on_thread(commit)
+
+    async def _on_thread(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """``fn(connection)`` on the connection's own thread (one hop, however many
+        statements it runs)."""
+        try:
+            # aiosqlite runs ``fn`` on the connection's thread, like its own methods.
+            result: T = await self.raw._execute(fn, self.raw._conn)  # type: ignore[no-untyped-call]
+            return result
+        except sqlite3.Error as exc:
+            raise sqlite_error(exc) from exc
+
     async def rollback(self) -> None:
         try:
             await self.raw.rollback()
@@ -191,6 +238,31 @@ async def _sqlite_connect(path: str, *, readonly: bool = False) -> aiosqlite.Con
     return conn
 
 
+def foreign_tables_in(path: str) -> list[str]:
+    """The tables of an existing SQLite file with no Warhost schema version (another
+    application's), read without changing anything (``immutable``: no lock, no journal
+    files made beside it; the main file holds every table a checkpoint copied, and a
+    Warhost database's schema version always comes with its tables); [] for a Warhost
+    database, a new or empty file, or one that cannot be read this way (opening it says
+    why)."""
+    if path in ("", ":memory:") or path.startswith("file:") or not os.path.isfile(path) \
+            or os.path.getsize(path) == 0:
+        return []
+    uri = f"file:{quote(os.path.abspath(path))}?mode=ro&immutable=1"
+    try:
+        con = sqlite3.connect(uri, uri=True, isolation_level=None)
+        try:
+            if con.execute("PRAGMA user_version").fetchone()[0] != 0:
+                return []
+            return [str(r[0]) for r in con.execute(
+                "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') "
+                "AND name NOT LIKE 'sqlite%' ORDER BY name")]
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return []
+
+
 class SQLiteBackend:
     """One writer connection (behind an asyncio lock: a transaction's statements must
     not interleave with another coroutine's) and a few read connections."""
@@ -208,6 +280,8 @@ class SQLiteBackend:
             self._idle.put_nowait(SQLiteConnection(reader))
         self._cleanups: set[asyncio.Task[None]] = set()
         self._closed = False
+        #: Set once the database is checked (:func:`db.opening.check_and_migrate`).
+        self.witness: Witness | None = None
 
     @classmethod
     async def open(cls, path: str, synchronous: str = "FULL", *,
@@ -218,6 +292,11 @@ class SQLiteBackend:
         if mode not in SYNCHRONOUS_MODES:
             raise ValueError(f"synchronous must be one of {SYNCHRONOUS_MODES}")
         try:
+            if not readonly:
+                # Before anything is changed (the journal mode is about to be).
+                tables = await asyncio.to_thread(foreign_tables_in, path)
+                if tables:
+                    raise ForeignError(tables)
             writer = await _sqlite_connect(path, readonly=readonly)
         except sqlite3.Error as exc:
             raise sqlite_error(exc) from exc
@@ -252,15 +331,30 @@ class SQLiteBackend:
 
     async def close(self) -> None:
         """Close every connection (an operation under way finishes first)."""
+        count: int | None = None
         async with self._write_lock:
             self._closed = True
             writer, self._writer = self._writer, None
             if writer is not None:
+                if self.witness is not None:
+                    with contextlib.suppress(DatabaseError):
+                        rows = await writer.execute_fetchall(
+                            "SELECT count FROM warhost_commits")
+                        count = int(rows[0][0]) if rows else None
                 await writer.raw.close()
         for _ in self._readers:
             reader = await self._idle.get()       # waits for reads under way
             await reader.raw.close()
         self._readers = []
+        witness, self.witness = self.witness, None
+        if witness is not None:
+            await asyncio.to_thread(witness.close, count)
+
+    async def checkpoint(self) -> None:
+        """Copy what the write-ahead log holds into the database file (as far as readers
+        allow: ``PASSIVE``)."""
+        async with self._write_lock:
+            await self.writer.execute_fetchall("PRAGMA wal_checkpoint(PASSIVE)")
 
     @asynccontextmanager
     async def reading(self, snapshot: bool = False) -> AsyncIterator[SQLiteConnection]:
@@ -311,10 +405,10 @@ class SQLiteBackend:
             conn = self.writer
             if conn.raw.in_transaction:      # defensive: nothing should leave one open
                 await conn.rollback()
-            await conn.execute("BEGIN IMMEDIATE")
+            changes = await conn.begin()
             try:
                 yield conn
-                await conn.execute("COMMIT")
+                await conn.commit(changes, self.witness)
             except BaseException as exc:
                 if not isinstance(exc, Exception):     # cancelled, or the loop is exiting
                     raise
