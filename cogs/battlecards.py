@@ -30,6 +30,7 @@ from cogs import verbs
 from cogs.choices import first_args, second_args
 from cogs.wording import clip, register_decision, register_private_narration
 from engine.battlecards.notation import VERBS
+from engine.notation import is_number
 from engine.verbs import verb_named
 
 log = logging.getLogger("warhost.cogs.battlecards")
@@ -112,7 +113,7 @@ def _slot_labels(slots: Sequence[str], view: Mapping[str, Any], player: str, pil
     found = []
     for slot in slots:
         text = f"{bare} {slot}"
-        if isinstance(cards, list) and slot.isdigit() and 0 < int(slot) <= len(cards):
+        if isinstance(cards, list) and is_number(slot) and 0 < int(slot) <= len(cards):
             text = label(slot, cards[int(slot) - 1])
         found.append((text, slot))
     return found

@@ -30,6 +30,7 @@ from db.clocks import (
     parse_duration,
 )
 from db.hosting import check_reminder_limit, check_vacation_days, quiet_hours
+from engine.notation import is_number
 
 log = logging.getLogger("warhost.cogs.hosting")
 
@@ -81,14 +82,14 @@ class HostingCog(commands.Cog):
 
     def _shared(self, record: GameRecord) -> bool:
         """Whether the bot is still on the game's server (else it cannot be played)."""
-        if record.guild_id is None or not record.guild_id.isdigit():
+        if record.guild_id is None or not is_number(record.guild_id):
             return True
         return self.bot.get_guild(int(record.guild_id)) is not None
 
     async def _game_line(self, record: GameRecord, me: str, *, waiting: bool) -> str:
         game = engine.GAMES.get(record.kind)
         name = game.name if game is not None else record.kind
-        guild = self.bot.get_guild(int(record.guild_id)) if record.guild_id else None
+        guild = self.bot.get_guild(int(record.guild_id)) if is_number(record.guild_id) else None
         where = f" on {guild.name}" if guild is not None else ""
         line = f"• [{name} #{record.id}]({channel_link(record)}){where}"
         if waiting:

@@ -33,6 +33,7 @@ from cogs.wording import chunk_lines, clip, mention, register_decision
 from engine import Game, IllegalAction
 from engine.liege.notation import VERBS
 from engine.liege.pieces import BASE_PRICES  # before any Mortar penalty: explains a rise
+from engine.notation import is_number
 from engine.verbs import verb_named
 
 log = logging.getLogger("warhost.cogs.liege")
@@ -300,7 +301,7 @@ def _commands() -> list[app_commands.Command[Any, ..., Any]]:
 
 
 def _square_order(square: str) -> tuple[int, str]:
-    digits = "".join(c for c in square if c.isdigit())
+    digits = "".join(c for c in square if is_number(c))
     return (int(digits) if digits else 0, square)
 
 

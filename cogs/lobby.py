@@ -278,6 +278,8 @@ def _convert_option(option: Option, text: str) -> Any:
             if wanted in _TRUE or wanted in _FALSE:
                 return wanted in _TRUE
             raise ValueError(raw)
+        if isinstance(default, int | float) and not wanted.isascii():
+            raise ValueError(raw)       # `٣` or `１`: int() and float() would take them
         if isinstance(default, int):
             return int(wanted)
         if isinstance(default, float):

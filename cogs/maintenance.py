@@ -111,6 +111,8 @@ def _number(values: Mapping[str, str], name: str, default: float, low: float, hi
     if text is None:
         return default
     try:
+        if not text.isascii():          # `٣` or `１`: int() and float() would take them
+            raise ValueError(text)
         number = int(text) if whole else float(text)
     except ValueError:
         number = None

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 import discord
 
 from db.computers import computer_name
+from engine.notation import is_number
 
 #: Display names seen lately, per (guild id or "", user id); bounded, oldest dropped first.
 _NAMES: dict[tuple[str, str], str] = {}
@@ -46,14 +47,14 @@ def forget_names(user_id: str) -> None:
 
 
 def fallback_name(user_id: str) -> str:
-    if user_id.isdigit():
+    if is_number(user_id):
         return f"player {user_id[-4:]}"
     return computer_name(user_id) or user_id
 
 
 async def name_of(client: discord.Client, guild: discord.Guild | None, user_id: str) -> str:
     """A player's display name: the member cache, names seen, the user cache, one fetch."""
-    if not user_id.isdigit():
+    if not is_number(user_id):
         return fallback_name(user_id)
     key = _name_key(guild.id if guild is not None else None, user_id)
     member = guild.get_member(int(user_id)) if guild is not None else None
@@ -91,7 +92,7 @@ async def display_names(interaction: discord.Interaction,
 async def names_for(client: discord.Client, guild_id: str | None,
                     user_ids: Iterable[str]) -> dict[str, str]:
     """Display names for drawing: the member cache, names seen lately, then one fetch."""
-    guild = client.get_guild(int(guild_id)) if guild_id and guild_id.isdigit() else None
+    guild = client.get_guild(int(guild_id)) if guild_id and is_number(guild_id) else None
     return {uid: await name_of(client, guild, uid) for uid in user_ids}
 
 
@@ -113,7 +114,7 @@ async def member_name(client: discord.Client, guild: discord.Guild,
     None. Each answer is kept for :data:`MEMBER_TTL` seconds; ``client`` is the bot
     asking (unused today: the guild knows its members).
     """
-    if not user_id.isdigit():
+    if not is_number(user_id):
         return None
     key = _name_key(guild.id, user_id)
     member = guild.get_member(int(user_id))

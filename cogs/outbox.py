@@ -65,6 +65,7 @@ from db import (
 )
 from db.records import DIRECT, FOLLOW, NOTICE, RECAP, STATUS
 from db.replay import effective
+from engine.notation import is_number
 
 log = logging.getLogger("warhost.announce")
 
@@ -289,7 +290,7 @@ class Announcer:
             return None
         expires = float(item.payload.get("expires_at", 0))
         app_id = str(item.payload.get("application_id", ""))
-        if not item.secret or not app_id.isdigit() or time.time() >= expires:
+        if not item.secret or not is_number(app_id) or time.time() >= expires:
             raise Gone("its interaction token has expired; the digest tells the channel")
         # The interaction's webhook; "@original" names its deferred response.
         webhook: Any = discord.Webhook.partial(int(app_id), item.secret, client=self.client)
@@ -306,7 +307,7 @@ class Announcer:
         channel_name, guild_name = self._where(record)
         text = private_text(game, record, await self._entry(record, item.seq), item.recipient,
                             where_line(record, channel_name, guild_name))
-        if text is None or not item.recipient.isdigit():
+        if text is None or not is_number(item.recipient):
             return None
         channel = await self._dm_channel(item.recipient)
         marker = private_marker(game, record.id, item.seq)
@@ -355,7 +356,7 @@ class Announcer:
                                      digest.to_ping, embed, link_view(self.client, record))
 
     async def _dm_channel(self, recipient: str | None) -> discord.abc.Messageable:
-        if recipient is None or not recipient.isdigit():
+        if recipient is None or not is_number(recipient):
             raise Gone(f"no such user {recipient!r}")
         try:
             user = self.client.get_user(int(recipient)) or \

@@ -47,6 +47,7 @@ from db import ratings as rated
 from db.ratings import Leaderboard
 from db.standings import is_computer_identity
 from engine import IllegalAction
+from engine.notation import is_number
 from render.chart import RatingPoint, rating_chart
 
 log = logging.getLogger("warhost.cogs.ratings")
@@ -97,7 +98,7 @@ async def member_names(interaction: discord.Interaction,
         # The web pages keep names for themselves; someone who left is no longer named
         # there either.
         gone = [p for p, name in zip(people, found, strict=True)
-                if name is None and p.isdigit() and left_server(guild.id, p)]
+                if name is None and is_number(p) and left_server(guild.id, p)]
         if gone:
             await store_of(interaction.client).web.forget_names(str(guild.id), gone)
     return {p: name for p, name in zip(people, found, strict=True) if name}

@@ -51,6 +51,7 @@ from cogs.interactions import (
 from cogs.moves import submit
 from cogs.wording import clip
 from engine import Game
+from engine.notation import is_number
 from engine.verbs import NUMBER, Arg, Verb
 
 log = logging.getLogger("warhost.cogs.verbs")
@@ -161,7 +162,7 @@ def number_choices(pairs: Sequence[tuple[str, str]],
     (moving everything is the commonest wish)."""
     needle = normal_word(typed)
     found = [(label, int(value)) for label, value in pairs
-             if value.isdigit() and needle in label.lower()]
+             if is_number(value) and needle in label.lower()]
     if len(found) > MAX_CHOICES:
         found = [*found[:MAX_CHOICES - 1], found[-1]]
     return [app_commands.Choice(name=label[:100], value=value) for label, value in found]

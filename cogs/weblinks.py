@@ -19,6 +19,7 @@ from cogs.names import names_for
 from db import GameRecord, StoreError
 from db.computers import is_computer_seat
 from db.web import LINK_DAYS
+from engine.notation import is_number
 
 log = logging.getLogger("warhost.cogs.web")
 
@@ -64,7 +65,7 @@ async def keep_names(client: discord.Client, record: GameRecord,
         return
     try:
         if seen is None:
-            humans = [p for p in record.seats if not is_computer_seat(p) and p.isdigit()]
+            humans = [p for p in record.seats if not is_computer_seat(p) and is_number(p)]
             seen = await names_for(client, record.guild_id, humans)
         await store_of(client).web.save_names(record.guild_id, seen)
     except (StoreError, discord.HTTPException) as exc:

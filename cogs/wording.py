@@ -32,6 +32,7 @@ from db.replay import effective, undone_by
 from db.standings import COMPUTER_PREFIX, FORMER_MEMBER, computer_label, is_computer_identity
 from db.turns import digest_payload
 from engine import Game, IllegalAction, public_events
+from engine.notation import is_number
 from engine.record import SCHEME
 from engine.search import LEVELS
 
@@ -69,13 +70,13 @@ def chunk_lines(lines: Iterable[str], limit: int = MESSAGE_LIMIT) -> list[str]:
 def mention(user_id: str) -> str:
     """A Discord mention for a player id (plain text if the id is not a snowflake; a
     computer seat by its name)."""
-    if user_id.isdigit():
+    if is_number(user_id):
         return f"<@{user_id}>"
     name = computer_name(user_id)
     return f"🤖 {name}" if name else user_id
 
 
-_BARE_ID = re.compile(r"(?<![<@&#\d])(\d{15,21})(?![\d>])")
+_BARE_ID = re.compile(r"(?<![<@&#0-9])([0-9]{15,21})(?![0-9>])")
 
 
 def humanize_ids(text: str, user_ids: Iterable[str]) -> str:
@@ -93,7 +94,7 @@ def ping(user_ids: Iterable[str]) -> discord.AllowedMentions:
     """Allowed mentions that ping exactly these users and nobody else."""
     return discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
                                    users=[discord.Object(int(u)) for u in user_ids
-                                          if u.isdigit()])
+                                          if is_number(u)])
 
 
 #: A decision prompt: fixed text, or text made from the game's *public* view (so it can

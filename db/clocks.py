@@ -179,7 +179,8 @@ class QuietHours:
         raw = "".join(str(text or "").lower().split())
         if raw in ("", "none", "off", "no"):
             return None
-        match = re.fullmatch(r"(\d{1,2})(?::(\d{2}))?-(\d{1,2})(?::(\d{2}))?", raw)
+        # [0-9], not \d: \d also matches `²`, which int() refuses.
+        match = re.fullmatch(r"([0-9]{1,2})(?::([0-9]{2}))?-([0-9]{1,2})(?::([0-9]{2}))?", raw)
         if match is None:
             raise ClockError("Write quiet hours like `22:00-07:00` (24-hour clock, your time).")
         h1, m1, h2, m2 = (int(g or 0) for g in match.groups())

@@ -96,6 +96,7 @@ from db.records import (
 from db.replay import Step, replay, undo_event, undoable
 from db.turns import Turn, clock_payload, dice_reveal, digest_payload
 from engine.core import RESIGN, Game, IllegalAction
+from engine.notation import looks_like_number, parse_number
 
 log = logging.getLogger("warhost.db")
 
@@ -118,7 +119,8 @@ MAX_UNDO = 50
 
 
 def undo_count(action: object) -> int | None:
-    """``"undo"`` -> 1, ``"undo 3"`` -> 3; None for any other action (the game's own)."""
+    """``"undo"`` -> 1, ``"undo 3"`` -> 3; None for any other action (the game's own).
+    A count not written with the digits 0-9 (``undo ²``, ``undo ٣``) is refused by name."""
     if not isinstance(action, str):
         return None
     words = action.strip().lower().split()
@@ -126,8 +128,10 @@ def undo_count(action: object) -> int | None:
         return None
     if len(words) == 1:
         return 1
-    if len(words) == 2 and words[1].isdigit() and 1 <= int(words[1]) <= MAX_UNDO:
-        return int(words[1])
+    if len(words) == 2 and looks_like_number(words[1]):
+        count = parse_number(words[1], "The number of actions to undo")
+        if 1 <= count <= MAX_UNDO:
+            return count
     raise IllegalAction(f"Write `undo` or `undo N` (N from 1 to {MAX_UNDO}).")
 
 

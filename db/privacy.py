@@ -56,6 +56,7 @@ from db.records import (
 )
 from db.replay import opening, replay
 from engine.core import RESIGN, IllegalAction
+from engine.notation import is_number
 
 log = logging.getLogger("warhost.db")
 
@@ -109,7 +110,7 @@ class Forgotten:
 def snowflake(user_id: object) -> str:
     """A Discord user id as text; anything else is refused (the rewrite matches digits)."""
     text = str(user_id).strip()
-    if isinstance(user_id, bool) or not text.isdigit() or not 1 <= len(text) <= 20:
+    if isinstance(user_id, bool) or not is_number(text) or not 1 <= len(text) <= 20:
         raise StoreError(f"Internal error: {user_id!r} is not a Discord user id; nothing "
                          "was deleted.")
     return text

@@ -14,6 +14,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.notation import MAX_DIGITS, is_number
+
 # A logged action and its origins belong to the record format; the store hands them on.
 from engine.record import BY_COMPUTER as BY_COMPUTER
 from engine.record import BY_PLAYER as BY_PLAYER
@@ -249,9 +251,13 @@ def announcement_from_row(row: Row) -> Announcement:
 
 
 def as_game_id(value: Any) -> int:
-    """Game ids are ints; digits in text (from a custom_id, say) are accepted too."""
-    if isinstance(value, str) and value.strip().lstrip("#").isdigit():
-        return int(value.strip().lstrip("#"))
+    """Game ids are ints; digits 0-9 in text (from a custom_id, say) are accepted too
+    (other scripts' digits and superscripts, ``#٣`` or ``#²``, name no game)."""
+    if isinstance(value, str):
+        text = value.strip().lstrip("#")
+        if is_number(text) and len(text) <= MAX_DIGITS:
+            return int(text)
+        raise NotFound(f"There is no game #{text if len(text) <= 20 else text[:19] + '…'}.")
     if isinstance(value, bool) or not isinstance(value, int):
         raise NotFound(f"There is no game #{value}.")
     return value

@@ -10,12 +10,19 @@ lower-case and single-spaced), and its ``parse`` reads the words after the verb 
 
 A parsed action is an :class:`Action`: its verb, the ids it names and its count, with the
 canonical spelling :meth:`legal_actions <engine.core.Game.legal_actions>` lists.
+
+Numbers in notation are written with the digits 0-9 (:func:`is_number`, :func:`parse_number`):
+``str.isdigit`` also takes other scripts' digits and superscripts (``٣``, ``１``, ``²``), some
+of which ``int`` reads and some of which it rejects with a ``ValueError``; such a word is
+refused with an :class:`~engine.core.IllegalAction` instead. The store and the cogs use the
+same test for numbers and ids they are given as text.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from engine.core import IllegalAction
 
@@ -102,11 +109,43 @@ class Phrases:
                             f"{', '.join(choices)}.")
 
 
+#: The most digits :func:`parse_number` reads (``int`` refuses past about 4300 digits, and
+#: no count or id in a game comes near this many).
+MAX_DIGITS = 18
+
+
+def is_number(text: object) -> TypeGuard[str]:
+    """Whether ``text`` is a whole number written with the digits 0-9 only (not empty;
+    ``٣``, ``１`` and ``²`` are not: ``str.isdigit`` alone would take them)."""
+    return isinstance(text, str) and text.isascii() and text.isdigit()
+
+
+def looks_like_number(word: str) -> bool:
+    """Whether ``word`` is meant as a number: digits of any script, superscripts, numerals
+    (``2``, ``٣``, ``²``, ``½``); :func:`parse_number` then reads or refuses it."""
+    return word.isnumeric()
+
+
+def parse_number(word: str, what: str) -> int:
+    """``word`` as a whole number written with the digits 0-9; anything else (``²``, ``٣``,
+    ``１``, ``x``, more than :data:`MAX_DIGITS` digits) is refused naming the word, with
+    ``what`` (``"The count"``) saying what the number was for."""
+    if is_number(word) and len(word) <= MAX_DIGITS:
+        return int(word)
+    shown = word if len(word) <= 20 else word[:19] + "…"
+    if is_number(word):
+        raise IllegalAction(f"{what} `{shown}` is too large.")
+    raise IllegalAction(f"`{shown}` is not a number: write {what[:1].lower()}{what[1:]} with "
+                        "the digits 0-9, like 1 or 2.")
+
+
 def count_and_rest(args: list[str], usage: str) -> tuple[str, list[str]]:
     """A count written first or last (``move 2 a b``, ``move a b 2``) and the other words;
-    refuses words with no count with ``Write `usage`.``."""
-    if args and args[0].isdigit():
+    refuses words with no count with ``Write `usage`.``. The count is any word meant as a
+    number (:func:`looks_like_number`), for the caller to read with :func:`parse_number`,
+    which refuses one not written with the digits 0-9 by name."""
+    if args and looks_like_number(args[0]):
         return args[0], args[1:]
-    if args and args[-1].isdigit():
+    if args and looks_like_number(args[-1]):
         return args[-1], args[:-1]
     raise IllegalAction(f"Write `{usage}`.")

@@ -31,6 +31,12 @@ from dataclasses import dataclass, field
 WORD = "word"
 NUMBER = "number"
 
+
+def _digits(text: str) -> bool:
+    """Whether ``text`` is a whole number written with the digits 0-9 (a short one)."""
+    return text.isascii() and text.isdigit() and len(text) <= 18
+
+
 #: Separators the platform puts between a choice's value and its description
 #: (``"c3 · Rifle"``); text typed up to one of them is the value.
 _LABEL_SEPARATORS = re.compile(r"\s+(?:·|—|–)\s+|:\s")
@@ -147,7 +153,9 @@ class Verb:
                 found.setdefault(words[where], None)
         values = list(found)
         if self.arg(name).kind == NUMBER:
-            values.sort(key=lambda v: (not v.isdigit(), int(v) if v.isdigit() else 0, v))
+            # Digits 0-9 only, as engine.notation.is_number (not imported: engine.core,
+            # which it imports, imports this module); `str.isdigit` also takes `²`.
+            values.sort(key=lambda v: (not _digits(v), int(v) if _digits(v) else 0, v))
         return values
 
     def usage(self) -> str:

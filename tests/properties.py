@@ -9,7 +9,8 @@ its own invariants and facts.
   the default, or :func:`anyone`); :func:`play_out` plays a game to its end;
   :func:`public_views` gives the board's input (view and recent events) along a game.
 * :func:`fuzz`: a random game from a seed in which, at every step, garbage from anyone is
-  refused with a reason and changes nothing, only those who must act have legal actions
+  refused with a reason and changes nothing, the action with its numbers in other digits
+  (:data:`ODD_DIGITS`) is refused, only those who must act have legal actions
   (unique; nobody else may take them), and the action applied in upper case is accepted,
   leaves its input alone, keeps its canonical notation and JSON views, narrates in text,
   keeps the game's ``invariants`` and reloads to the same state.
@@ -161,6 +162,7 @@ def fuzz(game: Game[Any], players: list[str], seed: int, plies: int, *,
     ``strangers`` try garbage too, and actions starting with ``anytime`` may be taken out
     of turn (so they are not tried by those who must not act). Yields each step."""
     rng = random.Random(seed)
+    odd_rng = random.Random(seed + 1)     # its own, so the games walked stay the same
     strangers = list(strangers)
     state = game.new_game(players, seed, options)
     for step in walk(game, state, rng, plies, choose=choose, pick=pick, shout=True):
@@ -169,6 +171,10 @@ def fuzz(game: Game[Any], players: list[str], seed: int, plies: int, *,
         check_garbage(game, before, rng.choice([*players, *strangers]), rng.choice(garbage))
         legal = game.legal_actions(before, player)
         assert legal and len(set(legal)) == len(legal) and action in legal
+        odd = _swap_numbers(action, odd_rng.choice(ODD_DIGITS))
+        if odd != action:       # its numbers in other digits: refused, by name
+            with pytest.raises(IllegalAction):
+                game.apply(before, player, odd)
         acting = game.to_act(before)
         theirs = [a for a in legal if not a.startswith(anytime)]
         for other in [*players, "stranger"]:
@@ -227,14 +233,40 @@ JSON_VALUES = hst.recursive(
     | hst.dictionaries(hst.text(max_size=8), kids, max_size=4))
 
 
-def any_text_test(game: Game[Any], position: Callable[[], Any],
-                  players: Iterable[str]) -> Callable[[str], None]:
+#: Characters ``str.isdigit`` or ``str.isnumeric`` takes that are not the digits 0-9:
+#: superscripts and subscripts (``int`` refuses them), other scripts' digits (``int``
+#: reads them), fractions and numerals. Notation refuses them all (issue 29).
+ODD_DIGITS = ["²", "٣", "１", "߁", "፩", "¹²", "₃", "½", "五", "١٢", "１２", "٣٣", "߁߂"]
+
+
+def _swap_numbers(action: str, odd: str) -> str:
+    """``action`` with each number in it written as ``odd`` instead."""
+    return " ".join(odd if word.isascii() and word.isdigit() else word
+                    for word in action.split(" "))
+
+
+def any_text_test(game: Game[Any], position: Callable[[], Any], players: Iterable[str],
+                  words: Iterable[str] = ()) -> Callable[[str], None]:
     """A test: any text sent as an action by any of ``players`` in ``position()`` is
-    refused or applied, never a crash, and never changes the position."""
+    refused or applied, never a crash, and never changes the position. The text is any
+    text, or words of the legal actions, ``words`` and :data:`ODD_DIGITS` strung together,
+    or a legal action with its numbers written in odd digits."""
     players = list(players)
+    extra = list(words)
+
+    def near_misses() -> hst.SearchStrategy[str]:
+        state = position()
+        legal = sorted({a for p in players for a in game.legal_actions(state, p)})
+        vocab = sorted({w for a in legal for w in a.split()} | {*extra, *ODD_DIGITS})
+        strung = hst.lists(hst.sampled_from(vocab), min_size=1, max_size=5).map(" ".join)
+        if not legal:
+            return strung
+        swapped = hst.builds(_swap_numbers, hst.sampled_from(legal),
+                             hst.sampled_from(ODD_DIGITS))
+        return hst.one_of(strung, swapped)
 
     @settings(max_examples=300, deadline=None)
-    @given(hst.text(max_size=60))
+    @given(hst.one_of(hst.text(max_size=60), hst.deferred(near_misses)))
     def test(text: str) -> None:
         state = position()
         before = game.dump(state)

@@ -25,7 +25,10 @@ GARBAGE = ["", "   ", "go", "go nowhere", "move", "move 1", "move -1 attica mace
            "💥", "go gold 💥", "ｍｏｖｅ 1 attica macedonia", "x" * 500, "end end",
            "legion atlantis", "galley latium", "abandon", "move 1 latium tyrrhenum",
            "fight latium latium", "conquer phoenicia 0 0", "resign now", "\x00", "go ",
-           "learn wheel wheel", "move 1.5 attica macedonia"]
+           "learn wheel wheel", "move 1.5 attica macedonia", "move ² attica macedonia",
+           "move attica macedonia ٣", "move １ attica macedonia", "move ፩ attica macedonia",
+           "move ߁ attica macedonia", "conquer attica ²", "conquer phoenicia ٣",
+           "conquer phoenicia １", "conquer phoenicia ፩", "conquer phoenicia ½"]
 
 
 def _check(state: AntiquityState, start_cities: dict[str, int]) -> None:
@@ -142,5 +145,6 @@ def test_huge_and_odd_inputs_are_refused_cleanly() -> None:
 
 
 test_any_text_is_refused_or_applied_never_crashes = props.any_text_test(
-    GAME, lambda: GAME.new_game(["a", "b", "c"], 2), ["a", "b", "c"])
+    GAME, lambda: GAME.new_game(["a", "b", "c"], 2), ["a", "b", "c"],
+    words=("move", "conquer", "attica", "macedonia", "phoenicia", "2"))
 test_any_json_is_a_valid_position_or_refused = props.any_json_test(GAME)

@@ -18,7 +18,8 @@ GARBAGE = ["", "   ", "draw now", "deploy", "deploy 0", "deploy 9999999999999999
            "fire g1 z1", "support s1", "play 0 g1", "play 1", "withdraw", "withdraw q7",
            "autofire", "autofire maybe", "🎖️", "x" * 5000, "\x00", "resign please",
            "draw\ndraw", "deploy ٣", "ＤＲＡＷ", "deploy １", "attack now", "stay put",
-           "emergency 1", "pass pass", "fire g1 a1 s1", "withdraw g100"]
+           "emergency 1", "pass pass", "fire g1 a1 s1", "withdraw g100", "deploy ²",
+           "deploy ፩", "deploy ߁", "play ² g1", "fire g² a1", "fire g1 a٣"]
 
 
 def check_invariants(state):

@@ -18,7 +18,8 @@ from tests.conqueror_positions import position, soldiers
 GARBAGE = ["", "   ", "move", "move a1", "move a1 z9 1", "move a1 b2 99999999999999999999",
            "move a1 b2 -1", "move a1 b2 ٣", "recruit 1e9", "recruit ９", "fort", "fort a0",
            "convert gold", "end now", "MOVE A1 B2 1 extra", "🏰", "x" * 5000, "\x00",
-           "raze", "resign please", "end\nend", "recruit ⁴", "move a1 a1 1", "move f6 e5 1"]
+           "raze", "resign please", "end\nend", "recruit ⁴", "move a1 a1 1", "move f6 e5 1",
+           "move a1 b2 ²", "recruit ፩", "recruit ߁", "move a1 b2 １２", "move a² b2 1"]
 
 
 def check_invariants(state):

@@ -19,7 +19,8 @@ GARBAGE = ["", "   ", "general", "general z9", "general e99999999999999999999", 
            "shift e2", "grenade e2", "missile", "gas a1 a1", "end now", "skip it", "done 1",
            "🎖️", "x" * 5000, "\x00", "resign please", "end\nend", "general ٣", "buy rifle ｅ2",
            "general e１", "general k1", "general a11", "general a0", "attack -1 e2",
-           "buy rifle e1e2", "ＥＮＤ", "general e1 e2"]
+           "buy rifle e1e2", "ＥＮＤ", "general e1 e2", "general e²", "general e፩",
+           "general e߁", "buy rifle e²", "attack e2 e٣"]
 
 
 def check_invariants(state):

@@ -224,5 +224,6 @@ def test_hands_never_leak_into_public_views_events_or_narration() -> None:
 
 
 test_any_text_is_refused_or_applied_never_crashes = props.any_text_test(
-    GAME, lambda: GAME.new_game(PLAYERS, 2), PLAYERS)
+    GAME, lambda: GAME.new_game(PLAYERS, 2), PLAYERS,
+    words=("move", "france", "spain", "holland", "3"))
 test_any_json_is_a_valid_position_or_refused = props.any_json_test(GAME)

@@ -35,8 +35,8 @@ from engine.record import SCHEME
 
 #: Discord's markdown and mentions, which a page shows as plain text.
 _MARKDOWN = re.compile(r"\*\*|__|~~|`")
-_MENTION = re.compile(r"<@!?(\d{15,21})>")
-_BARE_ID = re.compile(r"(?<![\w-])(\d{15,21})(?![\w-])")
+_MENTION = re.compile(r"<@!?([0-9]{15,21})>")
+_BARE_ID = re.compile(r"(?<![\w-])([0-9]{15,21})(?![\w-])")
 #: The longest text of one line a page shows (a hostile action text stays short).
 LINE_LIMIT = 400
 

@@ -23,7 +23,14 @@ from engine.antiquity import constants as C
 from engine.antiquity.board import NATIONS, PROVINCES, REGIONS, SEAS
 from engine.antiquity.state import FIELD_NAMES, KNOWHOW, KNOWHOW_NAMES, WHEEL
 from engine.core import IllegalAction
-from engine.notation import Action, Phrases, count_and_rest
+from engine.notation import (
+    Action,
+    Phrases,
+    count_and_rest,
+    is_number,
+    looks_like_number,
+    parse_number,
+)
 from engine.verbs import NUMBER, Arg, Verb
 
 HELP = ("Actions: `go maneuver1`, `temple attica`, `legion attica`, `galley aegaeum`, "
@@ -76,9 +83,9 @@ _NATION_PHRASES = Phrases(NATIONS, NATION_ALIASES)
 
 
 def _number(word: str, what: str) -> int:
-    if not word.isdigit() or len(word) > 3:
+    if is_number(word) and len(word) > 3:
         raise IllegalAction(f"{what} must be a whole number, like 1 or 2 (not `{word[:20]}`).")
-    return int(word)
+    return parse_number(word, what)     # refuses `²`, `٣`, `１`: only the digits 0-9
 
 
 def parse(text: str) -> Action:
@@ -123,7 +130,7 @@ def parse(text: str) -> Action:
                             f"{', '.join(NATIONS)}).")
     if verb == "conquer":
         usage = "conquer <province> <legions>`, e.g. `conquer phoenicia 1"
-        if len(args) >= 2 and args[-1].isdigit():
+        if len(args) >= 2 and looks_like_number(args[-1]):
             legions = _number(args[-1], "The number of legions")
             (region,) = _REGION_PHRASES.read(args[:-1], 1, usage)
             return Action("conquer", (region,), legions)

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from engine.notation import is_number
+
 FORCES = ("ground", "air", "sea")
 SIDES = ("german", "british")
 SIDE_NAMES = {"german": "German", "british": "British"}
@@ -138,7 +140,7 @@ def _values(text: Any, what: str, allow_na: bool) -> dict[str, int | None]:
     for force, part in zip(FORCES, text.split("/"), strict=True):
         if part == "-" and allow_na:
             out[force] = None
-        elif part.isdigit() and 0 <= int(part) <= 10:
+        elif is_number(part) and len(part) <= 2 and 0 <= int(part) <= 10:
             out[force] = int(part)
         else:
             raise CardDataError(f"{what}: bad value {part!r}")

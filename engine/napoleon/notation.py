@@ -18,7 +18,7 @@ from __future__ import annotations
 from engine.core import IllegalAction
 from engine.napoleon.board import COUNTRIES, ORDER
 from engine.napoleon.cards import CARDS, card_named
-from engine.notation import Action, Phrases, count_and_rest
+from engine.notation import Action, Phrases, count_and_rest, is_number, parse_number
 from engine.verbs import NUMBER, Arg, Verb
 
 HELP = ("Actions: `move 3 france spain`, `march austria`, `end`, `battle austria`, "
@@ -77,10 +77,13 @@ def parse(text: str) -> Action:
     if verb == "move":
         usage = "move <count> <from> <to>`, e.g. `move 3 france spain"
         count, places = count_and_rest(args, usage)
-        if len(count) > 3 or not 1 <= int(count) <= 999:
+        if is_number(count) and len(count) > 3:
+            raise IllegalAction("Move at least 1 army.")
+        n = parse_number(count, "The number of armies")     # refuses `²`, `٣`, `１`
+        if not 1 <= n <= 999:
             raise IllegalAction("Move at least 1 army.")
         src, dst = _PHRASES.read(places, 2, usage)
-        return Action("move", (src, dst), int(count))
+        return Action("move", (src, dst), n)
     if verb in ("march", "battle", "retreat"):
         example = {"march": "march austria", "battle": "battle austria",
                    "retreat": "retreat warsaw"}[verb]
