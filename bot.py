@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import hashlib
 import importlib
 import json
@@ -26,9 +27,12 @@ import os
 import pkgutil
 import re
 import signal
+import socket
+import sqlite3
 import sys
 import time
 from collections.abc import Callable, Mapping
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,12 +46,20 @@ import cogs
 import render
 from cogs.boards import Boards
 from cogs.computers import ComputerPlayers
-from cogs.interactions import MENTION_HELP, SERVER_ONLY, report_app_command_error
+from cogs.interactions import (
+    MENTION_HELP,
+    SERVER_ONLY,
+    answer_left,
+    conclude,
+    report_app_command_error,
+)
 from cogs.limits import DEFAULT_CAP, DEFAULT_LOBBY_HOURS, Limiter, admit
 from cogs.moves import RecentIds, SentClock
 from cogs.outbox import Announcer
 from cogs.scheduler import Scheduler
-from db import Store
+from cogs.workers import stop_task
+from db import Store, StoreError
+from db.backend import redact_url
 from db.clocks import DEFAULT_REMINDER_EVERY, DEFAULT_REMINDER_LIMIT
 from db.leases import new_holder
 from db.server_settings import (
@@ -427,6 +439,10 @@ class WarhostBot(commands.Bot):
         self.recent_interactions = RecentIds()
         #: Per-user rate limits (see cogs/limits.py); None when RATE_LIMITS=off.
         self.limiter: Limiter | None = Limiter() if config.rate_limits else None
+        #: Which shards' interactions this process notes as deferred (store.pending):
+        #: a later run of the same shards answers what a crash left ("": all of them).
+        self.pending_shards = ",".join(map(str, config.shard_ids or ()))
+        self._answering: asyncio.Task[int] | None = None
 
     async def setup_hook(self) -> None:
         if self.config.api_base is not None and self.config.gateway_url is None:
@@ -434,9 +450,20 @@ class WarhostBot(commands.Bot):
             _, url, _ = await self.http.get_bot_gateway()
             discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(url)
             log.info("Gateway at %s (from %s)", url, self.config.api_base)
-        self.boards.start()  # board workers warm up while we connect
-        self.store = await Store.open(self.config.database, clock=self.clock)
+        try:
+            self.boards.start()  # board workers warm up while we connect
+        except (OSError, EOFError, BrokenProcessPool) as exc:
+            raise WorkersFailed(str(exc)) from exc
+        try:
+            self.store = await Store.open(self.config.database, clock=self.clock)
+        except OSError as exc:      # the file system refused (the store words its own)
+            raise StoreError(f"Cannot open the database {self.config.database_path}: "
+                             f"{exc}") from exc
         log.info("Database open at %s (%s)", self.store.path, self.store.dialect)
+        # Players a crash left "thinking…" (deferred, never answered) are told to send
+        # again: what these shards noted before now (by webhook: no gateway needed).
+        self._answering = asyncio.get_running_loop().create_task(
+            self._answer_left(self.store.now()), name="warhost-answer-left")
         # What a server that chose nothing with /settings gets: the environment's values.
         self.store.server_settings.use_defaults({
             MAX_OPEN_GAMES: self.config.max_open_games,
@@ -466,6 +493,19 @@ class WarhostBot(commands.Bot):
                 self.add_dynamic_items(*items)
             log.info("Loaded %s", name)
         await self.sync_commands()
+
+    async def _answer_left(self, started: float) -> int:
+        assert self.store is not None
+        try:
+            return await answer_left(self, self.store, self.pending_shards, before=started)
+        except StoreError as exc:
+            log.warning("Could not answer the interactions the last run left (%s)", exc)
+            return 0
+
+    async def on_app_command_completion(self, interaction: discord.Interaction,
+                                        command: Any) -> None:
+        """A command finished (its reply sent): a deferral it noted is concluded."""
+        await conclude(interaction)
 
     async def _draw_frame(self, kind: str, view: dict[str, Any],
                           events: list[dict[str, Any]] | None,
@@ -538,6 +578,7 @@ class WarhostBot(commands.Bot):
         if ready is not None:
             ready.cancel()
         try:
+            await stop_task(self._answering)
             if self.scheduler is not None:
                 await self.scheduler.close()
             if self.computers is not None:
@@ -548,7 +589,12 @@ class WarhostBot(commands.Bot):
                 web, self.web = self.web, None
                 await web.stop()
             await super().close()
-            await self.boards.close()
+            try:
+                await self.boards.close()
+            except (OSError, EOFError, BrokenProcessPool) as exc:
+                # leaving anyway: a worker that cannot be told so exits with the bot
+                log.warning("The board workers did not stop cleanly (%s: %s)",
+                            type(exc).__name__, exc)
         finally:
             if self.store is not None:
                 store, self.store = self.store, None
@@ -622,6 +668,82 @@ async def run(config: Config) -> None:
         await bot.start(config.token)
 
 
+class WorkersFailed(Exception):
+    """The board-drawing worker processes could not be started (the cause is chained)."""
+
+
+#: What the disk says when it is full: SQLite's words, PostgreSQL's, the system's.
+_DISK_FULL = ("database or disk is full", "disk is full", "no space left on device",
+              "disk quota exceeded", "could not extend file")
+_DISK_IO = ("disk i/o error", "input/output error")
+
+
+def _chain(exc: BaseException) -> list[BaseException]:
+    """``exc`` and what it was raised from or during, outermost first."""
+    seen: list[BaseException] = []
+    current: BaseException | None = exc
+    while current is not None and current not in seen and len(seen) < 20:
+        seen.append(current)
+        current = current.__cause__ or current.__context__
+    return seen
+
+
+def _network(exc: BaseException) -> bool:
+    """Whether ``exc`` means Discord could not be reached (name lookup, connection,
+    time-out while connecting, the gateway closing or not found)."""
+    return isinstance(exc, aiohttp.ClientConnectionError | aiohttp.ClientPayloadError
+                      | socket.gaierror | ConnectionRefusedError | ConnectionResetError
+                      | ConnectionAbortedError | TimeoutError | discord.GatewayNotFound
+                      | discord.ConnectionClosed | discord.DiscordServerError)
+
+
+def startup_fault(exc: BaseException, config: Config) -> tuple[str, bool]:
+    """What to tell whoever started the bot when it stopped on ``exc``: the words, and
+    whether the traceback belongs in the log too (a fault we cannot name)."""
+    chain = _chain(exc)
+    name = f"{type(exc).__name__}: {exc}"
+    if isinstance(exc, discord.LoginFailure):
+        return ("Discord refused the token in DISCORD_TOKEN. Reset it in the developer "
+                "portal (Applications -> your app -> Bot -> Reset Token) and update .env.",
+                False)
+    workers = next((e for e in chain if isinstance(e, WorkersFailed)), None)
+    if workers is not None:
+        cause = workers.__cause__ or workers
+        return (f"Warhost's board-drawing workers failed to start ({type(cause).__name__}: "
+                f"{cause}). Start the bot again; if it keeps failing, check the machine's "
+                "free memory and its limits on processes and open files, or set "
+                "RENDER_WORKERS=0 to draw the boards in the bot's own process.", False)
+    stored = any(isinstance(e, StoreError) for e in chain)
+    texts = " ".join(str(e).lower() for e in chain)
+    disk_errnos = {errno.ENOSPC, errno.EDQUOT, errno.EIO}
+    os_disk = [e for e in chain if isinstance(e, OSError) and e.errno in disk_errnos]
+    full = any(t in texts for t in _DISK_FULL) or any(
+        e.errno in (errno.ENOSPC, errno.EDQUOT) for e in os_disk)
+    broken = any(t in texts for t in _DISK_IO) or any(e.errno == errno.EIO for e in os_disk)
+    if (full or broken) and (stored or any(isinstance(e, sqlite3.Error) for e in chain)):
+        where = redact_url(config.database) if config.database_url else config.database
+        setting = "DATABASE_URL" if config.database_url else "DATABASE_PATH"
+        if full:
+            return (f"Warhost could not write its database at {where}: the disk is full. "
+                    "Free some space on that disk (old logs, old backups), or point "
+                    f"{setting} at a database on a disk with room, then start again.", False)
+        return (f"Warhost could not write its database at {where}: the disk reported an "
+                "I/O error. Check the disk (the system log, fsck) and whether the file is "
+                "damaged (`python -m db check`); restore the latest backup if it is "
+                f"(docs/backups.md), or point {setting} at another disk, then start again.",
+                False)
+    if stored:
+        store_error = next(e for e in chain if isinstance(e, StoreError))
+        return f"Warhost could not use its database: {store_error}", False
+    if any(_network(e) for e in chain):
+        return (f"Warhost could not reach Discord ({name}). Check the network connection "
+                "and try again.", False)
+    if isinstance(exc, OSError):
+        return (f"Warhost stopped at start on a system error ({name}); the log above has "
+                "the details.", True)
+    return "Warhost stopped on an unexpected error", True
+
+
 def main() -> int:
     try:
         config = Config.from_env()
@@ -629,27 +751,17 @@ def main() -> int:
         print(exc, file=sys.stderr)
         return 2
     setup_logging(config)
-    from db import StoreError
-
     try:
         asyncio.run(run(config))
-    except discord.LoginFailure:
-        print("Discord refused the token in DISCORD_TOKEN. Reset it in the developer portal "
-              "(Applications -> your app -> Bot -> Reset Token) and update .env.",
-              file=sys.stderr)
-        return 1
-    except StoreError as exc:
-        print(f"Warhost could not use its database: {exc}", file=sys.stderr)
-        return 1
-    except (OSError, aiohttp.ClientError) as exc:
-        print(f"Warhost could not reach Discord ({type(exc).__name__}: {exc}). Check the "
-              "network connection and try again.", file=sys.stderr)
-        return 1
     except (KeyboardInterrupt, asyncio.CancelledError):
         pass                        # Ctrl-C or SIGTERM: closed cleanly
-    except Exception:
-        # through the logging handler, so the token is hidden even in the traceback
-        log.exception("Warhost stopped on an unexpected error")
+    except Exception as exc:
+        words, traceback = startup_fault(exc, config)
+        if traceback:
+            # through the logging handler, so the token is hidden even in the traceback
+            log.error("%s", words, exc_info=exc)
+        else:
+            print(words, file=sys.stderr)
         return 1
     return 0
 

@@ -30,6 +30,7 @@ from cogs.history import LogPageButton, UndoButton, log_message, undo_preview_me
 from cogs.interactions import (
     NO_GAME,
     channel_game,
+    defer,
     reply_error,
     require_game,
     send_ephemeral,
@@ -254,7 +255,7 @@ class GameCog(commands.Cog):
                                     f"{from_.size / 1_048_576:.1f} MB; Warhost starts games "
                                     f"from files up to {MAX_FROM_BYTES // 1_048_576} MB.")
             # Reading and checking a record can take longer than Discord's 3 seconds.
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            await defer(interaction)
             point = await read_starting_point(game, from_, at)
             origin = point.to_origin()
         record = await store.lobby.open(
@@ -361,7 +362,7 @@ class GameCog(commands.Cog):
         # a client without its own computer players (tests' fakes) searches in a thread
         brain = computers_of(interaction.client) or ComputerPlayers(
             interaction.client, store, workers=0)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await defer(interaction)
         _HINTING.add(player)
         try:
             choice = await brain.hint(record, player)
@@ -439,7 +440,7 @@ class GameCog(commands.Cog):
         if record.state is None:
             await reply_error(interaction, "The game has not started yet: there is no board.")
             return
-        await interaction.response.defer(ephemeral=not share, thinking=True)
+        await defer(interaction, ephemeral=not share)
         store = store_of(interaction.client)
         game = engine.get_game(record.kind)
         state = store.load_state(record)
@@ -478,7 +479,7 @@ class GameCog(commands.Cog):
         record = await game_here(interaction, game)
         if record is None:
             return
-        await interaction.response.defer(ephemeral=not share, thinking=True)
+        await defer(interaction, ephemeral=not share)
         record, data = await store_of(interaction.client).history.export(record.id)
         file, size = record_file(record, data)
         if file is None:
@@ -568,7 +569,7 @@ class GameCog(commands.Cog):
                     everywhere: bool = False, share: bool = False) -> None:
         game = engine.get_game(kind)        # refuses an unknown game
         # every result of the game is read: 0.3 s with 100,000 of them, so answer now
-        await interaction.response.defer(ephemeral=not share, thinking=True)
+        await defer(interaction, ephemeral=not share)
         found = await store_of(interaction.client).ratings.kind_stats(
             str(interaction.guild_id) if interaction.guild_id else None, kind,
             everywhere=everywhere)

@@ -1,11 +1,14 @@
-"""Answering an interaction: the channel's game, a private or public reply, and the one
+"""Answering an interaction: the channel's game, a private or public reply, the one
 error handler that turns every failure into a clear, private message (never a
-traceback).
+traceback), and deferring so that a restart never leaves anyone "thinking…"
+(:func:`defer`, :func:`conclude`, :func:`answer_left`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 from typing import Any
 
 import discord
@@ -14,6 +17,7 @@ from discord import app_commands
 import engine
 from cogs.wording import NO_MENTIONS, clip
 from db import GameRecord, Store, StoreError
+from db.pending import COMMAND, MOVE
 from engine import Game, IllegalAction
 
 log = logging.getLogger("warhost.cogs")
@@ -34,6 +38,13 @@ SERVER_ONLY = ("Warhost's games are played in a server's channels, so that comma
 MENTION_HELP = ("Hello! I host war and conquest board games here. Open one with "
                 "`/game new`, play with `/play`, and see every command with `/help` (only "
                 "you will see the answer).")
+
+
+#: What a player left "thinking…" by a restart is told, once the bot is back: a move
+#: (nothing was saved), any other command.
+RESTARTED_MOVE = ("Warhost restarted before your move was saved; nothing changed, please "
+                  "send it again.")
+RESTARTED_COMMAND = "Warhost restarted before it answered; please try again."
 
 
 def store_of(client: discord.Client) -> Store:
@@ -87,6 +98,89 @@ async def send_public(interaction: discord.Interaction, content: str = "", *,
                                                 **kwargs)
 
 
+async def defer(interaction: discord.Interaction, *, ephemeral: bool = True,
+                kind: str = COMMAND) -> None:
+    """Defer with "thinking…", noting it in the store (``store.pending``) so that if the
+    bot dies before answering, its next start answers instead (:func:`answer_left`).
+
+    The note is written while the defer is on its way to Discord (the statement is
+    queued first; a local write normally lands well before an internet round trip), and
+    both are finished when this returns, so nothing is done for the player before the
+    note is durable. If the note cannot be written, the command goes on (logged).
+    Raises what ``interaction.response.defer`` raises; the note is then withdrawn
+    unless Discord says the interaction was already answered (another delivery of it
+    owns the note).
+    """
+    store = getattr(interaction.client, "store", None)
+    noting: asyncio.Task[None] | None = None
+    if isinstance(store, Store):
+        noting = asyncio.get_running_loop().create_task(_note(store, interaction, kind))
+        await asyncio.sleep(0)          # the insert is on its way before the defer
+    try:
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+    except BaseException as exc:
+        if noting is not None:
+            await asyncio.wait([noting])
+            if not (isinstance(exc, discord.HTTPException) and exc.code == 40060):
+                await conclude(interaction)
+        raise
+    if noting is not None:
+        await noting
+
+
+async def _note(store: Store, interaction: discord.Interaction, kind: str) -> None:
+    try:
+        await store.pending.note(interaction.id, interaction.application_id,
+                                 interaction.token, kind,
+                                 shards=str(getattr(interaction.client, "pending_shards", "")))
+    except StoreError as exc:
+        store.pending.saved(interaction.id)     # no row: nothing to conclude
+        log.warning("Could not note interaction %s as deferred (%s); a restart now would "
+                    "leave it unanswered", interaction.id, exc)
+
+
+async def conclude(interaction: discord.Interaction) -> None:
+    """The interaction was answered (or never will be by this run): forget its note.
+    Free when it has none (most commands, a move that was saved)."""
+    store = getattr(interaction.client, "store", None)
+    if not isinstance(store, Store) or not store.pending.is_open(interaction.id):
+        return
+    try:
+        await store.pending.conclude(interaction.id)
+    except StoreError as exc:
+        log.warning("Could not conclude deferred interaction %s (%s)", interaction.id, exc)
+
+
+async def answer_left(client: discord.Client, store: Store, shards: str = "", *,
+                      before: float | None = None) -> int:
+    """Answer every interaction an earlier run of these shards deferred (before
+    ``before``, this run's start on the store's clock) and never answered, while its
+    token is good (15 minutes); then forget them and every expired one. How many were
+    answered."""
+    left = await store.pending.left(shards, before=before)
+    answered = 0
+    for item in left:
+        if not item.application_id.isdigit() or time.time() >= item.expires_at:
+            continue
+        text = RESTARTED_MOVE if item.kind == MOVE else RESTARTED_COMMAND
+        webhook: Any = discord.Webhook.partial(int(item.application_id), item.secret,
+                                               client=client)
+        try:        # "@original" is the deferred "thinking…" response
+            await webhook.edit_message("@original", content=text, embeds=[],
+                                       attachments=[], allowed_mentions=NO_MENTIONS)
+            answered += 1
+        except discord.NotFound:
+            log.info("Deferred interaction %s is gone; not answered", item.interaction_id)
+        except (discord.HTTPException, OSError, TimeoutError) as exc:
+            log.warning("Could not answer deferred interaction %s after the restart (%s)",
+                        item.interaction_id, type(exc).__name__)
+    await store.pending.drop([item.interaction_id for item in left])
+    if left:
+        log.info("Answered %d of %d interactions left unanswered by the last run",
+                 answered, len(left))
+    return answered
+
+
 def user_message(error: BaseException) -> str | None:
     """The user-facing message of an expected error (engine or store), else None."""
     if isinstance(error, IllegalAction | StoreError):
@@ -113,6 +207,7 @@ async def report_app_command_error(interaction: discord.Interaction,
             log.error("Unexpected error in /%s", _command_name(interaction), exc_info=original)
             message = GENERIC_ERROR
     await reply_error(interaction, message)
+    await conclude(interaction)
 
 
 def _command_name(interaction: discord.Interaction) -> str:

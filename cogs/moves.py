@@ -4,7 +4,8 @@ Every slash command, button and friendly ``/<kind>`` command that makes a move c
 :func:`submit`, which takes each interaction once (:class:`RecentIds`), notes when it was
 sent (:class:`SentClock`, so a move chosen for an earlier turn is refused), defers the
 interaction privately (:func:`acknowledge`, so a saved move can be answered for 15
-minutes, across a restart), and makes the move through ``Store.apply_action``, which
+minutes, across a restart, and noted, so a restart before the move is saved answers
+it too), and makes the move through ``Store.apply_action``, which
 saves it with its announcements in one transaction. Then the outbox delivers them and,
 if a computer seat must act next, the computer players are set thinking.
 """
@@ -17,12 +18,13 @@ import time
 import discord
 
 from cogs.computers import computers_of
-from cogs.interactions import reply_error
+from cogs.interactions import conclude, defer, reply_error
 from cogs.names import remember
 from cogs.outbox import deliver
 from cogs.wording import humanize_ids
 from db import GameRecord, MoveResult, Store, StoreError
 from db.computers import computers
+from db.pending import MOVE
 from engine import IllegalAction
 
 log = logging.getLogger("warhost.cogs")
@@ -77,7 +79,8 @@ async def acknowledge(interaction: discord.Interaction) -> bool:
     if interaction.response.is_done():
         return True
     try:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        # noted in the store meanwhile: a restart before the move is saved answers it
+        await defer(interaction, kind=MOVE)
     except discord.HTTPException as exc:
         if exc.code == 40060:          # already answered: a re-delivery of this interaction
             return True
@@ -124,13 +127,17 @@ async def submit(interaction: discord.Interaction, store: Store, game: int | Gam
             expect_version=expect_version)
     except (IllegalAction, StoreError) as exc:
         await reply_error(interaction, humanize_ids(str(exc), seats))
+        await conclude(interaction)
         return None
     if result.duplicate:
         # The same interaction delivered twice (a gateway replay): the first delivery
         # answers it (its announcements are saved and delivered), so stay quiet.
+        await conclude(interaction)
         log.info("Interaction %s was delivered again; its move %s stands", interaction.id,
                  result.seq)
         return result
+    # The transaction that saved the move's answer concluded its deferral too (a trigger).
+    store.pending.saved(interaction.id)
     await deliver(interaction.client, record.id, interaction)
     computers_move(interaction.client, result.record)
     return result

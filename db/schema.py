@@ -301,6 +301,30 @@ MIGRATIONS: list[str] = [
         updated_at REAL NOT NULL
     ) WITHOUT ROWID;
     """,
+    # 10: interactions deferred and not yet answered (db/pending.py). A row is made when
+    # a command defers (the player sees "thinking") and deleted once it is answered: a
+    # move by the trigger below, in the transaction that saves the answer to it; any
+    # other command after its reply. At start the bot answers what a crash left. secret
+    # is the interaction token (never logged), good until expires_at (15 minutes);
+    # shards names the process that took it (its SHARD_IDS, empty for all shards).
+    """
+    CREATE TABLE pending_interactions (
+        interaction_id TEXT PRIMARY KEY,
+        application_id TEXT NOT NULL,
+        secret         TEXT NOT NULL,
+        kind           TEXT NOT NULL,          -- move or command
+        shards         TEXT NOT NULL,
+        created_at     REAL NOT NULL,
+        expires_at     REAL NOT NULL
+    ) WITHOUT ROWID;
+
+    CREATE TRIGGER announcements_conclude_pending AFTER INSERT ON announcements
+    WHEN NEW.kind = 'reply'
+    BEGIN
+        DELETE FROM pending_interactions
+         WHERE interaction_id = json_extract(NEW.payload, '$.interaction_id');
+    END;
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -264,6 +264,29 @@ MIGRATIONS: list[str] = [
         updated_at DOUBLE PRECISION NOT NULL
     );
 """,
+    # 10: interactions deferred and not yet answered, and the trigger that concludes a
+    # move in the transaction saving its answer, as in the SQLite schema.
+    """
+    CREATE TABLE pending_interactions (
+        interaction_id TEXT PRIMARY KEY,
+        application_id TEXT NOT NULL,
+        secret         TEXT NOT NULL,
+        kind           TEXT NOT NULL,
+        shards         TEXT NOT NULL,
+        created_at     DOUBLE PRECISION NOT NULL,
+        expires_at     DOUBLE PRECISION NOT NULL
+    );
+
+    CREATE FUNCTION warhost_conclude_pending() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        DELETE FROM pending_interactions
+         WHERE interaction_id = NEW.payload::jsonb ->> 'interaction_id';
+        RETURN NULL;
+    END;
+    $$;
+    CREATE TRIGGER announcements_conclude_pending AFTER INSERT ON announcements
+        FOR EACH ROW WHEN (NEW.kind = 'reply') EXECUTE FUNCTION warhost_conclude_pending();
+""",
 ]
 
 

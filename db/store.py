@@ -16,6 +16,7 @@ its own attribute:
 ``store.web``              what the web pages read; names, links and listings for them
 ``store.ratings``          ratings, leaderboards, players' and games' statistics
 ``store.server_settings``  each server's settings (/settings), values processes share
+``store.pending``          interactions deferred and not yet answered
 =========================  =========================================================
 
 Each service depends on the core (the privacy service on the lobby too, the hosting
@@ -35,6 +36,7 @@ from db.leases import Leases
 from db.limits import Limits
 from db.lobby import Lobby
 from db.outbox import Outbox
+from db.pending import Pending
 from db.privacy import Privacy
 from db.ratings import Ratings
 from db.server_settings import ServerSettings
@@ -58,3 +60,4 @@ class Store(StoreCore):
         self.limits = Limits(self, self.server_settings)
         self.web = WebData(self)
         self.ratings = Ratings(self)
+        self.pending = Pending(self)
