@@ -37,6 +37,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import quote
 
+from db.witness import KeptWal, Mark, held_by_file, wal_kept, witness_path, write_mark
+
 #: The time in a backup's name: UTC, to the second (``20250301T120000Z``).
 STAMP = "%Y%m%dT%H%M%SZ"
 #: Pages copied per step of the backup API (4 MB with SQLite's 4 KB pages); the read
@@ -110,7 +112,8 @@ def stamp(when: datetime) -> str:
 
 
 def _pattern(stem: str) -> re.Pattern[str]:
-    return re.compile(rf"^{re.escape(stem)}-(\d{{8}}T\d{{6}}Z)(?:-(\d+))?\.db$")
+    # [0-9], not \d: \d also takes other scripts' digits, which int() may refuse.
+    return re.compile(rf"^{re.escape(stem)}-([0-9]{{8}}T[0-9]{{6}}Z)(?:-([0-9]{{1,9}}))?\.db$")
 
 
 def backups_of(directory: str | os.PathLike[str], stem: str) -> list[Path]:
@@ -129,7 +132,7 @@ def backups_of(directory: str | os.PathLike[str], stem: str) -> list[Path]:
 
 def taken_at(path: Path) -> datetime | None:
     """When a backup was taken, from its name (None if it is not a backup's name)."""
-    match = re.search(r"-(\d{8}T\d{6}Z)(?:-\d+)?\.db$", path.name)
+    match = re.search(r"-([0-9]{8}T[0-9]{6}Z)(?:-[0-9]{1,9})?\.db$", path.name)
     if match is None:
         return None
     return datetime.strptime(match.group(1), STAMP).replace(tzinfo=UTC)
@@ -403,8 +406,10 @@ def database_in_use(database: str | os.PathLike[str]) -> str | None:
 
 
 def _companions(path: Path) -> list[Path]:
-    """The database file and its WAL and shared-memory files, those that exist."""
-    return [p for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), Path(f"{path}-journal"))
+    """The database file, its WAL and shared-memory files and its commit witness
+    (:mod:`db.witness`), those that exist."""
+    return [p for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), Path(f"{path}-journal"),
+                        witness_path(path))
             if p.exists()]
 
 
@@ -421,10 +426,12 @@ def restore(backup: str | os.PathLike[str], database: str | os.PathLike[str], *,
 
     Refused (:class:`BackupError`, nothing changed) while the database is in use, or if
     the backup is not a sound Warhost database. Otherwise the current database (with
-    its ``-wal`` and ``-shm``) is renamed to ``<name>.before-restore-<UTC time>`` beside
-    it, and a copy of the backup takes its place (copied under a temporary name, checked
-    again, synced, then renamed: a crash midway leaves either the old database aside and
-    no new one, or the new one in place).
+    its ``-wal``, ``-shm`` and ``-commits``) is renamed to ``<name>.before-restore-<UTC
+    time>`` beside it, with its write-ahead log as it was before anything opened it
+    (``...-wal.as-found``), and a copy of the backup takes its place (copied under a
+    temporary name, checked again, synced, then renamed: a crash midway leaves either the
+    old database aside and no new one, or the new one in place). The commit witness
+    starts again from the backup (:func:`restart_witness`).
     """
     source = Path(backup)
     target = Path(database)
@@ -433,6 +440,13 @@ def restore(backup: str | os.PathLike[str], database: str | os.PathLike[str], *,
                           f"`ls {source.parent}`.")
     if target.exists() and source.resolve() == target.resolve():
         raise BackupError(f"{source} is the database itself, not a backup of it.")
+    # Opening the database to see whether it is in use checkpoints its write-ahead log
+    # and deletes it: keep the log as it was found (perhaps the reason to restore).
+    with wal_kept(target) as kept:
+        return _restore(source, target, kept, when)
+
+
+def _restore(source: Path, target: Path, kept: KeptWal, when: datetime | None) -> Restored:
     busy = database_in_use(target)
     if busy is not None:
         raise BackupError(f"{busy} Nothing was changed.")
@@ -466,7 +480,13 @@ def restore(backup: str | os.PathLike[str], database: str | os.PathLike[str], *,
             aside = Path(str(aside_base) + str(path)[len(str(target)):])
             os.replace(path, aside)
             moved.append(aside)
+        if kept.path is not None:
+            found = Path(f"{aside_base}-wal.as-found")
+            os.replace(kept.path, found)
+            kept.path = None
+            moved.append(found)
         os.replace(temp, target)
+        restart_witness(target)
         _fsync_dir(folder)
     except (OSError, BackupError) as exc:
         _remove(temp)
@@ -479,3 +499,17 @@ def restore(backup: str | os.PathLike[str], database: str | os.PathLike[str], *,
         raise BackupError(f"Could not put the backup in place of {target} "
                           f"({exc.strerror or exc}); the database was left as it was.") from exc
     return Restored(target, source, tuple(moved), checked.schema_version, checked.games)
+
+
+def restart_witness(database: Path) -> None:
+    """A new commit witness for the database now at ``database`` (restored, or its loss
+    accepted): it is the evidence from now on."""
+    try:
+        identity, held = held_by_file(database)
+    except sqlite3.Error as exc:
+        raise BackupError(f"Cannot read {database} ({exc}).") from exc
+    if identity is None:
+        with contextlib.suppress(FileNotFoundError):
+            witness_path(database).unlink()
+        return
+    write_mark(database, Mark(identity, held, time.time(), False))
