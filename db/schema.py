@@ -325,6 +325,17 @@ MIGRATIONS: list[str] = [
          WHERE interaction_id = json_extract(NEW.payload, '$.interaction_id');
     END;
     """,
+    # 11: how many changing transactions the database holds, counted in each of them,
+    # and the identity of this database (db/witness.py compares the count with the one
+    # noted beside the file, outside the write-ahead log, to find lost commits).
+    """
+    CREATE TABLE warhost_commits (
+        id       INTEGER PRIMARY KEY CHECK (id = 1),
+        identity TEXT NOT NULL,
+        count    INTEGER NOT NULL CHECK (count >= 0)
+    );
+    INSERT INTO warhost_commits (id, identity, count) VALUES (1, lower(hex(randomblob(16))), 0);
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -287,6 +287,16 @@ MIGRATIONS: list[str] = [
     CREATE TRIGGER announcements_conclude_pending AFTER INSERT ON announcements
         FOR EACH ROW WHEN (NEW.kind = 'reply') EXECUTE FUNCTION warhost_conclude_pending();
 """,
+    # 11: the commit counter of the SQLite schema (db/witness.py). PostgreSQL keeps its
+    # own log safe and never counts here; the table keeps the two schemas alike.
+    """
+    CREATE TABLE warhost_commits (
+        id       INTEGER PRIMARY KEY CHECK (id = 1),
+        identity TEXT NOT NULL,
+        count    BIGINT NOT NULL CHECK (count >= 0)
+    );
+    INSERT INTO warhost_commits (id, identity, count) VALUES (1, md5(random()::text), 0);
+""",
 ]
 
 
