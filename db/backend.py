@@ -129,6 +129,10 @@ class Backend(Protocol):
 
     def reading(self, snapshot: bool = False) -> Any: ...   # async context manager
 
+    async def write_one(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
+        """One statement committed by itself, in one round trip where possible."""
+        ...
+
     async def close(self) -> None: ...
 
 
@@ -206,6 +210,31 @@ class SQLiteConnection:
                 witness.note(int(count[0][0]))
 
         await self._on_thread(commit)
+
+    async def write_one(self, sql: str, params: Sequence[Any],
+                        witness: Witness | None) -> Cursor:
+        """``BEGIN IMMEDIATE``, ``sql``, ``COMMIT`` (counted, as :meth:`commit` does):
+        one hop to the connection's thread."""
+        def write(db: sqlite3.Connection) -> Cursor:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                before = db.total_changes
+                cursor = db.execute(sql, params)
+                done = Cursor(cursor.rowcount, cursor.lastrowid)
+                count = None
+                if witness is not None and db.total_changes != before:
+                    count = db.execute("UPDATE warhost_commits SET count = count + 1 "
+                                       "RETURNING count").fetchall()
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+            if witness is not None and count:
+                witness.note(int(count[0][0]))
+            return done
+
+        return await self._on_thread(write)
 
     async def _on_thread(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """``fn(connection)`` on the connection's own thread (one hop, however many
@@ -423,6 +452,15 @@ class SQLiteBackend:
             if release:
                 self._write_lock.release()
 
+    async def write_one(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
+        """One statement in a transaction of its own, in a single hop (under the write
+        lock, like :meth:`transaction`)."""
+        async with self._write_lock:
+            conn = self.writer
+            if conn.raw.in_transaction:      # defensive: nothing should leave one open
+                await conn.rollback()
+            return await conn.write_one(sql, params, self.witness)
+
     def _hand_off_rollback(self, conn: SQLiteConnection) -> None:
         """Roll back in the background, then release the write lock we hold."""
         async def rollback_then_release() -> None:
@@ -607,6 +645,11 @@ class PostgresBackend:
                 yield conn
             finally:
                 await conn.execute("ROLLBACK")
+
+    async def write_one(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
+        """One statement, committed by itself (autocommit: one round trip)."""
+        async with self._acquire() as raw:
+            return await PostgresConnection(raw, writing=True).execute(sql, params)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[PostgresConnection]:

@@ -135,19 +135,13 @@ class Pending:
                 del self._open[key]
 
     async def _write_one(self, sql: str, params: tuple[Any, ...]) -> None:
-        """One statement, committed by itself: a single round trip to the database
-        where the backend allows it (autocommit), else a transaction of its own."""
-        one = getattr(self.core.backend, "write_one", None)    # not every backend has it
-        if one is not None:
-            try:
-                await one(sql, params)
-            except ClosedError as exc:
-                raise StoreClosed(str(exc)) from exc
-            except DatabaseError as exc:
-                raise StoreError(database_failed(exc, written=True)) from exc
-            return
-        async with self.core.transaction() as conn:
-            await conn.execute(sql, params)
+        """One statement, committed by itself: a single round trip to the database."""
+        try:
+            await self.core.backend.write_one(sql, params)
+        except ClosedError as exc:
+            raise StoreClosed(str(exc)) from exc
+        except DatabaseError as exc:
+            raise StoreError(database_failed(exc, written=True)) from exc
 
 
 def created_at(interaction_id: str) -> float:
