@@ -19,6 +19,7 @@ from cogs.wording import NO_MENTIONS, clip
 from db import GameRecord, Store, StoreError
 from db.pending import COMMAND, MOVE
 from engine import Game, IllegalAction
+from engine.notation import is_number
 
 log = logging.getLogger("warhost.cogs")
 
@@ -160,7 +161,7 @@ async def answer_left(client: discord.Client, store: Store, shards: str = "", *,
     left = await store.pending.left(shards, before=before)
     answered = 0
     for item in left:
-        if not item.application_id.isdigit() or time.time() >= item.expires_at:
+        if not is_number(item.application_id) or time.time() >= item.expires_at:
             continue
         text = RESTARTED_MOVE if item.kind == MOVE else RESTARTED_COMMAND
         webhook: Any = discord.Webhook.partial(int(item.application_id), item.secret,

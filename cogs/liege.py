@@ -21,6 +21,7 @@ from cogs import verbs
 from cogs.boards import boards_of
 from cogs.choices import first_args, labelled_choices, normal_word, second_args
 from cogs.interactions import (
+    defer,
     reply_error,
     require_game,
     running_game,
@@ -279,7 +280,7 @@ def _commands() -> list[app_commands.Command[Any, ..., Any]]:
             await reply_error(interaction, str(exc))
             return
         view["selected"] = {"square": sq, "range": reach}
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await defer(interaction)
         names = await display_names(interaction, game.players(state))
         png = await boards_of(interaction.client).png(KIND, view, None, names)
         what = occupants(view)[sq]

@@ -31,7 +31,14 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
-from cogs.interactions import GENERIC_ERROR, reply_error, send_ephemeral, send_public, store_of
+from cogs.interactions import (
+    GENERIC_ERROR,
+    defer,
+    reply_error,
+    send_ephemeral,
+    send_public,
+    store_of,
+)
 from cogs.limits import Limited
 from cogs.names import left_server, member_name, remember
 from cogs.wording import (
@@ -236,7 +243,7 @@ class RatingsCog(commands.Cog):
             else:
                 await send_ephemeral(interaction, text)
             return
-        await interaction.response.defer(ephemeral=not share, thinking=True)
+        await defer(interaction, ephemeral=not share)
         names = game_names()
         extra: dict[str, Any] = {}
         if stats.history and stats.chart_kind:
@@ -266,7 +273,7 @@ class RatingsCog(commands.Cog):
         if not board.rows:
             await send_ephemeral(interaction, empty_leaderboard_text(board, game.name))
             return
-        await interaction.response.defer(thinking=True)
+        await defer(interaction, ephemeral=False)
         embed, view = await board_page(interaction, board, game.name)
         extra: dict[str, Any] = {"view": view} if view is not None else {}
         await interaction.followup.send(embed=embed, allowed_mentions=NO_MENTIONS, **extra)
