@@ -294,7 +294,7 @@ def _shards(count_text: str | None, ids_text: str | None
         if ids_text is not None:
             raise ConfigError("SHARD_IDS needs SHARD_COUNT (the number of shards in all).")
         return None, None
-    if not _digits(count_text) or not 1 <= int(count_text) <= 1024:
+    if not _digits(count_text) or len(count_text) > 4 or not 1 <= int(count_text) <= 1024:
         raise ConfigError(f"SHARD_COUNT must be a number of shards from 1 to 1024, not "
                           f"{count_text!r}.")
     count = int(count_text)
@@ -305,6 +305,9 @@ def _shards(count_text: str | None, ids_text: str | None
         low, _, high = part.partition("-")
         if not _digits(low) or (high and not _digits(high)):
             raise ConfigError(f"SHARD_IDS must list shard numbers like 0,1 or 0-3, not "
+                              f"{ids_text!r}.")
+        if len(low) > 4 or len(high) > 4 or int(high or low) >= count:
+            raise ConfigError(f"SHARD_IDS must name shards below SHARD_COUNT ({count}), not "
                               f"{ids_text!r}.")
         ids.extend(range(int(low), int(high or low) + 1))
     if not ids or any(i >= count for i in ids) or len(set(ids)) != len(ids):

@@ -298,6 +298,11 @@ def test_database_url_and_shards_are_read_and_checked() -> None:
                       ({"SHARD_COUNT": "2", "SHARD_IDS": "2"}, "below SHARD_COUNT"),
                       ({"SHARD_COUNT": "2", "SHARD_IDS": "0,0"}, "each shard once"),
                       ({"SHARD_COUNT": "2", "SHARD_IDS": "a"}, "like 0,1"),
+                      # huge numbers: refused before a range or int() is built from them
+                      ({"SHARD_COUNT": "9" * 5000}, "SHARD_COUNT must be"),
+                      ({"SHARD_COUNT": "2", "SHARD_IDS": "0-99999999999"}, "below SHARD_COUNT"),
+                      ({"SHARD_COUNT": "2", "SHARD_IDS": "1" * 5000}, "below SHARD_COUNT"),
+                      ({"SHARD_COUNT": "2", "SHARD_IDS": "²"}, "like 0,1"),
                       ({"SHARD_IDS": "1"}, "needs SHARD_COUNT")]:
         with pytest.raises(bot.ConfigError, match=said):
             bot.Config.from_env({**base, **bad}, None)
