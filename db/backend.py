@@ -161,6 +161,21 @@ def sqlite_error(exc: sqlite3.Error) -> DatabaseError:
     return DatabaseError(text)
 
 
+def _commit_counted(db: sqlite3.Connection, changes_at_begin: int,
+                    witness: Witness | None) -> None:
+    """``COMMIT`` on the connection's thread; with a ``witness``, a transaction that
+    changed something first counts itself in ``warhost_commits``, and the count is noted
+    beside the database once committed (:mod:`db.witness`)."""
+    if witness is None or db.total_changes == changes_at_begin:
+        db.execute("COMMIT")
+        return
+    count = db.execute("UPDATE warhost_commits SET count = count + 1 RETURNING count"
+                       ).fetchall()
+    db.execute("COMMIT")
+    if count:
+        witness.note(int(count[0][0]))
+
+
 class SQLiteConnection:
     """An aiosqlite connection speaking :class:`Connection`."""
 
@@ -199,17 +214,7 @@ class SQLiteConnection:
         """``COMMIT``. With a ``witness``, a transaction that changed something also
         counts itself in ``warhost_commits`` and, once committed, notes the count beside
         the database (:mod:`db.witness`): all on the database's thread, in one hop."""
-        def commit(db: sqlite3.Connection) -> None:
-            if witness is None or db.total_changes == changes_at_begin:
-                db.execute("COMMIT")
-                return
-            count = db.execute(
-                "UPDATE warhost_commits SET count = count + 1 RETURNING count").fetchall()
-            db.execute("COMMIT")
-            if count:
-                witness.note(int(count[0][0]))
-
-        await self._on_thread(commit)
+        await self._on_thread(lambda db: _commit_counted(db, changes_at_begin, witness))
 
     async def write_one(self, sql: str, params: Sequence[Any],
                         witness: Witness | None) -> Cursor:
@@ -221,17 +226,11 @@ class SQLiteConnection:
                 before = db.total_changes
                 cursor = db.execute(sql, params)
                 done = Cursor(cursor.rowcount, cursor.lastrowid)
-                count = None
-                if witness is not None and db.total_changes != before:
-                    count = db.execute("UPDATE warhost_commits SET count = count + 1 "
-                                       "RETURNING count").fetchall()
-                db.execute("COMMIT")
+                _commit_counted(db, before, witness)
             except BaseException:
                 if db.in_transaction:
                     db.execute("ROLLBACK")
                 raise
-            if witness is not None and count:
-                witness.note(int(count[0][0]))
             return done
 
         return await self._on_thread(write)
