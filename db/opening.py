@@ -81,9 +81,9 @@ def database_failed(exc: DatabaseError, *, written: bool) -> str:
            "tell the bot's admin."
 
 
-#: Above this size, the whole-file check at start (``PRAGMA quick_check``, about 25 s a
-#: gigabyte) runs only after an unclean stop; after a clean close the file is as the
-#: last check left it. ``python -m db check`` always checks the whole file.
+#: Above this size, the whole-file check at start (``PRAGMA quick_check``, 16 to 25 s a
+#: gigabyte read cold from disk) runs only after an unclean stop; after a clean close the
+#: file is as the last check left it. ``python -m db check`` always checks the whole file.
 FULL_CHECK_BYTES = 512 * 1024 * 1024
 
 

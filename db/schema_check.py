@@ -16,12 +16,15 @@ is not unique (it only speeds reads up).
 
 from __future__ import annotations
 
+import logging
 import re
 import uuid
 from dataclasses import dataclass, field
 
-from db.backend import Connection, SQLiteBackend
+from db.backend import Connection, DatabaseError, SQLiteBackend
 from db.schema import SCHEMA_VERSION, migrate, migrations_for, statements_of
+
+log = logging.getLogger("warhost.db")
 
 #: Table names SQLite or PostgreSQL keep for themselves.
 _INTERNAL = re.compile(r"^(sqlite_|pg_)")
@@ -111,9 +114,9 @@ class _RollBack(Exception):
     """Raised to roll the scratch schema back."""
 
 
-async def expected_shape(conn: Connection) -> Shape:
+async def expected_shape(conn: Connection) -> Shape | None:
     """The schema the migrations build on an empty database of ``conn``'s kind (worked
-    out once per process)."""
+    out once per process); None when PostgreSQL will not let this role build it."""
     found = _expected.get(conn.dialect)
     if found is not None:
         return found
@@ -126,7 +129,13 @@ async def expected_shape(conn: Connection) -> Shape:
         finally:
             await backend.close()
     else:
-        found = await _postgres_scratch_shape(conn)
+        try:
+            found = await _postgres_scratch_shape(conn)
+        except DatabaseError as exc:
+            # A role allowed its own schema but not CREATE on the database: no scratch.
+            log.warning("Could not compare the database's schema with the migrations' (%s: "
+                        "Warhost's role may not create a scratch schema); not checked", exc)
+            return None
     _expected[conn.dialect] = found
     return found
 
@@ -192,7 +201,10 @@ def differences(expected: Shape, found: Shape) -> tuple[list[str], list[str]]:
 async def schema_problems(conn: Connection) -> tuple[list[str], list[str]]:
     """(differences from the migrations' schema, harmless additions) for the database behind
     ``conn``, which must be at :data:`db.schema.SCHEMA_VERSION`."""
-    return differences(await expected_shape(conn), await shape_of(conn))
+    expected = await expected_shape(conn)
+    if expected is None:
+        return [], []
+    return differences(expected, await shape_of(conn))
 
 
 def drift_message(where: str, problems: list[str]) -> str:
