@@ -134,6 +134,11 @@ def driver(request: pytest.FixtureRequest) -> Any:
         _skipped_browser.append(request.node.nodeid)
         pytest.skip(f"browser tests skipped: {problem}")
     made = request.getfixturevalue("browser")
+    # The phone's screen again: a full-page screenshot widens the viewport for a moment,
+    # and Chromium has been seen to keep that width for the next test's page.
+    made.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": browsers.PHONE["width"], "height": browsers.PHONE["height"],
+        "deviceScaleFactor": browsers.PHONE["pixelRatio"], "mobile": True})
     made.get("about:blank")
     made.get_log("browser")                    # what earlier tests left in the console
     return made
