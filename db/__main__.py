@@ -36,12 +36,12 @@ from db.backup import (
     backup_folder,
     check_file,
     database_in_use,
+    lost_in_file,
     restart_witness,
     restore,
     take_backup,
 )
 from db.settings import DEFAULT_DATABASE_PATH, read_settings
-from db.witness import lost_in_file
 
 
 class Refused(Exception):

@@ -266,6 +266,11 @@ async def _sqlite_connect(path: str, *, readonly: bool = False) -> aiosqlite.Con
     return conn
 
 
+#: A SQLite database's own tables and views, by name.
+SQLITE_TABLES = ("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') "
+                 "AND name NOT LIKE 'sqlite%' ORDER BY name")
+
+
 def foreign_tables_in(path: str) -> list[str]:
     """The tables of an existing SQLite file with no Warhost schema version (another
     application's), read without changing anything (``immutable``: no lock, no journal
@@ -282,9 +287,7 @@ def foreign_tables_in(path: str) -> list[str]:
         try:
             if con.execute("PRAGMA user_version").fetchone()[0] != 0:
                 return []
-            return [str(r[0]) for r in con.execute(
-                "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') "
-                "AND name NOT LIKE 'sqlite%' ORDER BY name")]
+            return [str(r[0]) for r in con.execute(SQLITE_TABLES)]
         finally:
             con.close()
     except sqlite3.Error:

@@ -37,7 +37,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import quote
 
-from db.witness import KeptWal, Mark, held_by_file, wal_kept, witness_path, write_mark
+from db.witness import Mark, keep_wal, lost, lost_message, read_mark, witness_path, write_mark
 
 #: The time in a backup's name: UTC, to the second (``20250301T120000Z``).
 STAMP = "%Y%m%dT%H%M%SZ"
@@ -442,11 +442,18 @@ def restore(backup: str | os.PathLike[str], database: str | os.PathLike[str], *,
         raise BackupError(f"{source} is the database itself, not a backup of it.")
     # Opening the database to see whether it is in use checkpoints its write-ahead log
     # and deletes it: keep the log as it was found (perhaps the reason to restore).
-    with wal_kept(target) as kept:
-        return _restore(source, target, kept, when)
+    found = keep_wal(target)
+    try:
+        return _restore(source, target, found, when)
+    except BaseException:
+        if found is not None:
+            with contextlib.suppress(OSError):
+                found.unlink()
+        raise
 
 
-def _restore(source: Path, target: Path, kept: KeptWal, when: datetime | None) -> Restored:
+def _restore(source: Path, target: Path, found: Path | None,
+             when: datetime | None) -> Restored:
     busy = database_in_use(target)
     if busy is not None:
         raise BackupError(f"{busy} Nothing was changed.")
@@ -480,11 +487,10 @@ def _restore(source: Path, target: Path, kept: KeptWal, when: datetime | None) -
             aside = Path(str(aside_base) + str(path)[len(str(target)):])
             os.replace(path, aside)
             moved.append(aside)
-        if kept.path is not None:
-            found = Path(f"{aside_base}-wal.as-found")
-            os.replace(kept.path, found)
-            kept.path = None
-            moved.append(found)
+        if found is not None:
+            aside = Path(f"{aside_base}-wal.as-found")
+            os.replace(found, aside)
+            moved.append(aside)
         os.replace(temp, target)
         restart_witness(target)
         _fsync_dir(folder)
@@ -513,3 +519,32 @@ def restart_witness(database: Path) -> None:
             witness_path(database).unlink()
         return
     write_mark(database, Mark(identity, held, time.time(), False))
+
+
+def held_by_file(database: str | os.PathLike[str]) -> tuple[str | None, int]:
+    """(identity, count of saved changes) of a SQLite file, read without changing it (a
+    read-only connection never checkpoints the write-ahead log or deletes it); (None, 0)
+    when it has no count."""
+    con = _connect(Path(database), "ro")
+    try:
+        rows = con.execute("SELECT identity, count FROM warhost_commits").fetchall()
+    except sqlite3.OperationalError as exc:
+        if "no such table" in str(exc):
+            return None, 0
+        raise
+    finally:
+        con.close()
+    return (str(rows[0][0]), int(rows[0][1])) if rows else (None, 0)
+
+
+def lost_in_file(database: str | os.PathLike[str]) -> str | None:
+    """For ``python -m db check`` and ``accept-loss``: why the file lost saved changes
+    (its log as found kept aside), or None. Raises ``sqlite3.Error`` if it cannot be
+    read."""
+    mark = read_mark(database)
+    if mark is None:
+        return None
+    identity, held = held_by_file(database)
+    if not lost(mark, identity, held):
+        return None
+    return lost_message(str(database), identity, held, mark, keep_wal(database))

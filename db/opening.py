@@ -14,7 +14,6 @@ import asyncio
 import logging
 import os
 import time
-from pathlib import Path
 
 import db.backend as backend_module
 from db.backend import (
@@ -34,7 +33,7 @@ from db.backend import (
 from db.records import StoreError
 from db.schema import SCHEMA_VERSION, migrate, user_version
 from db.schema_check import drift_message, schema_problems
-from db.witness import KeptWal, Mark, Witness, lost, lost_message, read_mark, write_mark
+from db.witness import Mark, Witness, keep_wal, lost, lost_message, read_mark, write_mark
 
 log = logging.getLogger("warhost.db")
 
@@ -94,55 +93,52 @@ async def check_and_migrate(backend: SQLiteBackend | PostgresBackend, where: str
     the migrations' and, for a SQLite file, its commits with their witness
     (:mod:`db.witness`)."""
     file = sqlite_file(backend)
-    kept = KeptWal(Path(f"{file}-wal")) if file else None
-    try:
-        mark = read_mark(file) if file else None
-        async with backend.reading() as conn:
-            if conn.dialect == "sqlite":
-                await check_pages(conn, file, mark)
-            version = await user_version(conn)
-            names: set[str] = set()
-            if 0 < version <= SCHEMA_VERSION:
-                names = {str(r[0]) for r in await conn.execute_fetchall(
-                    "SELECT name FROM sqlite_master WHERE type = 'table'"
-                    if conn.dialect == "sqlite" else
-                    "SELECT table_name FROM information_schema.tables "
-                    "WHERE table_schema = current_schema()")}
-                if not {"games", "actions"} <= names:
-                    shown = ", ".join(sorted(names)[:5]) or "none"
-                    raise StoreError(f"The database {where} has a schema version but not "
-                                     f"Warhost's tables (it has: {shown}); it belongs to "
-                                     f"another application. Point {setting} at a new file or "
-                                     "database.")
-            if file and mark is not None and mark.count > 0:
-                identity, held = (await commits_held(conn) if 0 < version <= SCHEMA_VERSION
-                                  and "warhost_commits" in names else (None, 0))
-                if lost(mark, identity, held):
-                    raise StoreError(lost_message(where, identity, held, mark,
-                                                  kept.keep() if kept else None))
-        await migrate(backend, where)
-        async with backend.reading() as conn:
-            problems, unknown = await schema_problems(conn)
-        if problems:
-            raise StoreError(drift_message(where, problems))
-        if unknown:
-            log.info("The database %s has things Warhost's migrations did not make "
-                     "(allowed: they change nothing it relies on): %s", where,
-                     ", ".join(unknown))
-        async with backend.transaction() as conn:
-            # Prove the database takes writes now, not at the first player's move.
-            if conn.dialect == "sqlite":
-                await conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION:d}")
-            else:
-                rows = await conn.execute_fetchall("SHOW transaction_read_only")
-                if str(rows[0][0]).lower() == "on":
-                    raise ReadOnlyError("the server is a read-only replica")
-                await conn.execute("UPDATE warhost_schema SET version = version")
-        if file and isinstance(backend, SQLiteBackend):
-            await start_witness(backend, file, mark)
-    finally:
-        if kept is not None:
-            kept.discard()
+    mark = read_mark(file) if file else None
+    async with backend.reading() as conn:
+        if conn.dialect == "sqlite":
+            await check_pages(conn, file, mark)
+        version = await user_version(conn)
+        names: set[str] = set()
+        if 0 < version <= SCHEMA_VERSION:
+            names = {str(r[0]) for r in await conn.execute_fetchall(
+                "SELECT name FROM sqlite_master WHERE type = 'table'"
+                if conn.dialect == "sqlite" else
+                "SELECT table_name FROM information_schema.tables "
+                "WHERE table_schema = current_schema()")}
+            if not {"games", "actions"} <= names:
+                shown = ", ".join(sorted(names)[:5]) or "none"
+                raise StoreError(f"The database {where} has a schema version but not "
+                                 f"Warhost's tables (it has: {shown}); it belongs to "
+                                 f"another application. Point {setting} at a new file or "
+                                 "database.")
+        if file and mark is not None and mark.count > 0:
+            identity, held = (await commits_held(conn) if 0 < version <= SCHEMA_VERSION
+                              and "warhost_commits" in names else (None, 0))
+            if lost(mark, identity, held):
+                # Kept now, while the connections hold the log: closing them
+                # checkpoints it and deletes it.
+                kept = await asyncio.to_thread(keep_wal, file)
+                raise StoreError(lost_message(where, identity, held, mark, kept))
+    await migrate(backend, where)
+    async with backend.reading() as conn:
+        problems, unknown = await schema_problems(conn)
+    if problems:
+        raise StoreError(drift_message(where, problems))
+    if unknown:
+        log.info("The database %s has things Warhost's migrations did not make "
+                 "(allowed: they change nothing it relies on): %s", where,
+                 ", ".join(unknown))
+    async with backend.transaction() as conn:
+        # Prove the database takes writes now, not at the first player's move.
+        if conn.dialect == "sqlite":
+            await conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION:d}")
+        else:
+            rows = await conn.execute_fetchall("SHOW transaction_read_only")
+            if str(rows[0][0]).lower() == "on":
+                raise ReadOnlyError("the server is a read-only replica")
+            await conn.execute("UPDATE warhost_schema SET version = version")
+    if file and isinstance(backend, SQLiteBackend):
+        await start_witness(backend, file, mark)
 
 
 def sqlite_file(backend: SQLiteBackend | PostgresBackend) -> str:

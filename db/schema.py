@@ -11,6 +11,7 @@ from __future__ import annotations
 import sqlite3
 from typing import TYPE_CHECKING
 
+from db.backend import SQLITE_TABLES
 from db.records import StoreError
 
 if TYPE_CHECKING:
@@ -449,9 +450,7 @@ async def migrate(backend: Backend, where: str, migrations: list[str] | None = N
 async def foreign_tables(conn: Connection) -> list[str]:
     """Tables in a database with no Warhost schema version (another application's)."""
     if conn.dialect == "sqlite":
-        rows = await conn.execute_fetchall(
-            "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') "
-            "AND name NOT LIKE 'sqlite%' ORDER BY name")
+        rows = await conn.execute_fetchall(SQLITE_TABLES)
     else:
         rows = await conn.execute_fetchall(
             "SELECT table_name FROM information_schema.tables "

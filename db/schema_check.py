@@ -143,7 +143,6 @@ async def expected_shape(conn: Connection) -> Shape | None:
 async def _postgres_scratch_shape(conn: Connection) -> Shape:
     """On PostgreSQL: every migration run in a scratch schema, read back, rolled back."""
     scratch = f"warhost_expected_{uuid.uuid4().hex[:12]}"
-    result: list[Shape] = []
     await conn.execute("BEGIN")
     try:
         await conn.execute(f"CREATE SCHEMA {scratch}")
@@ -152,10 +151,10 @@ async def _postgres_scratch_shape(conn: Connection) -> Shape:
             for statement in statements_of(conn.dialect, script):
                 await conn.execute(statement)
         await conn.execute("CREATE TABLE warhost_schema (version INTEGER NOT NULL)")
-        result.append(await shape_of(conn))
+        shape = await shape_of(conn)
     finally:
         await conn.execute("ROLLBACK")
-    return result[0]
+    return shape
 
 
 def differences(expected: Shape, found: Shape) -> tuple[list[str], list[str]]:
@@ -181,18 +180,18 @@ def differences(expected: Shape, found: Shape) -> tuple[list[str], list[str]]:
                 changed = [n for n, a, b in zip(names, columns, have, strict=True) if a != b]
                 what = ", ".join(changed) or "in another order"
                 problems.append(f"table {table}: columns changed ({what})")
-        for part, label in ((expected.indexes, "index"), (expected.triggers, "trigger")):
-            want = part.get(table, {})
-            got_part = (found.indexes if label == "index" else found.triggers).get(table, {})
-            for name in sorted(want.keys() - got_part.keys()):
+        for label, wanted, held in (
+                ("index", expected.indexes.get(table, {}), found.indexes.get(table, {})),
+                ("trigger", expected.triggers.get(table, {}), found.triggers.get(table, {}))):
+            for name in sorted(wanted.keys() - held.keys()):
                 problems.append(f"{label} {name} on {table} is missing")
-            for name in sorted(got_part.keys() - want.keys()):
-                if label == "index" and "unique" not in got_part[name]:
+            for name in sorted(held.keys() - wanted.keys()):
+                if label == "index" and "unique" not in held[name]:
                     allowed.append(f"index {name} on {table}")    # only speeds reads up
                 else:
                     problems.append(f"table {table} has an unknown {label} {name}")
-            for name in sorted(want.keys() & got_part.keys()):
-                if want[name] != got_part[name]:
+            for name in sorted(wanted.keys() & held.keys()):
+                if wanted[name] != held[name]:
                     problems.append(f"{label} {name} on {table} was changed")
     allowed += [f"table {t}" for t in sorted(found.columns.keys() - expected.columns.keys())]
     return problems, allowed

@@ -26,14 +26,12 @@ import contextlib
 import fcntl
 import logging
 import os
-import sqlite3
+import shutil
 import time
 import zlib
-from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from urllib.parse import quote
 
 log = logging.getLogger("warhost.db")
 
@@ -162,37 +160,6 @@ def lost(mark: Mark | None, identity: str | None, held: int) -> bool:
     return identity != mark.identity or held < mark.count
 
 
-def held_by_file(database: str | os.PathLike[str]) -> tuple[str | None, int]:
-    """(identity, count) of a SQLite file, read without changing it (a read-only
-    connection never checkpoints the write-ahead log or deletes it); (None, 0) when it
-    has no count."""
-    uri = f"file:{quote(str(Path(database).resolve()))}?mode=ro"
-    con = sqlite3.connect(uri, uri=True, isolation_level=None)
-    try:
-        try:
-            rows = con.execute("SELECT identity, count FROM warhost_commits").fetchall()
-        except sqlite3.OperationalError as exc:
-            if "no such table" in str(exc):
-                return None, 0
-            raise
-    finally:
-        con.close()
-    return (str(rows[0][0]), int(rows[0][1])) if rows else (None, 0)
-
-
-def lost_in_file(database: str | os.PathLike[str]) -> str | None:
-    """For ``python -m db check``: why the file lost changes (its log as found kept
-    aside), or None. Raises ``sqlite3.Error`` if it cannot be read."""
-    mark = read_mark(database)
-    if mark is None:
-        return None
-    with wal_kept(database) as kept:
-        identity, held = held_by_file(database)
-        if not lost(mark, identity, held):
-            return None
-        return lost_message(str(database), identity, held, mark, kept.keep())
-
-
 def lost_message(where: str, identity: str | None, held: int, mark: Mark,
                  kept: Path | None) -> str:
     """Why the bot will not start on a database that lost changes, and what to do."""
@@ -219,49 +186,23 @@ def lost_message(where: str, identity: str | None, held: int, mark: Mark,
             f"docs/backups.md). {accept}")
 
 
-@contextlib.contextmanager
-def wal_kept(database: str | os.PathLike[str]) -> Iterator[KeptWal]:
-    """Keep the database's ``-wal`` as it is now (a hard link, else a copy) for as long
-    as the block runs: opening and closing the database may checkpoint and delete it.
-    :meth:`KeptWal.keep` makes the copy permanent (the block found something wrong)."""
-    kept = KeptWal(Path(f"{database}-wal"))
+def keep_wal(database: str | os.PathLike[str]) -> Path | None:
+    """Keep the database's ``-wal`` as it is now, as ``<name>-wal.as-found-<UTC time>``
+    (a hard link, else a copy): closing the database, or opening it read-write, may
+    checkpoint the log and delete it. None when there is no log to keep."""
+    wal = Path(f"{database}-wal")
+    if not wal.is_file() or wal.stat().st_size == 0:
+        return None
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    target = wal.with_name(f"{wal.name}.as-found-{stamp}")
+    if target.exists():
+        return target
     try:
-        yield kept
-    finally:
-        kept.discard()
-
-
-class KeptWal:
-    """A write-ahead log held aside while a database is checked."""
-
-    def __init__(self, wal: Path) -> None:
-        self.wal = wal
-        self.path: Path | None = None
-        self._kept = False
-        if not wal.is_file() or wal.stat().st_size == 0:
-            return
-        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-        target = wal.with_name(f"{wal.name}.as-found-{stamp}")
+        os.link(wal, target)
+    except OSError:
         try:
-            os.link(wal, target)
-        except FileExistsError:
-            return
-        except OSError:
-            import shutil
-
-            try:
-                shutil.copyfile(wal, target)
-            except OSError as exc:
-                log.warning("Could not keep a copy of %s (%s)", wal, exc)
-                return
-        self.path = target
-
-    def keep(self) -> Path | None:
-        self._kept = True
-        return self.path
-
-    def discard(self) -> None:
-        if self.path is not None and not self._kept:
-            with contextlib.suppress(OSError):
-                self.path.unlink()
-            self.path = None
+            shutil.copyfile(wal, target)
+        except OSError as exc:
+            log.warning("Could not keep a copy of %s (%s)", wal, exc)
+            return None
+    return target

@@ -246,6 +246,13 @@ async def test_the_move_path_counts_only_transactions_that_change_something(
         assert after == start + 1
         mark = read_mark(path)
         assert mark is not None and mark.count == after
+        # One statement committed by itself (a deferral's note) counts the same way.
+        await store.backend.write_one(
+            "INSERT INTO bot_state (name, value, updated_at) VALUES ('k', 'v', 0)")
+        await store.backend.write_one("DELETE FROM bot_state WHERE name = 'none'")
+        assert raw(path, "SELECT count FROM warhost_commits")[0][0] == after + 1
+        mark = read_mark(path)
+        assert mark is not None and mark.count == after + 1
     finally:
         await store.close()
 
