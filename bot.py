@@ -74,6 +74,7 @@ from db.server_settings import (
     SettingError,
 )
 from db.settings import DEFAULT_DATABASE_PATH, read_settings
+from engine.notation import is_number
 from web.app import WebApp, WebSettings
 
 log = logging.getLogger("warhost")
@@ -245,9 +246,9 @@ _ON, _OFF = ("on", "true", "yes", "1"), ("off", "false", "no", "0")
 
 
 def _digits(text: str) -> bool:
-    """Whether ``text`` is digits 0-9 only (``str.isdigit`` also takes other scripts'
-    digits and superscripts)."""
-    return text.isascii() and text.isdigit()
+    """Whether ``text`` is a setting's number: digits 0-9 only (:func:`is_number`), and
+    at most 20 of them (a Discord id's length), so ``int`` can always read it."""
+    return is_number(text) and len(text) <= 20
 
 
 def _limits(values: Mapping[str, str]) -> tuple[bool, int, float]:

@@ -301,8 +301,12 @@ def test_database_url_and_shards_are_read_and_checked() -> None:
                       # huge numbers: refused before a range or int() is built from them
                       ({"SHARD_COUNT": "9" * 5000}, "SHARD_COUNT must be"),
                       ({"SHARD_COUNT": "2", "SHARD_IDS": "0-99999999999"}, "below SHARD_COUNT"),
-                      ({"SHARD_COUNT": "2", "SHARD_IDS": "1" * 5000}, "below SHARD_COUNT"),
+                      ({"SHARD_COUNT": "2", "SHARD_IDS": "1" * 5000}, "SHARD_IDS must"),
                       ({"SHARD_COUNT": "2", "SHARD_IDS": "²"}, "like 0,1"),
+                      ({"RENDER_WORKERS": "9" * 5000}, "RENDER_WORKERS"),
+                      ({"COMPUTER_WORKERS": "9" * 5000}, "COMPUTER_WORKERS"),
+                      ({"MAX_OPEN_GAMES": "9" * 5000}, "MAX_OPEN_GAMES"),
+                      ({"REMINDER_LIMIT": "9" * 5000}, "REMINDER_LIMIT"),
                       ({"SHARD_IDS": "1"}, "needs SHARD_COUNT")]:
         with pytest.raises(bot.ConfigError, match=said):
             bot.Config.from_env({**base, **bad}, None)
