@@ -19,6 +19,10 @@ from engine.liege.state import LiegeState, Piece, Seat
 _LOSS = {"mortar": 10, "rifle": 20, "mg": 60, "av": 150, "general": 1000}
 
 
+#: The actions :func:`choose_action` scores (every other one scores 0).
+_SCORED = ("general ", "attack ", "buy rifle ", "buy mg ")
+
+
 def choose_action(game: Liege, state: LiegeState, player: str) -> str:
     """The action this player would take now (one of ``legal_actions``)."""
     legal = game.legal_actions(state, player)
@@ -41,24 +45,36 @@ def choose_action(game: Liege, state: LiegeState, player: str) -> str:
         return legal[0]
     geo = state.geo
     enemies = [s.general for s in state.alive if s.id != player and s.general]
+    # King steps from each square to the nearest enemy General, worked out once per
+    # square: a Rifle and a Machine Gun are offered on the same squares.
+    nearest: dict[str, int] = {}
+    gap = geo.gap
+    rich = seat.credits >= 250
     best, best_score = "end", 0.0
-    for action in legal:
-        words = action.split()
-        score = 0.0
-        if words[0] == "general" and seat.general is not None:
-            gain = geo.to_go(seat.side, seat.general) - geo.to_go(seat.side, words[1])
-            score = 60 + 10 * gain if gain > 0 else -1
-        elif words[0] == "attack":
-            target = unit_at(state, words[2])
+    # Only a General's step, an attack and a Rifle (or, when rich, a Machine Gun) can
+    # score above 0, the score to beat: the rest (most of the list) is passed over in C.
+    for action in [a for a in legal if a.startswith(_SCORED)]:
+        if action.startswith("buy "):
+            if not enemies:
+                continue
+            if action.startswith("buy rifle "):
+                square, score = action[10:], 40.0
+            elif rich:
+                square, score = action[7:], 45.0
+            else:
+                continue
+            near = nearest.get(square)
+            if near is None:
+                near = nearest[square] = min(gap(square, e) for e in enemies)
+            score -= near
+        elif action.startswith("attack "):
+            target = unit_at(state, action.split()[2])
             score = 80 if target is not None and target.kind == "general" else 50
-        elif words[0] == "buy" and enemies:
-            kind, square = words[1], words[2]
-            near = min(max(abs(a - b) for a, b in zip(geo.coords(square), geo.coords(e),
-                                                      strict=True)) for e in enemies)
-            if kind == "rifle":
-                score = 40 - near
-            elif kind == "mg" and seat.credits >= 250:
-                score = 45 - near
+        elif action.startswith("general ") and seat.general is not None:
+            gain = geo.to_go(seat.side, seat.general) - geo.to_go(seat.side, action[8:])
+            score = 60 + 10 * gain if gain > 0 else -1
+        else:
+            continue
         if score > best_score:
             best, best_score = action, score
     if best == "end" and "skip" in legal and state.phase == "general":

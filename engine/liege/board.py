@@ -31,6 +31,9 @@ class Board:
         self.squares: tuple[str, ...] = tuple(
             FILES[f] + str(r + 1) for r in range(size) for f in range(size))
         self.index = {s: i for i, s in enumerate(self.squares)}
+        #: (file, rank) of every square, both from 0.
+        self._coords: dict[str, tuple[int, int]] = {
+            s: (FILES.index(s[0]), int(s[1:]) - 1) for s in self.squares}
         self.neighbours: dict[str, tuple[str, ...]] = {
             s: self._offsets(s, KING) for s in self.squares}
         self.plus: dict[str, tuple[str, ...]] = {
@@ -54,7 +57,14 @@ class Board:
 
     def coords(self, square: str) -> tuple[int, int]:
         """(file, rank), both from 0."""
-        return FILES.index(square[0]), int(square[1:]) - 1
+        known = self._coords.get(square)
+        return (FILES.index(square[0]), int(square[1:]) - 1) if known is None else known
+
+    def gap(self, a: str, b: str) -> int:
+        """King-move distance between two squares of this board."""
+        fa, ra = self._coords[a]
+        fb, rb = self._coords[b]
+        return max(abs(fa - fb), abs(ra - rb))
 
     def at(self, f: int, r: int) -> str | None:
         if 0 <= f < self.size and 0 <= r < self.size:

@@ -8,9 +8,11 @@ enter deployment, carries them out from here; the blasts themselves are resolved
 
 from __future__ import annotations
 
+from functools import cache
+
 from engine.core import Event, IllegalAction
 from engine.liege import fights
-from engine.liege.board import FORWARD_FACING
+from engine.liege.board import FORWARD_FACING, SIZES, board
 from engine.liege.notation import Action
 from engine.liege.pieces import (
     BUY_ORDER,
@@ -40,6 +42,12 @@ def zone(state: LiegeState, seat: Seat) -> tuple[str, ...]:
     return geo.zone(seat.side, geo.progress(seat.side, seat.general) + 1)
 
 
+#: Every buy's text, by piece and square (any board's squares): listing a turn's buys
+#: then looks them up instead of formatting a hundred strings.
+_BUY_TEXT: dict[str, dict[str, str]] = {
+    kind: {s: f"buy {kind} {s}" for s in board(max(SIZES)).squares} for kind in BUY_ORDER}
+
+
 def buy_actions(state: LiegeState, seat: Seat) -> list[str]:
     """Buys (by BUY_ORDER, then square), then weapons (by WEAPONS, firer, target)."""
     price = prices(seat.mortar_losses)
@@ -50,11 +58,12 @@ def buy_actions(state: LiegeState, seat: Seat) -> list[str]:
     for kind in BUY_ORDER:
         if price[kind] > seat.credits:
             continue
+        text = _BUY_TEXT[kind]
         if kind == "trench":
             if seat.used["trench"] < LIMITS["trench"]:
-                out += [f"buy trench {s}" for s in geo.squares if s not in excluded]
+                out += [text[s] for s in geo.squares if s not in excluded]
             continue
-        out += [f"buy {kind} {s}" for s in in_zone]
+        out += [text[s] for s in in_zone]
     for kind in WEAPONS:
         if price[kind] > seat.credits or seat.used[kind] >= LIMITS[kind]:
             continue
@@ -62,9 +71,17 @@ def buy_actions(state: LiegeState, seat: Seat) -> list[str]:
                   if piece.owner == seat.id and piece.type == FIRERS[kind]]
         for src in geo.sort(firers):
             # weapon zones are tuples in board order
-            zone_of = weapon_zone(state, src, state.pieces[src], kind)
-            out += [f"{kind} {src} {t}" for t in zone_of]
+            out += _weapon_texts(state.size, kind, src, state.pieces[src].facing)
     return out
+
+
+@cache
+def _weapon_texts(size: int, kind: str, src: str, facing: str | None) -> tuple[str, ...]:
+    """The texts of every ``kind`` fired from ``src`` (facing ``facing``), in board order
+    of the target: the same few dozen for a piece all game, so made once."""
+    geo = board(size)
+    zone_of = geo.throw_zone(src) if kind == "grenade" else geo.fire_zone(src, facing or "")
+    return tuple(f"{kind} {src} {t}" for t in zone_of)
 
 
 def weapon_zone(state: LiegeState, src: str, piece: Piece, kind: str) -> tuple[str, ...]:
