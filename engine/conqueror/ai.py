@@ -8,15 +8,30 @@ recruits. Good enough to finish games in tests, demos and balance runs.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from functools import cache
 
-from engine.conqueror.board import coords
+from engine.conqueror.board import DISTANCE, SQUARES
 from engine.conqueror.rules import Conqueror, ap_income
 from engine.conqueror.state import MAX_STOCK, ConquerorState, Seat
 
 
-def _distance(a: str, b: str) -> int:
-    (fa, ra), (fb, rb) = coords(a), coords(b)
-    return max(abs(fa - fb), abs(ra - rb))
+@cache
+def _nearest(targets: tuple[str, ...]) -> Mapping[str, int]:
+    """Every square's distance to the nearest of ``targets`` (a few bases: few keys)."""
+    return {s: min(DISTANCE[s][t] for t in targets) for s in SQUARES}
+
+
+#: Action texts split into words, once each (the notation never changes, and the
+#: heuristic scores every legal action on every step).
+_WORDS: dict[str, list[str]] = {}
+
+
+def _words(action: str) -> list[str]:
+    words = _WORDS.get(action)
+    if words is None:
+        words = _WORDS[action] = action.split()
+    return words
 
 
 def choose_action(game: Conqueror, state: ConquerorState, player: str) -> str:
@@ -33,42 +48,46 @@ def choose_action(game: Conqueror, state: ConquerorState, player: str) -> str:
 
 def _scored(state: ConquerorState, player: str, legal: list[str]) -> list[tuple[str, float]]:
     """Every legal action with the heuristic's score (the best positive one is played)."""
-    targets = [s.base for s in state.alive if s.id != player]
+    targets = tuple(s.base for s in state.alive if s.id != player)
+    nearest: Mapping[str, int] = _nearest(targets) if targets else {}
+    board = state.board
+    army: int | None = None  # the player's soldiers, counted when first needed
     out = []
     for action in legal:
-        words = action.split()
+        words = _words(action)
+        verb = words[0]
         score = 0.0
-        if words[0] == "recruit":
-            score = 50 + int(words[1])
-        elif words[0] == "convert" and words[1] == "lumber":
-            score = 40
-        elif words[0] == "convert":
-            # AP buys soldiers when the army is small; otherwise AP is for marching
-            army = sum(sq.soldiers for sq in state.board.values() if sq.owner == player)
-            score = 25 if army < 8 else 5
-        elif words[0] == "move":
+        if verb == "move":
             src, dst, n = words[1], words[2], int(words[3])
-            target = state.board[dst]
+            target = board[dst]
             if dst in targets:
                 score = 100 + n if n >= 4 else -1
             elif target.soldiers and target.owner != player:
-                d = target.soldiers + (2 if target.has_fort else 0)
+                d = target.soldiers + (2 if target.fort_owner is not None else 0)
                 if n > 2 * d or (n == 6 and d <= 2):
                     score = 80 + n - d  # won without dice
                 elif n >= d:
                     score = 10 + n - d  # even odds or better
                 else:
                     score = -1
-            elif target.has_fort and target.fort_owner != player:
+            elif target.fort_owner is not None and target.fort_owner != player:
                 score = 70
             elif targets:
                 # march soldiers toward the nearest enemy base, as many at once as fit
-                closer = min(_distance(src, t) for t in targets) - min(
-                    _distance(dst, t) for t in targets)
+                closer = nearest[src] - nearest[dst]
                 if closer > 0:
                     score = 20 + n + (5 if target.resource == "hidden" else 0)
                     if target.owner == player:
                         score += 3  # merging builds a stack that can hurt a base
+        elif verb == "recruit":
+            score = 50 + int(words[1])
+        elif verb == "convert" and words[1] == "lumber":
+            score = 40
+        elif verb == "convert":
+            # AP buys soldiers when the army is small; otherwise AP is for marching
+            if army is None:
+                army = sum(sq.soldiers for sq in board.values() if sq.owner == player)
+            score = 25 if army < 8 else 5
         out.append((action, score))
     return out
 
@@ -96,8 +115,9 @@ def _threat(state: ConquerorState, seat: Seat, enemy: Seat) -> float:
     if state.seats[state.turn].id != enemy.id:
         ap = min(MAX_STOCK, ap + ap_income(state.round))
     damage = 0.0
+    to_base = DISTANCE[seat.base]
     for name, sq in state.board.items():
-        if sq.owner == enemy.id and sq.soldiers >= 4 and _distance(name, seat.base) <= ap:
+        if sq.owner == enemy.id and sq.soldiers >= 4 and to_base[name] <= ap:
             damage += 0.5 * (sq.soldiers - 3)
     return min(damage, float(seat.base_health))
 
@@ -105,7 +125,7 @@ def _threat(state: ConquerorState, seat: Seat, enemy: Seat) -> float:
 def _score(state: ConquerorState, seat: Seat) -> float:
     player = seat.id
     enemies = [s for s in state.alive if s.id != player]
-    targets = [s.base for s in enemies]
+    nearest: Mapping[str, int] = _nearest(tuple(s.base for s in enemies)) if enemies else {}
     score = _HEALTH * seat.base_health + _GOLD * seat.gold + _LUMBER * seat.lumber \
         + _AP * seat.ap
     score -= _HEALTH * sum(_threat(state, seat, e) for e in enemies)
@@ -117,8 +137,8 @@ def _score(state: ConquerorState, seat: Seat) -> float:
             score += _INCOME.get(sq.resource, 0.0)
         if mine:
             score += sq.soldiers
-            if targets:  # soldiers on their way to an enemy base
-                near = min(_distance(name, t) for t in targets)
+            if nearest:  # soldiers on their way to an enemy base
+                near = nearest[name]
                 score += 0.25 * sq.soldiers * (5 - near)
     return score
 

@@ -52,6 +52,13 @@ def quadrant(square: str) -> int:
     return (f // 3) + 2 * (r // 3)
 
 
+#: King-move distance between any two squares (the AI asks it thousands of times a turn).
+DISTANCE: dict[str, dict[str, int]] = {
+    a: {b: max(abs(coords(a)[0] - coords(b)[0]), abs(coords(a)[1] - coords(b)[1]))
+        for b in SQUARES}
+    for a in SQUARES
+}
+
 QUADRANTS: dict[int, tuple[str, ...]] = {
     q: tuple(s for s in SQUARES if quadrant(s) == q) for q in range(4)
 }
