@@ -45,6 +45,7 @@ from render.common import (
     Run,
     as_int,
     clean_text,
+    content_key,
     darken,
     dashed_rect,
     lighten,
@@ -213,10 +214,20 @@ def _fought_chip(c: Canvas, box: Box, u: _Fought, style: Style, size: float) -> 
 
 
 def _battle_list(c: Canvas, view: Mapping[str, Any], table: _Table, box: Box) -> None:
-    """The Battlecard List reference card: every battle, its VP and where it is."""
+    """The Battlecard List reference card: every battle, its VP and where it is (drawn
+    once per look, then pasted: it changes once a battle)."""
+    entries = mappings(view.get("battlecard_list"), 40)
+    winners = tuple((table.name(e.get("won_by")), table.style(e.get("won_by")).key)
+                    for e in entries if e.get("won_by") is not None)
+    c.reuse(("battlecards list", box, content_key(entries), winners),
+            (box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1),
+            lambda: _draw_battle_list(c, entries, table, box))
+
+
+def _draw_battle_list(c: Canvas, entries: list[Mapping[str, Any]], table: _Table,
+                      box: Box) -> None:
     x0, y0, x1, y1 = box
     c.rect(box, fill=PANEL, radius=10)
-    entries = mappings(view.get("battlecard_list"), 40)
     c.text((x0 + 14, y0 + 17), "BATTLECARD LIST", 13, fill=MUTED, bold=True, anchor="lm")
     if not entries:
         c.text((x0 + 14, y0 + 50), "No battles listed", 15, fill=FAINT, anchor="lm")

@@ -31,6 +31,7 @@ from render.common import (
     Colour,
     Point,
     as_int,
+    content_key,
     darken,
     dashed_rect,
     lighten,
@@ -80,23 +81,34 @@ def _mat(c: Canvas, view: Mapping[str, Any], table: _Table, p: Mapping[str, Any]
         c.text(((x0 + x1) / 2, (y0 + y1) / 2), "Empty seat", BIG, fill=FAINT, bold=True,
                anchor="mm")
         return
+    pid = p.get("id")
+    state = _state_pill(view, pid, winners, over)
+    target = as_int(view.get("victory_target"), DEFAULT_TARGET)
+    target = target if target > 0 else DEFAULT_TARGET
+    name = table.name(pid)
+    # a placemat changes only with its player: drawn once per look, then pasted
+    c.reuse(("battlecards mat", y0, content_key(p), name, state, target),
+            (x0 - 2, y0 - 2, x1 + 2, y1 + 2),
+            lambda: _draw_mat(c, p, name, y0, state, target))
+
+
+def _draw_mat(c: Canvas, p: Mapping[str, Any], player_name: str, y0: float,
+              state: tuple[str, Colour, Colour] | None, target: int) -> None:
+    x0, x1 = M, WIDTH - M
+    y1 = y0 + MAT_H
     facing_down = y0 == TOP_MAT_Y
     off = _mat_offset(y0)
-    pid = p.get("id")
     style = _style(p.get("side"))
     c.rect((x0, y0, x1, y1), fill=style.mat, outline=style.mat_edge, width=1.5, radius=12)
     # the accent stripe along the edge that faces the table's middle
     sy = y1 - 9 if facing_down else y0 + 3
     for i, colour in enumerate(style.stripe if facing_down else style.stripe[::-1]):
         c.rect((x0 + 18, sy + i * 2, x1 - 18, sy + i * 2 + 2), fill=colour)
-    state = _state_pill(view, pid, winners, over)
     if state is not None and state[0] != "TURN":
         c.rect((x0, y0, x1, y1), outline=state[1], width=3, radius=12)
 
     # the top row: name and side, state, victory points
     cy = y0 + off + 26
-    target = as_int(view.get("victory_target"), DEFAULT_TARGET)
-    target = target if target > 0 else DEFAULT_TARGET
     vp = as_int(p.get("vp"))
     tail = f" / {target} VP"
     tail_w = c.text_width(tail, BIG, bold=True)
@@ -115,7 +127,7 @@ def _mat(c: Canvas, view: Mapping[str, Any], table: _Table, p: Mapping[str, Any]
         parts.append("AUTO-FIRE " + ("ON" if auto else "OFF"))
     tag = " · ".join(part for part in parts if part)
     tag_w = c.text_width(tag, 11, bold=True) + 16 if tag else 0.0
-    name = c.fit(table.name(pid), 22, max(20.0, right - (x0 + 16) - tag_w - 10), bold=True)
+    name = c.fit(player_name, 22, max(20.0, right - (x0 + 16) - tag_w - 10), bold=True)
     c.text((x0 + 16, cy), name, 22, fill=TEXT, bold=True, anchor="lm")
     if tag:
         pill(c, x0 + 16 + c.text_width(name, 22, bold=True) + 10, cy - 10, tag,

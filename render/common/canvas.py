@@ -10,6 +10,7 @@ sprite, a static layer) always draws that slow way.
 
 from __future__ import annotations
 
+import json
 import math
 import threading
 from collections import OrderedDict
@@ -55,6 +56,8 @@ OPAQUE = 160
 MASK_CACHE = 4096
 TEXT_CACHE = 8192
 STAMP_CACHE = 2048
+#: The most bytes the regions of :meth:`Canvas.reuse` may keep (about ten boards' worth).
+REGION_BYTES = 48 * 1024 * 1024
 
 
 class _Settings(threading.local):
@@ -223,6 +226,53 @@ class DrawingCache:
 
 
 _STAMPS = DrawingCache(STAMP_CACHE)
+
+
+class _Region:
+    """A part of a board as drawn once: what was under it, what it became, what it drew."""
+
+    __slots__ = ("after", "entries", "under")
+
+    def __init__(self, under: bytes, after: Image.Image,
+                 entries: tuple[Drawn, ...] | None) -> None:
+        self.under, self.after, self.entries = under, after, entries
+
+
+#: Regions kept by :meth:`Canvas.reuse`, least recently used first, and their bytes.
+_REGIONS: OrderedDict[Hashable, _Region] = OrderedDict()
+_REGION_BYTES = [0]
+
+
+def _region_size(region: _Region) -> int:
+    return len(region.under) * 2 + 256
+
+
+def content_key(value: Any) -> str:
+    """A key for :meth:`Canvas.reuse` holding every detail of ``value`` (a part of a view:
+    JSON-able dicts and lists, which are not hashable themselves)."""
+    try:
+        return json.dumps(value, sort_keys=True, default=repr, ensure_ascii=False)
+    except (TypeError, ValueError):  # keys that do not sort (mixed types), a cycle
+        return repr(value)
+
+
+def clear_caches() -> None:
+    """Forget every cached mask, text, stamp and region (tests: draw as a fresh worker)."""
+    _shape_mask.cache_clear()
+    _corner_masks.cache_clear()
+    _text_length.cache_clear()
+    _fitted.cache_clear()
+    _text_masks.cache_clear()
+    _STAMPS._items.clear()
+    _REGIONS.clear()
+    _REGION_BYTES[0] = 0
+
+
+def cache_sizes() -> dict[str, int]:
+    """How many things each drawing cache holds (tests: a warmed-up worker's are full)."""
+    return {"masks": _shape_mask.cache_info().currsize + _corner_masks.cache_info().currsize,
+            "texts": _text_masks.cache_info().currsize, "stamps": len(_STAMPS._items),
+            "regions": len(_REGIONS)}
 
 
 
@@ -535,6 +585,50 @@ class Canvas:
         image = _STAMPS.get((key, fx, fy, e), sprite, (ix - e, iy - e),
                             frozenset({("stamp", key, centre)}) if log is not None else frozenset())
         self._put(image, ix - e, iy - e, image)
+
+    def reuse(self, key: Hashable, box: Box, draw: Callable[[], None]) -> None:
+        """``draw()``, which draws only inside ``box`` and only what ``key`` says (``key``
+        must hold everything the drawing depends on): the first time it is drawn, and the
+        finished pixels of ``box`` are kept; later, over the same pixels (checked), they
+        are pasted back in one go, and what it drew is recorded again in the active
+        :class:`TextLog`. A player card or a reference list that rarely changes costs one
+        paste instead of dozens of shapes. On a slow canvas it is simply drawn."""
+        if not self.fast:
+            draw()
+            return
+        region = (max(0, math.floor(box[0])), max(0, math.floor(box[1])),
+                  min(self.width, math.ceil(box[2])), min(self.height, math.ceil(box[3])))
+        if region[2] <= region[0] or region[3] <= region[1]:
+            draw()
+            return
+        log = self._log()
+        under = self.image.crop(region).tobytes()
+        full_key = (key, region)
+        kept = _REGIONS.get(full_key)
+        if kept is not None and kept.under == under and (log is None or kept.entries is not None):
+            _REGIONS.move_to_end(full_key)
+            self._im.paste(kept.after.im, region)
+            if log is not None and kept.entries is not None:
+                log.replay(kept.entries)
+            return
+        inner = TextLog() if log is not None else None
+        if inner is not None:
+            TextLog.active = inner
+        try:
+            draw()
+        finally:
+            if inner is not None:
+                TextLog.active = log
+        entries = tuple(inner.entries()) if inner is not None else None
+        if log is not None and entries is not None:
+            log.replay(entries)
+        if kept is not None:
+            _REGION_BYTES[0] -= _region_size(_REGIONS.pop(full_key))
+        kept = _Region(under, self.image.crop(region), entries)
+        _REGIONS[full_key] = kept
+        _REGION_BYTES[0] += _region_size(kept)
+        while _REGION_BYTES[0] > REGION_BYTES and len(_REGIONS) > 1:
+            _REGION_BYTES[0] -= _region_size(_REGIONS.popitem(last=False)[1])
 
     # text
 

@@ -48,8 +48,10 @@ def palette_png(indexed: Image.Image) -> bytes:
     nothing for palette indices) and deflated at level 1 by ISA-L (zlib if it is not
     installed), which is what makes encoding cost about a millisecond."""
     width, height = indexed.size
-    raw = indexed.tobytes()
-    rows = b"".join(b"\x00" + raw[y * width:(y + 1) * width] for y in range(height))
+    # each row behind a 0 (no filter): the image pasted one pixel right of a column of 0s
+    framed = Image.new("P", (width + 1, height), 0)
+    framed.im.paste(indexed.im, (1, 0, width + 1, height))
+    rows = framed.tobytes()
     colours = bytes((indexed.getpalette() or [])[:768])
     colours += bytes(3 * max(0, 1 - len(colours) // 3))
     return b"".join((

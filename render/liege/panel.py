@@ -28,6 +28,7 @@ from render.common import (
     burst,
     clean_text,
     coin_icon,
+    content_key,
     darken,
     drawable_text,
     essential_size,
@@ -96,6 +97,14 @@ def _status_line(view: Mapping[str, Any], players: Players) -> tuple[str, str, A
 
 def _player_card(c: Canvas, top: float, height: float, p: Mapping[str, Any], name: str,
                  colour: RGB, turn: bool, acting: bool, winner: bool) -> None:
+    """A player's card (drawn once per look, then pasted: see :meth:`Canvas.reuse`)."""
+    c.reuse(("liege card", top, height, content_key(p), name, colour, turn, acting, winner),
+            (PANEL_X0 - 1, top - 1, PANEL_X1 + 1, top + height + 1),
+            lambda: _draw_player_card(c, top, height, p, name, colour, turn, acting, winner))
+
+
+def _draw_player_card(c: Canvas, top: float, height: float, p: Mapping[str, Any], name: str,
+                      colour: RGB, turn: bool, acting: bool, winner: bool) -> None:
     x0, x1 = PANEL_X0, PANEL_X1
     out = bool(p.get("out"))
     card = PANEL_HIGHLIGHT if turn or acting else PANEL
@@ -319,6 +328,12 @@ def _shop(c: Canvas, view: Mapping[str, Any], players: Players) -> None:
     prices = mapping(source.get("prices")) if source is not None else {}
     x0, x1 = BOARD_X - FRAME_PAD, BOARD_X + BOARD_PX + FRAME_PAD
     y0, y1 = SHOP_Y, SHOP_Y + SHOP_HEIGHT
+    c.reuse(("liege shop", content_key(prices)), (x0 - 1, y0 - 1, x1 + 1, y1 + 1),
+            lambda: _draw_shop(c, prices, x0, y0, x1, y1))
+
+
+def _draw_shop(c: Canvas, prices: Mapping[str, Any], x0: float, y0: float, x1: float,
+               y1: float) -> None:
     c.rect((x0, y0, x1, y1), fill=BOX_FILL, outline=BOX_LINE, width=1, radius=10)
     order = ("rifle", "mg", "mortar", "av", "trench", "grenade", "missile", "gas")
     size, icon = ESSENTIAL, 11.0  # what each piece is called and costs: read on a phone
