@@ -12,15 +12,17 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from functools import cache
 
 from engine.napoleon.board import (
     CAPITAL,
     COUNTRIES,
+    DESTINATIONS,
     EAST,
+    INDEX,
     NEIGHBOURS,
     ORDER,
     SEA_POWER,
-    destinations,
 )
 from engine.napoleon.cards import BY_ID
 from engine.napoleon.rules import Napoleon, least_useful
@@ -78,6 +80,7 @@ def _threat(state: NapoleonState, side: str) -> dict[str, int]:
     return out
 
 
+@cache
 def _win_chance(edge: int) -> float:
     """The attacker's chance to win when its armies and cards exceed the defender's (with
     its +1) by ``edge``: its die minus the defender's must be above ``-edge``."""
@@ -96,17 +99,21 @@ def _garrisons(state: NapoleonState, side: str) -> dict[str, int]:
     east_held = [c for c in EAST if state.control(c) == "french"]
     out = {}
     for c in ORDER:
-        strongest = max((enemy[n] for n in NEIGHBOURS[c]), default=0)
         if not mine[c]:
             out[c] = 0
         elif side == "french" and c == CAPITAL:
             fleet = enemy[SEA_POWER]
-            out[c] = max(fleet, strongest) + 2
+            out[c] = max(fleet, _strongest(enemy, c)) + 2
         elif side == "allies" and c in EAST and len(east_held) == 2:
-            out[c] = strongest + 2
+            out[c] = _strongest(enemy, c) + 2
         else:
             out[c] = 1
     return out
+
+
+def _strongest(enemy: dict[str, int], country: str) -> int:
+    """The most enemy armies in one neighbour of ``country``."""
+    return max((enemy[n] for n in NEIGHBOURS[country]), default=0)
 
 
 def _front_distance(state: NapoleonState, side: str) -> dict[str, int]:
@@ -134,7 +141,13 @@ def _move(state: NapoleonState, side: str) -> str | None:
     last = state.round >= state.rounds
     lowest = 0.45 if last else 0.55 if pressed else 0.8
     spare = {c: max(0, min(mine[c] - moved[c], mine[c] - garrison[c])) for c in ORDER}
-    sources = {t: [s for s in ORDER if spare[s] and t in destinations(side, s)] for t in ORDER}
+    # the countries with spare armies that can reach each target, in map order
+    sources: dict[str, list[str]] = {t: [] for t in ORDER}
+    reach = DESTINATIONS[side]
+    for s in ORDER:
+        if spare[s]:
+            for t in reach[s]:
+                sources[t].append(s)
     values = _values(side, state)
     threat_to_them = _threat(state, other(side))
     best: tuple[float, str] | None = None
@@ -162,7 +175,7 @@ def _move(state: NapoleonState, side: str) -> str | None:
             gain = values[t] + 0.5
         score = gain / (need + 3)
         if best is None or score > best[0]:
-            src = max(sources[t], key=lambda s: (spare[s], -ORDER.index(s)))
+            src = max(sources[t], key=lambda s: (spare[s], -INDEX[s]))
             best = (score, f"move {min(spare[src], need)} {src} {t}")
     if best is not None:
         return best[1]
@@ -172,9 +185,9 @@ def _move(state: NapoleonState, side: str) -> str | None:
     for s in ORDER:
         if not spare[s] or s == SEA_POWER or dist[s] <= 1:
             continue
-        closer = [n for n in destinations(side, s) if not enemy[n] and dist[n] < dist[s]]
+        closer = [n for n in DESTINATIONS[side][s] if not enemy[n] and dist[n] < dist[s]]
         if closer:
-            to = max(closer, key=lambda n: (threat[n] - mine[n], values[n], -ORDER.index(n)))
+            to = max(closer, key=lambda n: (threat[n] - mine[n], values[n], -INDEX[n]))
             return f"move {spare[s]} {s} {to}"
     return None
 
@@ -188,7 +201,7 @@ def _march(state: NapoleonState, side: str) -> str | None:
         m = state.moved[c]
         if not m or enemy[c]:
             continue
-        for t in destinations(side, c):
+        for t in DESTINATIONS[side][c]:
             if enemy[t] and m >= enemy[t] + MARGIN + 1:
                 return f"march {c}"
     return None
@@ -201,7 +214,7 @@ def _pick_battle(state: NapoleonState) -> str:
     side = state.turn
     mine, enemy = state.armies[side], state.armies[other(side)]
     left = state.battles_left()
-    return max(left, key=lambda c: (mine[c] - enemy[c], -ORDER.index(c)))
+    return max(left, key=lambda c: (mine[c] - enemy[c], -INDEX[c]))
 
 
 def _cards(game: Napoleon, state: NapoleonState, side: str) -> str:
@@ -228,7 +241,7 @@ def _cards(game: Napoleon, state: NapoleonState, side: str) -> str:
 def _safest(state: NapoleonState, side: str, options: list[str]) -> str:
     mine = state.armies[side]
     threat = _threat(state, side)
-    return max(options, key=lambda c: (mine[c] - threat[c], -ORDER.index(c)))
+    return max(options, key=lambda c: (mine[c] - threat[c], -INDEX[c]))
 
 
 # -- heuristics for the computer player's search (engine/search.py) --------------------

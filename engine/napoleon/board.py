@@ -71,9 +71,22 @@ def name(country: str) -> str:
     return COUNTRIES[country].name
 
 
-def destinations(side: str, country: str) -> tuple[str, ...]:
-    """Where armies of ``side`` in ``country`` may move (map order): its neighbours, or from
-    England any coastal country; never into England."""
+def _destinations(side: str, country: str) -> tuple[str, ...]:
     if country == SEA_POWER:
         return COASTAL if side == "allies" else ()
     return tuple(c for c in NEIGHBOURS[country] if c != SEA_POWER)
+
+
+#: :func:`destinations` of every side and country, worked out once (the move generator
+#: and the automatic player ask for them many times a move).
+DESTINATIONS: dict[str, dict[str, tuple[str, ...]]] = {
+    side: {c: _destinations(side, c) for c in ORDER} for side in SIDES}
+
+
+def destinations(side: str, country: str) -> tuple[str, ...]:
+    """Where armies of ``side`` in ``country`` may move (map order): its neighbours, or from
+    England any coastal country; never into England."""
+    table = DESTINATIONS.get(side)
+    if table is None or country not in table:
+        return _destinations(side, country)
+    return table[country]

@@ -11,6 +11,7 @@ from engine.napoleon import state as st
 from engine.napoleon.board import (
     CAPITAL,
     COUNTRIES,
+    DESTINATIONS,
     EAST,
     NEIGHBOURS,
     NO_FRENCH_REINFORCEMENT,
@@ -39,6 +40,21 @@ REASONS = {
 def rounds_reason(scores: dict[str, int]) -> str:
     return (f"The last round is over: the French control countries worth {scores['french']} "
             f"reinforcements, the Allies {scores['allies']} (a tie goes to the Allies).")
+
+
+#: "move 1 src dst", "move 2 src dst", ... for each pair of countries, grown as larger
+#: counts come up: the notation never changes, so legal_actions slices these instead of
+#: formatting the same strings on every call.
+_MOVE_TEXTS: dict[tuple[str, str], tuple[str, ...]] = {}
+
+
+def _move_texts(src: str, dst: str, count: int) -> tuple[str, ...]:
+    """The texts moving 1..``count`` armies from ``src`` to ``dst``."""
+    texts = _MOVE_TEXTS.get((src, dst), ())
+    if len(texts) < count:
+        texts = _MOVE_TEXTS[src, dst] = tuple(
+            f"move {n} {src} {dst}" for n in range(1, max(count, 2 * len(texts), 8) + 1))
+    return texts[:count]
 
 
 def _count(n: int, what: str = "army") -> str:
@@ -138,15 +154,15 @@ class Napoleon(Game[NapoleonState]):
         if phase == "discard":
             return [f"discard {cid}" for cid in dict.fromkeys(hand)]
         if phase == "move":
-            out = []
+            out: list[str] = []
             mine, moved = state.armies[side], state.moved
+            reach = DESTINATIONS[side]
             for src in ORDER:
                 fresh = mine[src] - moved[src]
                 if fresh <= 0:
                     continue
-                counts = [str(n) for n in range(1, fresh + 1)]
-                for dst in destinations(side, src):
-                    out += [f"move {n} {src} {dst}" for n in counts]
+                for dst in reach[src]:
+                    out += _move_texts(src, dst, fresh)
             if any(BY_ID[cid].kind == "march" for cid in hand):
                 out += [f"march {c}" for c in ORDER if moved[c] > 0]
             out.append("end")
