@@ -182,6 +182,9 @@ def _useful(ctx: Context, k: str) -> bool:
 def _units_wanted(ctx: Context) -> int:
     """Units to buy: what exposed cities lack, a few for expansion, and in war what the
     next conquest takes."""
+    cached: int | None = ctx.cache.get("units_wanted")
+    if cached is not None:  # asked by the production, Arming and goal scores alike
+        return cached
     defence = sum(min(2, ctx.exposed(p["id"])) for p in ctx.mine)
     units = int(ctx.me["legions"]) + int(ctx.me["galleys"])
     spread = max(0, 3 + len(ctx.mine) // 3 - units)
@@ -189,7 +192,9 @@ def _units_wanted(ctx: Context) -> int:
     target = _war_target(ctx)
     if target is not None:
         war = max(0, int(ctx.provinces[target]["defence"]) + 1 - _available_near(ctx, target))
-    return defence + spread + _navigator_gap(ctx) + war + min(2, len(_landing_seas(ctx)))
+    wanted = defence + spread + _navigator_gap(ctx) + war + min(2, len(_landing_seas(ctx)))
+    ctx.cache["units_wanted"] = wanted
+    return wanted
 
 
 def _landing_seas(ctx: Context) -> dict[str, int]:
@@ -289,7 +294,11 @@ def _maneuver_value(ctx: Context, stock: Mapping[str, int]) -> float:
 
 
 def _reach(ctx: Context) -> set[str]:
-    """Provinces where the nation could stand (legion) or touch (galley) after one move."""
+    """Provinces where the nation could stand (legion) or touch (galley) after one move
+    (worked out once per decision; the callers only read it)."""
+    if "reach" in ctx.cache:
+        known: set[str] = ctx.cache["reach"]
+        return known
     out: set[str] = set()
     for pid in ctx.provinces:
         if ctx.legions_at(pid):
@@ -298,11 +307,16 @@ def _reach(ctx: Context) -> set[str]:
         if ctx.galleys_at(sid):
             for t in ctx.moves_from(sid):
                 out.update(ctx.shore[t])
+    ctx.cache["reach"] = out
     return out
 
 
 def _available_near(ctx: Context, pid: str) -> int:
-    """Own units that are at a province or could get there in one move."""
+    """Own units that are at a province or could get there in one move (once per
+    province and decision: both Maneuver fields and the war plans ask)."""
+    known: dict[str, int] = ctx.cache.setdefault("near", {})
+    if pid in known:
+        return known[pid]
     total = 0
     for q in ctx.land_near(pid, ctx.range_of(ctx.nation, True)):
         n = _spare_legions(ctx, q) if q != pid else ctx.legions_at(q)
@@ -313,6 +327,7 @@ def _available_near(ctx: Context, pid: str) -> int:
         n = ctx.galleys_at(sid)
         if n and any(c in ctx.moves_from(sid) for c in coasts):
             total += n
+    known[pid] = total
     return total
 
 

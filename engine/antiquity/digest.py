@@ -94,6 +94,7 @@ class Context:
         self._power: dict[str, int] | None = None
         self._sites: list[str] | None = None
         self._goals: dict[str, int] | None = None
+        self._targets: dict[str, int] | None = None
         self._moves: dict[str, dict[str, int]] = {}
         self.cache: dict[str, Any] = {}
         key = tuple(self.provinces)
@@ -153,7 +154,10 @@ class Context:
         return self._sites
 
     def targets(self) -> dict[str, int]:
-        """Enemy cities that may be conquered, with their defence."""
+        """Enemy cities that may be conquered, with their defence (worked out once; the
+        callers only read it)."""
+        if self._targets is not None:
+            return self._targets
         out = {}
         for pid, p in self.provinces.items():
             owner = p["owner"]
@@ -161,6 +165,7 @@ class Context:
                 continue
             if p.get("defence") is not None:
                 out[pid] = int(p["defence"])
+        self._targets = out
         return out
 
     def sea_ok(self, nation: str) -> Callable[[str], bool]:

@@ -156,29 +156,82 @@ def conquer_range(state: AntiquityState, nation: str, p: str) -> range:
     return range(max(0, strength - galleys), min(legions, strength) + 1)
 
 
-def legal(state: AntiquityState, nation: str) -> list[str]:
-    """Every maneuver ``nation`` may make now (``end`` aside), in the notation's spelling."""
+def _destinations(state: AntiquityState, nation: str, src: str,
+                  stops: set[str]) -> list[str]:
+    """The keys of :func:`reachable` (map order) without their paths; ``stops`` are the
+    regions where a unit of ``nation`` must stop (:func:`_stops`, worked out once)."""
+    legion = src in PROVINCES
+    reach = range_of(state, nation, legion)
+    deep_ok = legion or state.has(nation, "navigation")
     n = state.n
-    regions = [*provinces_in_play(n), *seas_in_play(n)]
+    dist = {src: 0}
+    queue = deque([src])
+    while queue:
+        u = queue.popleft()
+        d = dist[u]
+        if d >= reach or (u != src and u in stops):
+            continue
+        for v in neighbours(u, n):
+            if v in dist or (not deep_ok and SEAS[v].deep):
+                continue
+            dist[v] = d + 1
+            queue.append(v)
+    del dist[src]
+    return sorted(dist, key=INDEX.__getitem__)
+
+
+def legal(state: AntiquityState, nation: str) -> list[str]:
+    """Every maneuver ``nation`` may make now (``end`` aside), in the notation's spelling.
+
+    The checks are those of :func:`found_problem`, :func:`conquer_problem` and
+    :func:`reachable`, with what they share (city counts, the regions that stop a unit)
+    worked out once for the whole list."""
+    n = state.n
+    provinces = provinces_in_play(n)
+    regions = [*provinces, *seas_in_play(n)]
+    units = state.units
+    cities = state.cities
+    order = state.nations
+    none: dict[str, int] = {}
+    # regions where someone else's units stand, and provinces with someone else's city
+    stops = {r for r, here in units.items()
+             if any(nat != nation and here.get(nat, 0) for nat in order)}
+    stops.update(p for p, owner in cities.items() if owner != nation)
     out = []
+    moved = state.moved
     for src in regions:
-        fresh = fresh_units(state, nation, src)
+        fresh = units.get(src, none).get(nation, 0) - moved.get(src, 0)
         if fresh <= 0:
             continue
-        for dst in reachable(state, nation, src):
+        for dst in _destinations(state, nation, src, stops):
             out += [f"move {k} {src} {dst}" for k in range(1, fresh + 1)]
     for r in regions:
-        if state.count(r, nation):
-            out += [f"fight {r} {o}" for o in state.others(r, nation)]
-    for p in provinces_in_play(n):
-        if p not in state.cities and found_problem(state, nation, p) is None:
-            out.append(f"found {p}")
-    for p in provinces_in_play(n):
-        owner = state.cities.get(p)
-        if owner is not None and owner != nation and conquer_problem(
-                state, nation, p) is None:
-            out += [f"conquer {p} {k}" for k in conquer_range(state, nation, p)]
-    if not state.stones(nation) and state.city_count(nation) > 1:
+        here = units.get(r)
+        if here and here.get(nation, 0):
+            out += [f"fight {r} {o}" for o in order if o != nation and here.get(o, 0)]
+    count: dict[str, int] = {}
+    for owner in cities.values():
+        count[owner] = count.get(owner, 0) + 1
+    stones = C.STONES - count.get(nation, 0)
+    if stones and _can_pay(state, nation, C.FOUND_COST):
+        for p in provinces:
+            if p in cities:
+                continue
+            here = units.get(p, none)
+            if not (here.get(nation, 0) or galleys_at(state, nation, p)):
+                continue
+            if not any(nat != nation and here.get(nat, 0) for nat in order):
+                out.append(f"found {p}")
+    if stones:
+        for p in provinces:
+            held = cities.get(p)
+            if held is None or held == nation or count[held] <= 1:
+                continue
+            strength = defence(state, p)
+            assert strength is not None
+            if units_at(state, nation, p) >= strength:
+                out += [f"conquer {p} {k}" for k in conquer_range(state, nation, p)]
+    if not stones and count.get(nation, 0) > 1:
         out += [f"abandon {p}" for p in state.cities_of(nation)]
     return out
 

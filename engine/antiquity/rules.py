@@ -519,37 +519,54 @@ class Antiquity(Game[AntiquityState]):
         outcome = self.outcome(state)
         n = state.n
         acting = None if state.over else state.turn
+        # One pass over the board for every nation's counts, and the units of each region
+        # read straight from the state: a view is built for every move the computer
+        # player weighs.
+        tallies = state.tallies()
         nations = []
         for seat, (pid, nat) in enumerate(zip(state.players, state.nations, strict=True)):
             res = state.resources[nat]
+            cities, temples, legions, galleys, seas_held = tallies[nat]
+            held = state.personalities[nat]
             nations.append({
                 "id": nat, "name": NATIONS[nat].name, "adjective": NATIONS[nat].adjective,
                 "player": pid, "color": NATIONS[nat].color, "seat": seat,
                 "out": nat in state.out, "marble": res["marble"], "iron": res["iron"],
                 "gold": res["gold"], "wheel": state.wheel[nat],
                 "knowhow": list(state.knowhow[nat]),
-                "personalities": {k: state.personalities[nat][k] for k in PERSONALITIES},
-                "points": state.points(nat), "cities": state.city_count(nat),
-                "temples": state.temple_count(nat), "stones": state.stones(nat),
-                "legions": state.legions_of(nat), "galleys": state.galleys_of(nat),
-                "seas": state.seas_of(nat)})
+                "personalities": {k: held[k] for k in PERSONALITIES},
+                "points": sum(held.values()), "cities": cities,
+                "temples": temples, "stones": C.STONES - cities,
+                "legions": legions, "galleys": galleys, "seas": seas_held})
+
+        order = state.nations
+        units = state.units
+        none: dict[str, int] = {}
 
         def counts(r: str) -> dict[str, int]:
-            here = state.units.get(r, {})
-            return {nat: here[nat] for nat in state.nations if here.get(nat)}
+            here = units.get(r)
+            return {nat: here[nat] for nat in order if here.get(nat)} if here else {}
 
         moving = state.phase == "action" and state.field in MANEUVERS
+        moved = state.moved if moving else none
         provinces = []
         for p in provinces_in_play(n):
             prov = PROVINCES[p]
+            owner = state.cities.get(p)
+            shore_seas = coasts(p, n)
+            strength = None
+            if owner is not None:  # maneuver.defence, inlined
+                strength = ((3 if p in state.temples else 1) + units.get(p, none).get(owner, 0)
+                            + sum(units.get(c, none).get(owner, 0) for c in shore_seas)
+                            + (1 if "monarchy" in state.knowhow[owner] else 0))
             provinces.append({
                 "id": p, "name": prov.name, "city": prov.city, "resource": prov.resource,
-                "owner": state.cities.get(p), "temple": p in state.temples,
-                "legions": counts(p), "coasts": list(coasts(p, n)),
-                "defence": maneuver.defence(state, p),
-                "moved": state.moved.get(p, 0) if moving else 0})
+                "owner": owner, "temple": p in state.temples,
+                "legions": counts(p), "coasts": list(shore_seas),
+                "defence": strength,
+                "moved": moved.get(p, 0)})
         seas = [{"id": s, "name": SEAS[s].name, "deep": SEAS[s].deep, "galleys": counts(s),
-                 "moved": state.moved.get(s, 0) if moving else 0} for s in seas_in_play(n)]
+                 "moved": moved.get(s, 0)} for s in seas_in_play(n)]
         options = []
         if state.phase == "wheel" and acting is not None:
             options = [{"field": f, "steps": steps, "cost": cost}

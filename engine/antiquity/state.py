@@ -232,6 +232,32 @@ class AntiquityState:
         """Different seas holding the nation's galleys."""
         return sum(1 for r, v in self.units.items() if not is_province(r) and v.get(nation))
 
+    def tallies(self) -> dict[str, list[int]]:
+        """Every nation's [cities, temples, legions, galleys, seas] in one pass over the
+        board: what city_count, temple_count, legions_of, galleys_of and seas_of give one
+        nation at a time (a view or the personality check needs all of them)."""
+        out = {nat: [0, 0, 0, 0, 0] for nat in self.nations}
+        for owner in self.cities.values():
+            if owner in out:
+                out[owner][0] += 1
+        cities = self.cities
+        for p in self.temples:
+            holder = cities.get(p)
+            if holder is not None and holder in out:
+                out[holder][1] += 1
+        for r, here in self.units.items():
+            if r in PROVINCES:
+                for nat, k in here.items():
+                    if nat in out:
+                        out[nat][2] += k
+            else:
+                for nat, k in here.items():
+                    if nat in out:
+                        out[nat][3] += k
+                        if k:
+                            out[nat][4] += 1
+        return out
+
     def points(self, nation: str) -> int:
         return sum(self.personalities[nation].values())
 
