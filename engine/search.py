@@ -40,6 +40,8 @@ from engine.core import Game, IllegalAction
 
 #: A policy: (game, state, player) -> one of ``legal_actions``.
 Policy = Callable[[Game[Any], Any, str], str]
+#: The same policy given ``legal_actions`` already listed: (game, state, player, legal).
+PolicyAmong = Callable[[Game[Any], Any, str, list[str]], str]
 #: An evaluation: (game, state) -> each player's share of a win, in [0, 1].
 Evaluation = Callable[[Game[Any], Any], dict[str, float]]
 #: A pruning: (game, state, player, legal) -> the moves worth searching (never empty).
@@ -88,6 +90,9 @@ class Heuristics:
     """What a game's ``engine/<kind>/ai.py`` adds to the search (all optional)."""
 
     policy: Policy | None = None
+    #: The policy again, for a caller that has listed the legal moves already (so the
+    #: game need not list them twice); must choose exactly what ``policy`` does.
+    policy_among: PolicyAmong | None = None
     evaluate: Evaluation | None = None
     #: Moves not worth searching left out (a display setting, an obvious blunder).
     candidates: Candidates | None = None
@@ -102,6 +107,7 @@ def heuristics(kind: str) -> Heuristics:
     except ModuleNotFoundError:
         return Heuristics()
     return Heuristics(policy=getattr(module, "choose_action", None),
+                      policy_among=getattr(module, "choose_among", None),
                       evaluate=getattr(module, "evaluate", None),
                       candidates=getattr(module, "candidates", None),
                       playout_steps=int(getattr(module, "PLAYOUT_STEPS", PLAYOUT_STEPS)))
@@ -328,10 +334,11 @@ def choose(game: Game[Any], state: Any, player: str, *, level: str | Level = DEF
 def heuristic_action(game: Game[Any], state: Any, player: str) -> str:
     """The game's own heuristic move (the first legal move if it has none)."""
     legal = game.legal_actions(state, player)
-    policy = heuristics(game.kind).policy
-    if policy is not None:
+    h = heuristics(game.kind)
+    if h.policy is not None:
         try:
-            action = policy(game, state, player)
+            action = (h.policy(game, state, player) if h.policy_among is None
+                      else h.policy_among(game, state, player, legal))
         except Exception:
             action = None
         if action in legal:

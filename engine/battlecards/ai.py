@@ -20,7 +20,13 @@ def _value(cid: str) -> int:
 
 def choose_action(game: Battlecards, state: BattlecardsState, player: str) -> str:
     """The action this player takes now (one of ``legal_actions``)."""
-    legal = [a for a in game.legal_actions(state, player) if not a.startswith("autofire")]
+    return choose_among(game, state, player, game.legal_actions(state, player))
+
+
+def choose_among(game: Battlecards, state: BattlecardsState, player: str,
+                 listed: list[str]) -> str:
+    """:func:`choose_action` given ``legal_actions`` already listed (not changed)."""
+    legal = [a for a in listed if not a.startswith("autofire")]
     if not legal:
         raise ValueError(f"{player} has nothing to do")
     seat = state.seat(player)

@@ -36,7 +36,12 @@ def _words(action: str) -> list[str]:
 
 def choose_action(game: Conqueror, state: ConquerorState, player: str) -> str:
     """The action this player would take now (one of ``legal_actions``)."""
-    legal = game.legal_actions(state, player)
+    return choose_among(game, state, player, game.legal_actions(state, player))
+
+
+def choose_among(game: Conqueror, state: ConquerorState, player: str,
+                 legal: list[str]) -> str:
+    """:func:`choose_action` given ``legal_actions`` already listed (not changed)."""
     if not legal:
         raise ValueError(f"{player} has nothing to do")
     best, best_score = "end", 0.0
