@@ -6,6 +6,11 @@ of it). :class:`Boards` sends each drawing to a pool of worker processes (one pe
 default, ``RENDER_WORKERS`` to change; 0 draws in a thread instead) and keeps the PNGs
 it made by key, so the board of a game at a version (a turn digest's, then everyone's
 ``/game board``) is drawn at most once, even when asked for twice at the same moment.
+
+Each worker draws a few boards of every game before it takes work (:func:`warm_up`: the
+fonts, static layers, sprites and words a board needs, drawn once), so a player's first
+board costs about what any other does; drawing in a thread, the bot warms up in the
+background instead.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import logging
 import multiprocessing
 import os
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -34,14 +40,88 @@ log = logging.getLogger(__name__)
 CACHE_SIZE = 128
 
 
-def _worker_start(bot_pid: int) -> None:
-    """A worker's first act: import every renderer (so no move waits for an import) and
-    watch the bot, leaving when it is gone, even killed outright (the pool's own
-    shutdown never runs then, and a worker would wait for work forever)."""
+def warm_positions(kind: str) -> list[dict[str, Any]]:
+    """Views to warm ``kind``'s renderer with: a fresh game at every table size (its
+    layout, backdrop and seat colours) and the same 15 and 45 random moves in (pieces,
+    marks and the log's words), built by the engine alone (no database). Empty for a kind the engine
+    does not know (a test's toy renderer)."""
+    import random
+
+    import engine
+
+    game = engine.GAMES.get(kind)
+    if game is None:
+        return []
+    views = []
+    for count in range(game.min_players, game.max_players + 1):
+        players = [f"p{i}" for i in range(1, count + 1)]
+        state = game.new_game(players, 1)
+        views.append(game.view(state, None))
+        rng = random.Random(count)
+        for moves in (15, 30):
+            for _ in range(moves):
+                to_act = game.to_act(state)
+                actions = game.legal_actions(state, to_act[0]) if to_act else []
+                if not actions:
+                    break
+                state, _ = game.apply(state, to_act[0], rng.choice(actions))
+            views.append(game.view(state, None))
+    return views
+
+
+def warm_up(kinds: Sequence[str] | None = None, pause: float = 0.0) -> dict[str, int]:
+    """Draw a few boards of every game (see :func:`warm_positions`) so that the first board
+    a player sees costs about what any other does: the fonts loaded, each game's static
+    layers built, its counters, icons and words drawn once and cached. Returns how many
+    boards each kind drew. A board that fails to draw is logged and skipped: warming up
+    never stops a worker. ``pause`` seconds pass between boards (the bot's own thread
+    leaves the event loop room to answer)."""
+    drawn: dict[str, int] = {}
+    for kind in render.kinds() if kinds is None else kinds:
+        drawn[kind] = 0
+        try:
+            views = warm_positions(kind)
+            names = {f"p{i}": f"Player {i}" for i in range(1, 9)}
+            for view in views:
+                render.render(kind, view, None, names)
+                drawn[kind] += 1
+                if pause:
+                    time.sleep(pause)
+        except Exception:  # a renderer's bug must not stop the worker: it shows in play
+            log.exception("Warming up the %s renderer failed", kind)
+    return drawn
+
+
+def _worker_start(bot_pid: int, warm: bool = True) -> None:
+    """A worker's first act: import every renderer (so no move waits for an import), watch
+    the bot, leaving when it is gone, even killed outright (the pool's own shutdown
+    never runs then, and a worker would wait for work forever), and draw a few boards of
+    every game (:func:`warm_up`) before it takes any work."""
     for kind in render.kinds():
         render.renderer(kind)
     threading.Thread(target=exit_with, args=(bot_pid,), daemon=True).start()
+    if warm:
+        warm_up()
 
+
+
+_WARMING = threading.Lock()
+_warmed = False
+
+
+def warm_in_background() -> threading.Thread | None:
+    """:func:`warm_up` in a daemon thread of this process (the boards drawn in threads,
+    ``RENDER_WORKERS=0``), pausing between boards so that start-up answers are not held
+    up; once per process (None when it is started already)."""
+    global _warmed
+    with _WARMING:
+        if _warmed:
+            return None
+        _warmed = True
+    thread = threading.Thread(target=warm_up, kwargs={"pause": 0.02}, name="board warm-up",
+                              daemon=True)
+    thread.start()
+    return thread
 
 
 def board_key(game_id: int, first: int, last: int,
@@ -74,11 +154,15 @@ class Boards:
         return self._pool
 
     def start(self) -> None:
-        """Start the workers now (they warm up while the bot connects)."""
+        """Start the workers now (they warm up while the bot connects). Drawing in this
+        process instead, a thread warms this process's renderers up, in the background
+        (once per process)."""
         pool = self._executor()
         if pool is not None:
             for _ in range(self.workers):
                 pool.submit(len, ())
+        else:
+            warm_in_background()
 
     async def png(self, kind: str, view: dict[str, Any],
                   events: Sequence[dict[str, Any]] | None = None,

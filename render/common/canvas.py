@@ -199,6 +199,7 @@ class DrawingCache:
 
     def __init__(self, size: int) -> None:
         self.size = size
+        self.misses = 0  # pictures drawn (not found)
         self._items: OrderedDict[Hashable, tuple[Image.Image, tuple[Drawn, ...]]] = \
             OrderedDict()
 
@@ -207,6 +208,7 @@ class DrawingCache:
         """The picture for ``key``: ``draw()``'s, the first time."""
         cached = self._items.get(key)
         if cached is None:
+            self.misses += 1
             outer, log = TextLog.active, TextLog()
             TextLog.active = log
             try:
@@ -241,6 +243,7 @@ class _Region:
 #: Regions kept by :meth:`Canvas.reuse`, least recently used first, and their bytes.
 _REGIONS: OrderedDict[Hashable, _Region] = OrderedDict()
 _REGION_BYTES = [0]
+_REGION_MISSES = [0]
 
 
 def _region_size(region: _Region) -> int:
@@ -268,11 +271,16 @@ def clear_caches() -> None:
     _REGION_BYTES[0] = 0
 
 
-def cache_sizes() -> dict[str, int]:
-    """How many things each drawing cache holds (tests: a warmed-up worker's are full)."""
-    return {"masks": _shape_mask.cache_info().currsize + _corner_masks.cache_info().currsize,
-            "texts": _text_masks.cache_info().currsize, "stamps": len(_STAMPS._items),
-            "regions": len(_REGIONS)}
+def cache_sizes() -> dict[str, tuple[int, int]]:
+    """How many things each shared drawing cache holds, and how many it had to draw (its
+    misses): what a board's drawing cost in work, for the tests (a warmed-up worker's
+    caches are full; its first board draws little more than its second)."""
+    masks = (_shape_mask.cache_info(), _corner_masks.cache_info())
+    texts = _text_masks.cache_info()
+    return {"masks": (sum(m.currsize for m in masks), sum(m.misses for m in masks)),
+            "texts": (texts.currsize, texts.misses),
+            "stamps": (len(_STAMPS._items), _STAMPS.misses),
+            "regions": (len(_REGIONS), _REGION_MISSES[0])}
 
 
 
@@ -611,6 +619,7 @@ class Canvas:
             if log is not None and kept.entries is not None:
                 log.replay(kept.entries)
             return
+        _REGION_MISSES[0] += 1
         inner = TextLog() if log is not None else None
         if inner is not None:
             TextLog.active = inner
