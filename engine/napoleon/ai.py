@@ -55,9 +55,14 @@ def choose_action(game: Napoleon, state: NapoleonState, player: str) -> str:
 
 # -- the move phase ----------------------------------------------------------------------
 
+#: Each country's reinforcement value, the start of what a side wants it for.
+_REINFORCEMENT: dict[str, float] = {c: float(COUNTRIES[c].reinforcement) for c in ORDER}
+_COASTAL = frozenset(c for c in ORDER if COUNTRIES[c].coastal)
+
+
 def _values(side: str, state: NapoleonState) -> dict[str, float]:
     """How much ``side`` wants each country."""
-    val = {c: float(COUNTRIES[c].reinforcement) for c in ORDER}
+    val = dict(_REINFORCEMENT)
     if side == "allies":
         val[CAPITAL] += 30
     else:
@@ -67,17 +72,24 @@ def _values(side: str, state: NapoleonState) -> dict[str, float]:
     return val
 
 
+def _striking(state: NapoleonState, side: str) -> tuple[dict[str, int], int]:
+    """The enemy's armies and, against the French, its fleet (the armies in England)."""
+    enemy = state.armies[other(side)]
+    return enemy, (enemy[SEA_POWER] if side == "french" else 0)
+
+
+def _threat_at(enemy: dict[str, int], fleet: int, country: str) -> int:
+    """Enemy armies that could strike ``country`` next turn (see :func:`_striking`)."""
+    t = sum(map(enemy.__getitem__, NEIGHBOURS[country]))
+    if fleet and country in _COASTAL:
+        t += fleet if country == CAPITAL else fleet // 3
+    return t
+
+
 def _threat(state: NapoleonState, side: str) -> dict[str, int]:
     """Enemy armies that could strike each country next turn."""
-    enemy = state.armies[other(side)]
-    fleet = enemy[SEA_POWER] if side == "french" else 0
-    out = {}
-    for c in ORDER:
-        t = sum(enemy[n] for n in NEIGHBOURS[c])
-        if fleet and COUNTRIES[c].coastal:
-            t += fleet if c == CAPITAL else fleet // 3
-        out[c] = t
-    return out
+    enemy, fleet = _striking(state, side)
+    return {c: _threat_at(enemy, fleet, c) for c in ORDER}
 
 
 @cache
@@ -89,7 +101,8 @@ def _win_chance(edge: int) -> float:
 
 def _pressed(state: NapoleonState, side: str) -> bool:
     """Reinforcements would be lost for want of counters: losses now cost little."""
-    due = sum(COUNTRIES[c].reinforcement for c in ORDER if state.control(c) == side)
+    mine, theirs = state.armies[side], state.armies[other(side)]
+    due = sum(COUNTRIES[c].reinforcement for c in ORDER if mine[c] and not theirs[c])
     return state.pool(side) < due + 4
 
 
@@ -140,21 +153,28 @@ def _move(state: NapoleonState, side: str) -> str | None:
     pressed = _pressed(state, side)
     last = state.round >= state.rounds
     lowest = 0.45 if last else 0.55 if pressed else 0.8
-    spare = {c: max(0, min(mine[c] - moved[c], mine[c] - garrison[c])) for c in ORDER}
-    # the countries with spare armies that can reach each target, in map order
+    spare = {}
+    for c in ORDER:  # the armies free to go: neither moved yet nor kept as a garrison
+        free = mine[c] - max(moved[c], garrison[c])
+        spare[c] = free if free > 0 else 0
+    # the countries with spare armies that can reach each target (in map order), and
+    # how many armies that is
     sources: dict[str, list[str]] = {t: [] for t in ORDER}
+    reaching = dict.fromkeys(ORDER, 0)
     reach = DESTINATIONS[side]
     for s in ORDER:
         if spare[s]:
             for t in reach[s]:
                 sources[t].append(s)
+                reaching[t] += spare[s]
     values = _values(side, state)
-    threat_to_them = _threat(state, other(side))
+    # only the empty targets need the threat to them: worked out as they come up
+    ours, fleet = _striking(state, other(side))
     best: tuple[float, str] | None = None
     for t in ORDER:
         if t == SEA_POWER or not sources[t]:
             continue
-        available = sum(spare[s] for s in sources[t])
+        available = reaching[t]
         if enemy[t]:
             # armies that would give a five-in-six chance, or all there are if that is
             # still a fair chance
@@ -169,7 +189,7 @@ def _move(state: NapoleonState, side: str) -> str | None:
         elif mine[t]:
             continue  # ours already; reinforcing is the consolidation step
         else:
-            need = max(1, threat_to_them[t] // 3)
+            need = max(1, _threat_at(ours, fleet, t) // 3)
             if available < need:
                 continue
             gain = values[t] + 0.5
@@ -181,13 +201,14 @@ def _move(state: NapoleonState, side: str) -> str | None:
         return best[1]
     # consolidation: spare armies behind the front move toward it
     dist = _front_distance(state, side)
-    threat = _threat(state, side)
+    theirs, fleet = _striking(state, side)
     for s in ORDER:
         if not spare[s] or s == SEA_POWER or dist[s] <= 1:
             continue
         closer = [n for n in DESTINATIONS[side][s] if not enemy[n] and dist[n] < dist[s]]
         if closer:
-            to = max(closer, key=lambda n: (threat[n] - mine[n], values[n], -INDEX[n]))
+            to = max(closer, key=lambda n: (_threat_at(theirs, fleet, n) - mine[n], values[n],
+                                            -INDEX[n]))
             return f"move {spare[s]} {s} {to}"
     return None
 
