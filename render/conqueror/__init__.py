@@ -16,6 +16,7 @@ players' AP, gold, lumber, soldiers and forts) is marked with its role and drawn
 """
 
 
+from collections.abc import Mapping
 from typing import Any
 
 from render.common import (
@@ -48,9 +49,12 @@ from render.conqueror.board import (
     place_badges,
     recruit_tag_box,
 )
-from render.conqueror.events import _read_events
+from render.conqueror.events import _read_events, _Turn
 from render.conqueror.layout import (
     BASE_HEALTH,
+    BOARD_SIZE,
+    BOARD_X,
+    BOARD_Y,
     FILES,
     HEIGHT,
     KIND,
@@ -78,7 +82,26 @@ def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
     board = _board(view)
     turn = _read_events(events)
 
-    # every square's ground, whatever is on it
+    # the ground and what is built on it change seldom: drawn once per look, then pasted
+    ground = []
+    for name, sq in board.items():
+        resource = sq.get("resource")
+        fort_owner = sq.get("fort_owner") if sq.get("fort") else None
+        ground.append((name, resource if isinstance(resource, str) else repr(resource),
+                       resource in ("gold", "lumber") and as_int(sq.get("soldiers")) > 0,
+                       bool(sq.get("fort")),
+                       players.colour(fort_owner) if fort_owner else None,
+                       players.colour(sq.get("base_of")) if resource == "base" else None))
+    c.reuse(("conqueror ground", tuple(ground)),
+            (BOARD_X - 6, BOARD_Y - 6, BOARD_X + BOARD_SIZE + 6, BOARD_Y + BOARD_SIZE + 6),
+            lambda: _ground(c, board, players))
+    _marks(c, view, board, players, turn)
+    _panel(c, view, players, turn)
+    return c.png(load_palette(KIND))
+
+
+def _ground(c: Canvas, board: Mapping[str, Mapping[str, Any]], players: Players) -> None:
+    """Every square's ground, and its keep, resource icons and fort."""
     for f in FILES:
         for r in RANKS:
             name = f + r
@@ -118,6 +141,12 @@ def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
             else:
                 logs_icon(c, (cx + 3, cy + 2), 25)
 
+
+
+def _marks(c: Canvas, view: Mapping[str, Any], board: Mapping[str, Mapping[str, Any]],
+           players: Players, turn: _Turn) -> None:
+    """What happened and what stands on the ground: battles, forts built or razed, moves,
+    soldiers, base health, badges."""
     # what happened: battles (red frames), forts built or razed, the moves' arrows; or,
     # without events, the view's last move (gold)
     battles = list(dict.fromkeys(b.square for b in turn.battles))
@@ -142,7 +171,7 @@ def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
     for name, sq in board.items():
         box = _tile_box(name)
         assert box is not None
-        x0, y0, x1, y1 = box
+        x0, _, x1, y1 = box
         resource = sq.get("resource")
         if resource == "base":
             owner = sq.get("base_of")
@@ -190,6 +219,3 @@ def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
                 if (box := _tile_box(name)) is not None]
         for centre, colour, number in place_badges(badges, tags + stacks):
             _order_badge(c, centre, colour, number)
-
-    _panel(c, view, players, turn)
-    return c.png(load_palette(KIND))

@@ -26,6 +26,7 @@ from render.common import (
     arrow,
     as_int,
     coin_icon,
+    content_key,
     darken,
     drawable_text,
     essential_size,
@@ -131,6 +132,14 @@ def _stat(c: Canvas, x: float, y: float, value: Any, icon: str, colour: RGB) -> 
 
 def _player_card(c: Canvas, top: float, height: float, p: Mapping[str, Any], name: str,
                  colour: RGB, to_move: bool, winner: bool) -> None:
+    """A player's card (drawn once per look, then pasted: see :meth:`Canvas.reuse`)."""
+    c.reuse(("conqueror card", top, height, content_key(p), name, colour, to_move, winner),
+            (PANEL_X0 - 1, top - 1, PANEL_X1 + 1, top + height + 1),
+            lambda: _draw_player_card(c, top, height, p, name, colour, to_move, winner))
+
+
+def _draw_player_card(c: Canvas, top: float, height: float, p: Mapping[str, Any], name: str,
+                      colour: RGB, to_move: bool, winner: bool) -> None:
     x0, x1 = PANEL_X0, PANEL_X1
     out = bool(p.get("out"))
     card = PANEL_HIGHLIGHT if to_move else PANEL
