@@ -300,11 +300,11 @@ def _reach(ctx: Context) -> set[str]:
         known: set[str] = ctx.cache["reach"]
         return known
     out: set[str] = set()
-    for pid in ctx.provinces:
-        if ctx.legions_at(pid):
+    for pid, legions in ctx.army.items():
+        if legions:
             out.update(ctx.moves_from(pid))
-    for sid in ctx.seas:
-        if ctx.galleys_at(sid):
+    for sid, galleys in ctx.fleet.items():
+        if galleys:
             for t in ctx.moves_from(sid):
                 out.update(ctx.shore[t])
     ctx.cache["reach"] = out
@@ -318,13 +318,15 @@ def _available_near(ctx: Context, pid: str) -> int:
     if pid in known:
         return known[pid]
     total = 0
+    army = ctx.army
     for q in ctx.land_near(pid, ctx.range_of(ctx.nation, True)):
-        n = _spare_legions(ctx, q) if q != pid else ctx.legions_at(q)
+        if not army[q]:
+            continue  # no legions there: nothing spare either
+        n = _spare_legions(ctx, q) if q != pid else army[q]
         if n and pid in ctx.moves_from(q):
             total += n
     coasts = ctx.coasts(pid)
-    for sid in ctx.seas:
-        n = ctx.galleys_at(sid)
+    for sid, n in ctx.fleet.items():
         if n and any(c in ctx.moves_from(sid) for c in coasts):
             total += n
     known[pid] = total
@@ -332,16 +334,22 @@ def _available_near(ctx: Context, pid: str) -> int:
 
 
 def _spare_legions(ctx: Context, pid: str) -> int:
-    """Legions that may leave a province without exposing an own city there."""
+    """Legions that may leave a province without exposing an own city there (once per
+    province and decision)."""
+    known: dict[str, int] = ctx.cache.setdefault("spare", {})
+    if pid in known:
+        return known[pid]
     n = ctx.legions_at(pid)
+    spare = n
     if ctx.provinces[pid]["owner"] == ctx.nation and ctx.exposed(pid) == 0 and n:
         # leaving would drop the defence by n: keep what the enemy could match
         p = ctx.provinces[pid]
         margin = int(p["defence"]) - ctx.power().get(pid, 0) - 1
-        return max(0, min(n, margin)) if len(ctx.mine) > 1 else n
-    if ctx.provinces[pid]["owner"] == ctx.nation and len(ctx.mine) > 1:
-        return 0
-    return n
+        spare = max(0, min(n, margin)) if len(ctx.mine) > 1 else n
+    elif ctx.provinces[pid]["owner"] == ctx.nation and len(ctx.mine) > 1:
+        spare = 0
+    known[pid] = spare
+    return spare
 
 
 # -- inside a field ------------------------------------------------------------------------

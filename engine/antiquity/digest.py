@@ -71,6 +71,24 @@ def _shores(provinces: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
     return {s: tuple(p for p in SHORE[s] if p in inside) for s in SHORE}
 
 
+NearLists = dict[tuple[str, int], list[str]]
+
+
+@cache
+def _near_lists(regions: tuple[str, ...], navigation: bool | None) -> NearLists:
+    """The cache of :func:`_near` lists for the land table (``navigation`` None) or a sea
+    table of these regions in play."""
+    return {}
+
+
+def _near(known: NearLists, table: Table, region: str, limit: int) -> list[str]:
+    """The regions at most ``limit`` steps from ``region`` in ``table``, in its order."""
+    near = known.get((region, limit))
+    if near is None:
+        near = known[region, limit] = [q for q, d in table[region].items() if d <= limit]
+    return near
+
+
 class Context:
     """The view digested once per call."""
 
@@ -102,15 +120,28 @@ class Context:
         self.shore = _shores(key)
         seas = tuple(self.seas)
         self.sea_tables = {True: _sea_table(seas, True), False: _sea_table(seas, False)}
+        # the nearby-region lists asked again and again, shared by every Context of the
+        # same regions in play (the map does not change)
+        self._land_near = _near_lists(key, None)
+        self._sea_near = {True: _near_lists(seas, True), False: _near_lists(seas, False)}
+        # the own units of every region in play (read in most of the scoring loops)
+        self.army = {pid: int(p["legions"].get(self.nation, 0))
+                     for pid, p in self.provinces.items()}
+        self.fleet = {sid: int(s["galleys"].get(self.nation, 0)) for sid, s in self.seas.items()}
+        self._coasts: dict[str, list[str]] = {}
 
     def sea_table(self, nation: str) -> Table:
         return self.sea_tables["navigation" in self.knowhow_of[nation]]
 
     def land_near(self, pid: str, limit: int) -> list[str]:
-        return [q for q, d in self.land[pid].items() if d <= limit]
+        """Provinces at most ``limit`` land steps from ``pid`` (a shared list: read it
+        only)."""
+        return _near(self._land_near, self.land, pid, limit)
 
     def sea_near(self, nation: str, sea: str, limit: int) -> list[str]:
-        return [q for q, d in self.sea_table(nation)[sea].items() if d <= limit]
+        """Seas at most ``limit`` steps from ``sea`` for ``nation`` (read it only)."""
+        navigation = "navigation" in self.knowhow_of[nation]
+        return _near(self._sea_near[navigation], self.sea_tables[navigation], sea, limit)
 
     def range_of(self, nation: str, legion: bool) -> int:
         k = self.knowhow_of[nation]
@@ -128,13 +159,22 @@ class Context:
         return amount
 
     def legions_at(self, province: str, nation: str | None = None) -> int:
-        return int(self.provinces[province]["legions"].get(nation or self.nation, 0))
+        if not nation:
+            return self.army[province]
+        return int(self.provinces[province]["legions"].get(nation, 0))
 
     def galleys_at(self, sea: str, nation: str | None = None) -> int:
-        return int(self.seas[sea]["galleys"].get(nation or self.nation, 0))
+        if not nation:
+            return self.fleet[sea]
+        return int(self.seas[sea]["galleys"].get(nation, 0))
 
     def coasts(self, province: str) -> list[str]:
-        return [s for s in self.provinces[province]["coasts"] if s in self.seas]
+        """The seas in play on the province's coast (read it only)."""
+        known = self._coasts.get(province)
+        if known is None:
+            known = self._coasts[province] = [
+                s for s in self.provinces[province]["coasts"] if s in self.seas]
+        return known
 
     def foreign_legions(self, province: str) -> int:
         return sum(int(n) for k, n in self.provinces[province]["legions"].items()

@@ -24,6 +24,7 @@ from engine.antiquity.board import (
     provinces_in_play,
     region_name,
     seas_in_play,
+    shore,
 )
 from engine.antiquity.state import AntiquityState
 from engine.core import Event, IllegalAction
@@ -213,19 +214,23 @@ def legal(state: AntiquityState, nation: str) -> list[str]:
     for owner in cities.values():
         count[owner] = count.get(owner, 0) + 1
     stones = C.STONES - count.get(nation, 0)
+    # Founding and conquering both need a unit of the nation in the province or on its
+    # coast; elsewhere neither is possible (a city's defence is at least 1).
+    present = set()
+    for r, here in units.items():
+        if here.get(nation, 0):
+            present.update((r,) if r in PROVINCES else shore(r, n))
     if stones and _can_pay(state, nation, C.FOUND_COST):
         for p in provinces:
-            if p in cities:
+            if p in cities or p not in present:
                 continue
             here = units.get(p, none)
-            if not (here.get(nation, 0) or galleys_at(state, nation, p)):
-                continue
             if not any(nat != nation and here.get(nat, 0) for nat in order):
                 out.append(f"found {p}")
     if stones:
         for p in provinces:
             held = cities.get(p)
-            if held is None or held == nation or count[held] <= 1:
+            if held is None or held == nation or count[held] <= 1 or p not in present:
                 continue
             strength = defence(state, p)
             assert strength is not None
