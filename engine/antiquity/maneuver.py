@@ -216,7 +216,7 @@ def legal(state: AntiquityState, nation: str) -> list[str]:
     stones = C.STONES - count.get(nation, 0)
     # Founding and conquering both need a unit of the nation in the province or on its
     # coast; elsewhere neither is possible (a city's defence is at least 1).
-    present = set()
+    present: set[str] = set()
     for r, here in units.items():
         if here.get(nation, 0):
             present.update((r,) if r in PROVINCES else shore(r, n))
