@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+from engine.liege import deploy
 from engine.liege.board import FORWARD, distance
 from engine.liege.fights import unit_at
 from engine.liege.pieces import LIMITS, prices
@@ -19,12 +20,14 @@ from engine.liege.state import LiegeState, Piece, Seat
 _LOSS = {"mortar": 10, "rifle": 20, "mg": 60, "av": 150, "general": 1000}
 
 
-#: The actions :func:`choose_action` scores (every other one scores 0).
-_SCORED = ("general ", "attack ", "buy rifle ", "buy mg ")
-
-
 def choose_action(game: Liege, state: LiegeState, player: str) -> str:
     """The action this player would take now (one of ``legal_actions``)."""
+    if state.pending is None and state.phase != "setup":
+        if not isinstance(player, str) or player not in game.to_act(state):
+            raise ValueError(f"{player} has nothing to do")
+        seat = state.seat_of(player)
+        assert seat is not None
+        return _best(game, state, seat)
     legal = game.legal_actions(state, player)
     if not legal:
         raise ValueError(f"{player} has nothing to do")
@@ -41,43 +44,52 @@ def choose_action(game: Liege, state: LiegeState, player: str) -> str:
                 return 30
             return _LOSS.get(unit.kind, 50)
         return min(legal, key=cost)
-    if state.phase == "setup":
-        return legal[0]
+    return legal[0]  # setup: the first highlighted square
+
+
+def _best(game: Liege, state: LiegeState, seat: Seat) -> str:
+    """The best scored action of the turn, the first of equals in ``legal_actions``'
+    order, or `end` (`skip` in the General step) when none scores above 0.
+
+    Only a General's step, an attack and a Rifle (or, when rich, a Machine Gun) score
+    above 0, so they are the only actions looked at, taken from the same helpers
+    ``legal_actions`` lists them from and in its order (General steps, buys, then
+    attacks): the full list (hundreds of buys) is never built."""
     geo = state.geo
-    enemies = [s.general for s in state.alive if s.id != player and s.general]
-    # King steps from each square to the nearest enemy General, worked out once per
-    # square: a Rifle and a Machine Gun are offered on the same squares.
-    nearest: dict[str, int] = {}
-    gap = geo.gap
-    rich = seat.credits >= 250
+    phase = state.phase
+    enemies = [s.general for s in state.alive if s.id != seat.id and s.general]
     best, best_score = "end", 0.0
-    # Only a General's step, an attack and a Rifle (or, when rich, a Machine Gun) can
-    # score above 0, the score to beat: the rest (most of the list) is passed over in C.
-    for action in [a for a in legal if a.startswith(_SCORED)]:
-        if action.startswith("buy "):
-            if not enemies:
-                continue
-            if action.startswith("buy rifle "):
-                square, score = action[10:], 40.0
-            elif rich:
-                square, score = action[7:], 45.0
-            else:
-                continue
-            near = nearest.get(square)
-            if near is None:
-                near = nearest[square] = min(gap(square, e) for e in enemies)
-            score -= near
-        elif action.startswith("attack "):
-            target = unit_at(state, action.split()[2])
-            score = 80 if target is not None and target.kind == "general" else 50
-        elif action.startswith("general ") and seat.general is not None:
-            gain = geo.to_go(seat.side, seat.general) - geo.to_go(seat.side, action[8:])
+    if phase == "general" and seat.general is not None:
+        here = geo.to_go(seat.side, seat.general)
+        for square in game._general_moves(state, seat):
+            gain = here - geo.to_go(seat.side, square)
             score = 60 + 10 * gain if gain > 0 else -1
-        else:
-            continue
-        if score > best_score:
-            best, best_score = action, score
-    if best == "end" and "skip" in legal and state.phase == "general":
+            if score > best_score:
+                best, best_score = f"general {square}", score
+    if phase in ("general", "deploy") and enemies:
+        price = prices(seat.mortar_losses)
+        kinds = [(kind, base) for kind, base in (("rifle", 40), ("mg", 45))
+                 if price[kind] <= seat.credits and (kind == "rifle" or seat.credits >= 250)]
+        if kinds:
+            # the square nearest an enemy General (the first of equals) scores best
+            nearest, spot = None, ""
+            gap = geo.gap
+            for square in deploy.buy_squares(state, seat)[1]:
+                near = min(gap(square, e) for e in enemies)
+                if nearest is None or near < nearest:
+                    nearest, spot = near, square
+            if nearest is not None:
+                for kind, base in kinds:
+                    score = base - nearest
+                    if score > best_score:
+                        best, best_score = f"buy {kind} {spot}", score
+    if not state.blasted:
+        for attacker, square in game._attacks(state, seat):
+            target = unit_at(state, square)
+            score = 80 if target is not None and target.kind == "general" else 50
+            if score > best_score:
+                best, best_score = f"attack {attacker.square} {square}", score
+    if best == "end" and phase == "general":
         return "skip"
     return best
 

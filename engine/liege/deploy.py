@@ -48,12 +48,19 @@ _BUY_TEXT: dict[str, dict[str, str]] = {
     kind: {s: f"buy {kind} {s}" for s in board(max(SIZES)).squares} for kind in BUY_ORDER}
 
 
+def buy_squares(state: LiegeState, seat: Seat) -> tuple[set[str], list[str]]:
+    """The squares no piece may be placed on (taken, or next to an opponent's piece or
+    General), and the empty squares a piece other than a Trench may be placed on, in
+    board order."""
+    excluded = state.occupied() | state.near_enemy(seat.id)
+    return excluded, [s for s in zone(state, seat) if s not in excluded]
+
+
 def buy_actions(state: LiegeState, seat: Seat) -> list[str]:
     """Buys (by BUY_ORDER, then square), then weapons (by WEAPONS, firer, target)."""
     price = prices(seat.mortar_losses)
-    excluded = state.occupied() | state.near_enemy(seat.id)
+    excluded, in_zone = buy_squares(state, seat)
     geo = state.geo
-    in_zone = [s for s in zone(state, seat) if s not in excluded]
     out = []
     for kind in BUY_ORDER:
         if price[kind] > seat.credits:

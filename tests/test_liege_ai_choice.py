@@ -1,0 +1,91 @@
+"""Liège's computer player picks exactly what scanning the whole legal list picks.
+
+:func:`engine.liege.ai.choose_action` looks only at the actions that can score (General
+steps, Rifle and Machine Gun buys, attacks), taken from the helpers ``legal_actions``
+lists them from. This holds it to the plain scan of ``legal_actions`` it replaced, at
+every position of seeded random games (2-4 players, both board sizes).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.liege import GAME
+from engine.liege.ai import _LOSS, choose_action
+from engine.liege.fights import unit_at
+from engine.liege.state import LiegeState
+
+
+def reference(state: LiegeState, player: str) -> str:
+    """The scan of every legal action (the computer player before issue 30)."""
+    legal = GAME.legal_actions(state, player)
+    if not legal:
+        raise ValueError(f"{player} has nothing to do")
+    seat = state.seat_of(player)
+    assert seat is not None
+    if legal[0].startswith("casualty"):
+        def cost(action: str) -> int:
+            unit = unit_at(state, action.split()[1])
+            if unit is None:
+                return 0
+            if unit.in_av:
+                return 150
+            if unit.kind == "mg" and unit.piece is not None and not unit.piece.damaged:
+                return 30
+            return _LOSS.get(unit.kind, 50)
+        return min(legal, key=cost)
+    if state.phase == "setup":
+        return legal[0]
+    geo = state.geo
+    enemies = [s.general for s in state.alive if s.id != player and s.general]
+    best, best_score = "end", 0.0
+    for action in legal:
+        words = action.split()
+        score = 0.0
+        if words[0] == "general" and seat.general is not None:
+            gain = geo.to_go(seat.side, seat.general) - geo.to_go(seat.side, words[1])
+            score = 60 + 10 * gain if gain > 0 else -1
+        elif words[0] == "attack":
+            target = unit_at(state, words[2])
+            score = 80 if target is not None and target.kind == "general" else 50
+        elif words[0] == "buy" and enemies:
+            kind, square = words[1], words[2]
+            near = min(max(abs(a - b) for a, b in zip(geo.coords(square), geo.coords(e),
+                                                      strict=True)) for e in enemies)
+            if kind == "rifle":
+                score = 40 - near
+            elif kind == "mg" and seat.credits >= 250:
+                score = 45 - near
+        if score > best_score:
+            best, best_score = action, score
+    if best == "end" and "skip" in legal and state.phase == "general":
+        return "skip"
+    return best
+
+
+@pytest.mark.parametrize("players,size", [(2, 10), (3, 10), (4, 10), (2, 8), (4, 8)])
+def test_choice_matches_the_full_scan(players: int, size: int) -> None:
+    ids = [f"p{i}" for i in range(1, players + 1)]
+    checked = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = GAME.new_game(ids, seed, {"size": size})
+        for _ in range(250):
+            actors = GAME.to_act(state)
+            if not actors:
+                break
+            actor = actors[0]
+            assert choose_action(GAME, state, actor) == reference(state, actor)
+            for other in ids:  # a player not to act has nothing to do, either way
+                if other not in actors:
+                    with pytest.raises(ValueError):
+                        choose_action(GAME, state, other)
+            checked += 1
+            legal = GAME.legal_actions(state, actor)
+            # mostly random play (rich, crowded boards), now and then the heuristic's
+            action = choose_action(GAME, state, actor) if rng.random() < 0.3 else \
+                rng.choice(legal)
+            state, _ = GAME.apply(state, actor, action)
+    assert checked > 200
