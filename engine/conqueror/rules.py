@@ -138,21 +138,33 @@ class Conqueror(Game[ConquerorState]):
         board = state.board
         actions: list[str] = []
         if seat.ap >= 1:
+            home = seat.base
             for src in SQUARES:
                 sq = board[src]
-                if sq.owner != player or not sq.soldiers:
+                soldiers = sq.soldiers
+                if sq.owner != player or not soldiers:
                     continue
                 for dst, texts in _MOVE_TEXTS[src]:
-                    most = self._most_movable(seat, dst, board[dst], sq.soldiers)
+                    # how many may step onto dst: 1..most are legal, as _move_problem
+                    # rules once the source and AP are known good
+                    target = board[dst]
+                    if target.resource == "base":
+                        most = 0 if dst == home else soldiers
+                    elif target.owner == player or (not target.soldiers
+                                                    and target.fort_owner == player):
+                        limit = MAX_STACK if target.fort_owner is None else MAX_STACK_FORT
+                        most = min(soldiers, limit - target.soldiers)
+                    else:
+                        most = soldiers
                     if most > len(texts):  # more than a full stack: not a legal position
                         texts = tuple(f"move {src} {dst} {n}" for n in range(1, most + 1))
                     actions += texts[:most]
         base = board[seat.base]
         for n in range(1, min(seat.gold, MAX_STACK - base.soldiers) + 1):
             actions.append(f"recruit {n}")
-        # The player-wide fort conditions (count and cost) hold for every square or none.
-        can_fort = (sum(1 for s in board.values() if s.fort_owner == player) < MAX_FORTS
-                    and all(getattr(seat, what) >= cost for what, cost in FORT_COST.items()))
+        # The player-wide fort conditions (cost and count) hold for every square or none.
+        can_fort = (all(getattr(seat, what) >= cost for what, cost in FORT_COST.items())
+                    and sum(1 for s in board.values() if s.fort_owner == player) < MAX_FORTS)
         for name in SQUARES:
             sq = board[name]
             if (can_fort and sq.owner == player and sq.soldiers and sq.resource != "base"
@@ -166,17 +178,6 @@ class Conqueror(Game[ConquerorState]):
         actions.append("end")
         return actions
 
-    @staticmethod
-    def _most_movable(seat: Seat, dst: str, target: Square, soldiers: int) -> int:
-        """How many of ``soldiers`` may step onto the neighbour ``dst``: 1..result are
-        legal, as :meth:`_move_problem` rules once the source and AP are known good."""
-        if target.resource == "base":
-            return 0 if dst == seat.base else soldiers
-        if target.owner == seat.id or (not target.soldiers and target.fort_owner == seat.id):
-            limit = MAX_STACK_FORT if target.has_fort else MAX_STACK
-            return min(soldiers, limit - target.soldiers)
-        return soldiers
-
     # -- applying actions --------------------------------------------------------
 
     def apply(self, state: ConquerorState, player: str,
@@ -184,7 +185,7 @@ class Conqueror(Game[ConquerorState]):
         text = self.normalise(action)
         seated_player(state.seats, player, state.over)
         parsed = parse(text)
-        new = state.copy()
+        new = state.draft()
         events: list[Event] = []
         if parsed.verb == "resign":
             self._eliminate(new, player, "resigned", events)
@@ -192,6 +193,7 @@ class Conqueror(Game[ConquerorState]):
                 self._next_turn(new, events)
             self._finish_if_over(new, events)
             new.last_move = move_record(player, "resign")
+            new.settle()
             return new, events
         if player != new.seats[new.turn].id:
             raise IllegalAction(f"It is not your turn: waiting for {new.seats[new.turn].id}.")
@@ -203,6 +205,7 @@ class Conqueror(Game[ConquerorState]):
         canonical = handler(new, seat, parsed, events)
         new.last_move = move_record(player, canonical, parsed.squares)
         self._finish_if_over(new, events)
+        new.settle()
         return new, events
 
     def _do_move(self, state: ConquerorState, seat: Seat, action: Action,
@@ -256,7 +259,7 @@ class Conqueror(Game[ConquerorState]):
 
     def _relocate(self, state: ConquerorState, src: str, dst: str, count: int,
                   events: list[Event]) -> None:
-        source, target = state.board[src], state.board[dst]
+        source, target = state.square(src), state.square(dst)
         owner = source.owner
         source.soldiers -= count
         if not source.soldiers:
@@ -277,13 +280,13 @@ class Conqueror(Game[ConquerorState]):
             resource = ROLL_RESOURCE[roll]
             if resource != "blank" or blanks < MAX_BLANKS_PER_QUADRANT:
                 break
-        state.board[square].resource = resource
+        state.square(square).resource = resource
         events.append({"type": "discover", "square": square, "rolls": rolls,
                        "resource": resource, "rerolled": len(rolls) > 1})
 
     def _capture_fort(self, state: ConquerorState, seat: Seat, src: str, dst: str,
                       count: int, events: list[Event]) -> None:
-        target = state.board[dst]
+        target = state.square(dst)
         previous = target.fort_owner
         target.fort_owner = None
         gold_lost = _gain(seat, "gold", 1)
@@ -304,7 +307,7 @@ class Conqueror(Game[ConquerorState]):
         return rolls, numbers, state.dice.roll()
 
     def _remove(self, state: ConquerorState, square: str, count: int) -> None:
-        sq = state.board[square]
+        sq = state.square(square)
         sq.soldiers -= count
         if not sq.soldiers:
             sq.owner = None
@@ -382,12 +385,14 @@ class Conqueror(Game[ConquerorState]):
         assert seat is not None
         seat.out = True
         state.out_order.append(player)
-        for sq in state.board.values():
-            if sq.owner == player:
-                sq.owner, sq.soldiers = None, 0
-            if sq.fort_owner == player:
-                sq.fort_owner = NOBODY
-        state.board[seat.base].resource = "ruin"
+        for name, held in list(state.board.items()):
+            if held.owner == player or held.fort_owner == player:
+                sq = state.square(name)
+                if sq.owner == player:
+                    sq.owner, sq.soldiers = None, 0
+                if sq.fort_owner == player:
+                    sq.fort_owner = NOBODY
+        state.square(seat.base).resource = "ruin"
         events.append({"type": "eliminated", "player": player, "reason": reason})
 
     def _finish_if_over(self, state: ConquerorState, events: list[Event]) -> None:
@@ -398,7 +403,7 @@ class Conqueror(Game[ConquerorState]):
     def _do_recruit(self, state: ConquerorState, seat: Seat, action: Action,
                     events: list[Event]) -> str:
         count = action.count or 0
-        base = state.board[seat.base]
+        base = state.square(seat.base)
         if count < 1:
             raise IllegalAction("Recruit at least 1 soldier.")
         if count > seat.gold:
@@ -443,7 +448,7 @@ class Conqueror(Game[ConquerorState]):
             raise IllegalAction(problem)
         for what, cost in FORT_COST.items():
             setattr(seat, what, getattr(seat, what) - cost)
-        state.board[square].fort_owner = seat.id
+        state.square(square).fort_owner = seat.id
         events.append({"type": "fort", "player": seat.id, "square": square})
         return f"fort {square}"
 
@@ -452,7 +457,7 @@ class Conqueror(Game[ConquerorState]):
         square = action.squares[0]
         if state.board[square].fort_owner != seat.id:
             raise IllegalAction(f"You have no fort on {square} to raze.")
-        state.board[square].fort_owner = None
+        state.square(square).fort_owner = None
         events.append({"type": "raze", "player": seat.id, "square": square})
         return f"raze {square}"
 

@@ -69,6 +69,8 @@ class ConquerorState(Seated[Seat]):
     dice: Dice
     out_order: list[str] = field(default_factory=list)  # players in the order they went out
     last_move: dict[str, Any] | None = None
+    #: The squares of a :meth:`draft` that are its own copies so far (see :meth:`square`).
+    _own: set[str] = field(default_factory=set, init=False, repr=False, compare=False)
 
     def copy(self) -> ConquerorState:
         return ConquerorState(
@@ -80,6 +82,34 @@ class ConquerorState(Seated[Seat]):
             out_order=list(self.out_order),
             last_move=dict(self.last_move) if self.last_move else None,
         )
+
+    def draft(self) -> ConquerorState:
+        """A copy for ``apply`` to change that shares the squares with this state until
+        :meth:`square` copies them, one by one: a move changes two squares of 36, and
+        copying the whole board was most of a move's cost."""
+        return ConquerorState(
+            seats=[s.copy() for s in self.seats],
+            board=dict(self.board),
+            turn=self.turn,
+            round=self.round,
+            dice=self.dice.copy(),
+            out_order=list(self.out_order),
+            last_move=dict(self.last_move) if self.last_move else None,
+        )
+
+    def square(self, name: str) -> Square:
+        """``name``'s square, to change: copied on first use, so that the state drafted
+        from never changes. Every change to a square goes through here."""
+        if name in self._own:
+            return self.board[name]
+        sq = self.board[name] = self.board[name].copy()
+        self._own.add(name)
+        return sq
+
+    def settle(self) -> None:
+        """Forget which squares are this state's own, once handed out: a draft made from
+        it shares them, so any later change copies again."""
+        self._own.clear()
 
     @property
     def over(self) -> bool:
