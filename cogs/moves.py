@@ -20,7 +20,7 @@ import discord
 from cogs.computers import computers_of
 from cogs.interactions import conclude, defer, reply_error
 from cogs.names import remember
-from cogs.outbox import deliver
+from cogs.outbox import announcer_of, deliver
 from cogs.wording import humanize_ids
 from db import GameRecord, MoveResult, Store, StoreError
 from db.computers import computers
@@ -117,14 +117,18 @@ async def submit(interaction: discord.Interaction, store: Store, game: int | Gam
     if not await acknowledge(interaction):
         return None
     seats: tuple[str, ...] = ()
+    announcer = announcer_of(interaction.client)
     try:
         record = game if isinstance(game, GameRecord) else await store.get(game)
         seats = record.seats
+        passes = announcer.passes(record.id) if announcer is not None else 0
         result = await store.apply_action(
             record.id, player, action, request_id=str(interaction.id), sent_at=sent_at,
             reply_to={"application_id": str(interaction.application_id),
                       "token": interaction.token, "interaction_id": str(interaction.id)},
-            expect_version=expect_version)
+            expect_version=expect_version,
+            # what delivering its news needs, read in the move's own transaction
+            prefetch=store.outbox.delivery if announcer is not None else None)
     except (IllegalAction, StoreError) as exc:
         await reply_error(interaction, humanize_ids(str(exc), seats))
         await conclude(interaction)
@@ -138,7 +142,8 @@ async def submit(interaction: discord.Interaction, store: Store, game: int | Gam
         return result
     # The transaction that saved the move's answer concluded its deferral too (a trigger).
     store.pending.saved(interaction.id)
-    await deliver(interaction.client, record.id, interaction)
+    await deliver(interaction.client, record.id, interaction, read=result.delivery,
+                  read_after=passes)
     computers_move(interaction.client, result.record)
     return result
 

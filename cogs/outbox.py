@@ -57,8 +57,10 @@ from db import (
     PRIVATE,
     REPLY,
     Announcement,
+    Delivery,
     GameRecord,
     LogEntry,
+    NotFound,
     Store,
     StoreClosed,
     StoreError,
@@ -116,6 +118,12 @@ class Announcer:
         self._uncertain: set[int] = set()
         self._failures: dict[int, int] = {}
         self._drawing: set[asyncio.Task[bytes | None]] = set()
+        #: Delivery passes made per game: a move's prefetched read (``Delivery``) is
+        #: used only if no pass of its game came between the read and its own.
+        self._passes: dict[int, int] = {}
+        #: The game being delivered's read: its logged actions, so that no
+        #: announcement reads them again.
+        self._reads: dict[int, Delivery] = {}
         self._loop = Background("warhost-announcer", self._run)
 
     # lifecycle
@@ -165,67 +173,110 @@ class Announcer:
             lock = self._locks[game_id] = asyncio.Lock()
         return lock
 
+    def passes(self, game_id: int) -> int:
+        """Delivery passes of the game so far (see :meth:`deliver`'s ``read``)."""
+        return self._passes.get(game_id, 0)
+
     async def deliver(self, game_id: int,
-                      interaction: discord.Interaction | None = None) -> None:
+                      interaction: discord.Interaction | None = None, *,
+                      read: Delivery | None = None, read_after: int | None = None) -> None:
         """Send a game's pending announcements in order; stop at the first that fails
-        for now (it is retried later, and what follows it waits, keeping the order)."""
+        for now (it is retried later, and what follows it waits, keeping the order).
+
+        ``read``: the game's pending announcements as the move that made them read
+        them, in its transaction, when the game had had ``read_after`` passes
+        (:meth:`passes`). Used only if no pass came between (else it could be stale, and
+        an announcement sent twice); otherwise they are read here.
+        """
         async with self._lock(game_id), self._leased(game_id) as mine:
             if not mine:
                 return              # another process is delivering this game's news
             try:
-                pending = await self.store.outbox.pending(game_id)
-                record = await self.store.get(game_id) if pending else None
+                if read is None or read_after != self.passes(game_id) or (
+                        self.lease is not None and read.pending and self.store.now()
+                        - max(a.created_at for a in read.pending) > SWEEP_GRACE / 2):
+                    read = await self.store.outbox.read_delivery(game_id)
             except StoreClosed:
                 return                  # shutting down: the next start delivers them
+            except NotFound:
+                return                  # the game is gone (its news with it)
             except StoreError:
                 log.exception("Reading game %s's announcements failed", game_id)
                 return
-            web = getattr(self.client, "web", None)
-            if pending and web is not None:
-                web.watcher.poke()      # a move was saved: the game's open pages hear now
-            if record is not None and len(pending) > 1 and boards_of(self.client).cache_size:
-                self._start_boards(record, pending[1:])
-            newest_status = max((a.id for a in pending if a.kind == STATUS), default=None)
-            for item in pending:
-                assert record is not None
+            self._passes[game_id] = self.passes(game_id) + 1
+            self._reads[game_id] = read
+            try:
+                await self._deliver_read(read, interaction)
+            finally:
+                del self._reads[game_id]
+
+    async def _deliver_read(self, read: Delivery,
+                            interaction: discord.Interaction | None) -> None:
+        """:meth:`deliver`'s sending: each of ``read.pending`` in order, then one write
+        marking every one sent (a crash before it leaves them pending, and the next
+        start looks for each before sending it again)."""
+        done: list[tuple[int, str | None]] = []
+        try:
+            await self._send_each(read, interaction, done)
+        finally:
+            if done:
                 try:
-                    if item.kind == STATUS and item.id != newest_status:
-                        message_id = None       # a later refresh shows the game as it is
-                    else:
-                        message_id = await self._deliver_one(record, item, interaction)
+                    await self.store.outbox.mark_all_delivered(done)
                 except StoreClosed:
-                    return              # shutting down: the next start delivers the rest
-                except Gone as exc:
-                    log.warning("Announcement %s of game %s cannot be delivered: %s",
-                                item.id, game_id, exc)
-                    message_id = None
-                except (TimeoutError, discord.HTTPException, OSError) as exc:
-                    if self._failed(item):
-                        log.error("Giving up announcement %s of game %s after %d tries: %s",
-                                  item.id, game_id, MAX_ATTEMPTS, exc)
-                        message_id = None
-                    else:
-                        log.warning("Announcement %s of game %s failed (%s); will retry",
-                                    item.id, game_id, exc)
-                        return
-                except Exception:
-                    if self._failed(item):
-                        log.exception("Giving up announcement %s of game %s", item.id,
-                                      game_id)
-                        message_id = None
-                    else:
-                        log.exception("Announcement %s of game %s failed; will retry",
-                                      item.id, game_id)
-                        return
-                try:
-                    await self.store.outbox.mark_delivered(item.id, message_id)
-                except StoreClosed:
-                    return
+                    pass
                 except StoreError:
-                    log.exception("Could not mark announcement %s delivered", item.id)
+                    log.exception("Could not mark announcements %s delivered",
+                                  [item_id for item_id, _ in done])
+                    # sent, still pending: the next pass looks before sending again
+                    self._uncertain.update(item_id for item_id, _ in done)
+                else:
+                    for item_id, _ in done:
+                        self._uncertain.discard(item_id)
+                        self._failures.pop(item_id, None)
+
+    async def _send_each(self, read: Delivery, interaction: discord.Interaction | None,
+                         done: list[tuple[int, str | None]]) -> None:
+        game_id = read.record.id
+        pending = list(read.pending)
+        record = read.record if pending else None
+        web = getattr(self.client, "web", None)
+        if pending and web is not None:
+            web.watcher.poke()      # a move was saved: the game's open pages hear now
+        if record is not None and len(pending) > 1 and boards_of(self.client).cache_size:
+            self._start_boards(record, pending[1:])
+        newest_status = max((a.id for a in pending if a.kind == STATUS), default=None)
+        for item in pending:
+            assert record is not None
+            try:
+                if item.kind == STATUS and item.id != newest_status:
+                    message_id = None       # a later refresh shows the game as it is
+                else:
+                    message_id = await self._deliver_one(record, item, interaction)
+            except StoreClosed:
+                return              # shutting down: the next start delivers the rest
+            except Gone as exc:
+                log.warning("Announcement %s of game %s cannot be delivered: %s",
+                            item.id, game_id, exc)
+                message_id = None
+            except (TimeoutError, discord.HTTPException, OSError) as exc:
+                if self._failed(item):
+                    log.error("Giving up announcement %s of game %s after %d tries: %s",
+                              item.id, game_id, MAX_ATTEMPTS, exc)
+                    message_id = None
+                else:
+                    log.warning("Announcement %s of game %s failed (%s); will retry",
+                                item.id, game_id, exc)
                     return
-                self._uncertain.discard(item.id)
-                self._failures.pop(item.id, None)
+            except Exception:
+                if self._failed(item):
+                    log.exception("Giving up announcement %s of game %s", item.id,
+                                  game_id)
+                    message_id = None
+                else:
+                    log.exception("Announcement %s of game %s failed; will retry",
+                                  item.id, game_id)
+                    return
+            done.append((item.id, message_id))
 
     @contextlib.asynccontextmanager
     async def _leased(self, game_id: int) -> AsyncIterator[bool]:
@@ -270,8 +321,17 @@ class Announcer:
 
     # the three kinds
 
+    async def _between(self, record: GameRecord, first: int, last: int) -> list[LogEntry]:
+        """The game's logged actions ``first``..``last``: from the delivery's read when
+        it holds them, else read now."""
+        read = self._reads.get(record.id)
+        entries = None if read is None else read.between(first, last)
+        if entries is None:
+            entries = await self.store.history.actions_between(record.id, first, last)
+        return entries
+
     async def _entry(self, record: GameRecord, seq: int) -> LogEntry:
-        entries = await self.store.history.actions_between(record.id, seq, seq)
+        entries = await self._between(record, seq, seq)
         if not entries:
             raise Gone(f"move {seq} is not in the log")
         return entries[0]
@@ -331,8 +391,7 @@ class Announcer:
         game = engine.get_game(record.kind)
         first = int(item.payload.get("first", 1))
         last = int(item.payload.get("last", 0))
-        entries = (await self.store.history.actions_between(record.id, first, last)
-                   if last >= first else [])
+        entries = await self._between(record, first, last) if last >= first else []
         digest = digest_text(game, record, item.payload, entries, can_embed=can_embed)
         marker = digest_marker(game, record.id, first, last)
         if where is not None:   # a follower's copy: where it is from, and nobody pinged
@@ -388,9 +447,11 @@ class Announcer:
         """Edit the game's status message (its lobby message) to show the game now:
         the board, who must act and until when, and the last turn (as they are now, so
         :meth:`deliver` makes only the newest of several waiting refreshes)."""
+        if record.lobby_message_id is None:
+            return None         # no message to keep (a game not opened by /game new)
         record = await self.store.get(record.id)
         if record.state is None or record.lobby_message_id is None:
-            return None         # no message to keep (a game not opened by /game new)
+            return None
         game = engine.get_game(record.kind)
         state = self.store.load_state(record)
         facts = await self.store.hosting.clock_facts(record)
@@ -591,13 +652,15 @@ def announcer_of(client: discord.Client) -> Announcer | None:
 
 
 async def deliver(client: discord.Client, game_id: int,
-                  interaction: discord.Interaction | None = None) -> None:
-    """Deliver a game's pending announcements now (the retry loop catches failures)."""
+                  interaction: discord.Interaction | None = None, *,
+                  read: Delivery | None = None, read_after: int | None = None) -> None:
+    """Deliver a game's pending announcements now (the retry loop catches failures);
+    ``read``, ``read_after``: see :meth:`Announcer.deliver`."""
     announcer = announcer_of(client)
     if announcer is None:
         log.warning("No announcer: game %s's announcements wait for the next start", game_id)
         return
-    await announcer.deliver(game_id, interaction)
+    await announcer.deliver(game_id, interaction, read=read, read_after=read_after)
 
 
 async def deliver_all(client: discord.Client) -> None:

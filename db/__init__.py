@@ -10,6 +10,7 @@ from db.records import (
     REPLY,
     Announcement,
     ChannelBusy,
+    Delivery,
     GameRecord,
     LogEntry,
     MoveResult,
@@ -19,5 +20,5 @@ from db.records import (
 )
 from db.store import Store
 
-__all__ = ["DIGEST", "PRIVATE", "REPLY", "Announcement", "ChannelBusy", "GameRecord", "LogEntry",
-           "MoveResult", "NotFound", "Store", "StoreClosed", "StoreError"]
+__all__ = ["DIGEST", "PRIVATE", "REPLY", "Announcement", "ChannelBusy", "Delivery", "GameRecord",
+           "LogEntry", "MoveResult", "NotFound", "Store", "StoreClosed", "StoreError"]

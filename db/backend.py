@@ -14,6 +14,11 @@ for connections in two ways:
   pool of read connections in WAL mode, so a read never waits for a write (of this
   process or another); PostgreSQL: a pooled connection. ``snapshot=True`` reads
   several statements from one consistent snapshot.
+* :meth:`Backend.batch` and :meth:`Backend.batch_read` -- the same two, for a body
+  (``async def body(conn)``) that awaits nothing but its connection: SQLite runs the
+  whole body, ``BEGIN`` to ``COMMIT``, in **one hop** to the connection's thread (see
+  :func:`run_inline`) instead of a hop per statement; PostgreSQL runs it as a plain
+  transaction. The move path is such a body.
 
 Every driver error leaves here as a :class:`DatabaseError` (``IntegrityError``,
 ``BusyError``, ``CorruptError``, ``ReadOnlyError``); the store words them for people.
@@ -30,7 +35,8 @@ import logging
 import os
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Sequence
+import threading
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import lru_cache
@@ -113,6 +119,53 @@ class Connection(Protocol):
         thing (a player's settings, their vacations) queue up across processes."""
 
 
+class InlineSQLiteConnection:
+    """A :class:`Connection` on a ``sqlite3`` connection, for code already on that
+    connection's thread: each ``await`` returns at once (no hop), so a body awaiting
+    nothing else runs to its end in one go (:func:`run_inline`)."""
+
+    dialect = "sqlite"
+    for_update = ""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
+        try:
+            cursor = self.db.execute(sql, params)
+        except sqlite3.Error as exc:
+            raise sqlite_error(exc) from exc
+        return Cursor(cursor.rowcount, cursor.lastrowid)
+
+    async def execute_fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        try:
+            return self.db.execute(sql, params).fetchall()
+        except sqlite3.Error as exc:
+            raise sqlite_error(exc) from exc
+
+    async def lock(self, key: str) -> None:
+        """Nothing to do: a SQLite write transaction already excludes other writers."""
+
+
+class NotInline(RuntimeError):
+    """A batch body awaited something other than its connection (a lock, a sleep, the
+    network), which cannot be waited for on the database's thread."""
+
+
+def run_inline(body: Callable[[Any], Awaitable[T]], conn: Any) -> T:
+    """Run ``body(conn)`` to its end here and now. Its every ``await`` must be answered
+    at once (an :class:`InlineSQLiteConnection`'s are), so the coroutine finishes on its
+    first step; one that suspends is closed (its ``finally`` blocks run) and refused."""
+    coroutine = body(conn)
+    try:
+        coroutine.send(None)  # type: ignore[attr-defined]
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
+    coroutine.close()  # type: ignore[attr-defined]
+    raise NotInline(f"{getattr(body, '__qualname__', body)} awaited something other "
+                    "than its database connection; it cannot run as one batch")
+
+
 def json_array_has(dialect: str, column: str) -> str:
     """SQL true when the JSON array of text in ``column`` holds the next ``?``."""
     if dialect == "sqlite":
@@ -131,6 +184,14 @@ class Backend(Protocol):
 
     async def write_one(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
         """One statement committed by itself, in one round trip where possible."""
+        ...
+
+    async def batch(self, body: Callable[[Any], Awaitable[T]]) -> T:
+        """``body(conn)`` in one write transaction (one hop on SQLite)."""
+        ...
+
+    async def batch_read(self, body: Callable[[Any], Awaitable[T]]) -> T:
+        """``body(conn)`` reading one consistent snapshot (one hop on SQLite)."""
         ...
 
     async def close(self) -> None: ...
@@ -463,6 +524,72 @@ class SQLiteBackend:
                 await conn.rollback()
             return await conn.write_one(sql, params, self.witness)
 
+    async def batch(self, body: Callable[[Any], Awaitable[T]]) -> T:
+        """``BEGIN IMMEDIATE``, ``body``'s statements, ``COMMIT`` (counted, as
+        :meth:`transaction` does), all in one hop to the writer's thread; any exception
+        rolls back. ``body`` must await nothing but its connection (:func:`run_inline`).
+
+        A caller cancelled before the transaction began (waiting for the lock, or for
+        another process's write) changes nothing; one cancelled once the body runs
+        stops waiting, and the transaction ends committed, as if it had been cancelled
+        just after. The write lock is kept until the hop is over either way.
+        """
+        await self._write_lock.acquire()
+        try:
+            conn = self.writer
+            if conn.raw.in_transaction:      # defensive: nothing should leave one open
+                await conn.rollback()
+        except BaseException:
+            self._write_lock.release()
+            raise
+        witness = self.witness
+        gave_up = threading.Event()
+
+        def run(db: sqlite3.Connection) -> T:
+            if gave_up.is_set():
+                raise asyncio.CancelledError
+            db.execute("BEGIN IMMEDIATE")    # may wait out another process's write
+            try:
+                if gave_up.is_set():         # the caller left meanwhile: do nothing
+                    raise asyncio.CancelledError
+                before = db.total_changes
+                result = run_inline(body, InlineSQLiteConnection(db))
+                _commit_counted(db, before, witness)
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+            return result
+
+        def over(hop: asyncio.Future[T]) -> None:
+            self._write_lock.release()
+            if not hop.cancelled():
+                hop.exception()     # retrieved, even when no caller waits any more
+
+        hop = asyncio.ensure_future(conn._on_thread(run))
+        hop.add_done_callback(over)
+        try:
+            return await asyncio.shield(hop)
+        except asyncio.CancelledError:
+            # Not yet begun (or still waiting for another process's write): it never
+            # will be. Already under way: it ends, committed, as if just before.
+            gave_up.set()
+            raise
+
+    async def batch_read(self, body: Callable[[Any], Awaitable[T]]) -> T:
+        """``body``'s reads from one snapshot (``BEGIN`` ... ``ROLLBACK``), in one hop
+        to a read connection's thread (the writer's, under its lock, for an in-memory
+        database)."""
+        def run(db: sqlite3.Connection) -> T:
+            db.execute("BEGIN")
+            try:
+                return run_inline(body, InlineSQLiteConnection(db))
+            finally:
+                db.execute("ROLLBACK")
+
+        async with self.reading() as conn:
+            return await conn._on_thread(run)
+
     def _hand_off_rollback(self, conn: SQLiteConnection) -> None:
         """Roll back in the background, then release the write lock we hold."""
         async def rollback_then_release() -> None:
@@ -652,6 +779,16 @@ class PostgresBackend:
         """One statement, committed by itself (autocommit: one round trip)."""
         async with self._acquire() as raw:
             return await PostgresConnection(raw, writing=True).execute(sql, params)
+
+    async def batch(self, body: Callable[[Any], Awaitable[T]]) -> T:
+        """``body(conn)`` in one transaction (:meth:`transaction`)."""
+        async with self.transaction() as conn:
+            return await body(conn)
+
+    async def batch_read(self, body: Callable[[Any], Awaitable[T]]) -> T:
+        """``body(conn)`` reading one snapshot."""
+        async with self.reading(snapshot=True) as conn:
+            return await body(conn)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[PostgresConnection]:

@@ -38,10 +38,10 @@ import logging
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 import engine
 from db import computers as cpu
@@ -50,6 +50,7 @@ from db.backend import (
     SYNCHRONOUS_MODES,
     ClosedError,
     Connection,
+    Cursor,
     DatabaseError,
     PostgresBackend,
     SQLiteBackend,
@@ -80,6 +81,7 @@ from db.records import (
     RECAP,
     REPLY,
     STATUS,
+    Delivery,
     GameRecord,
     LogEntry,
     MoveResult,
@@ -97,6 +99,10 @@ from db.replay import Step, replay, undo_event, undoable
 from db.turns import Turn, clock_payload, dice_reveal, digest_payload
 from engine.core import RESIGN, Game, IllegalAction
 from engine.notation import looks_like_number, parse_number
+
+T = TypeVar("T")
+#: Read in a move's transaction once it is written: ``prefetch(conn, record)``.
+Prefetch = Callable[[Connection, GameRecord], Awaitable[Delivery]]
 
 log = logging.getLogger("warhost.db")
 
@@ -243,6 +249,37 @@ class StoreCore:
         except DatabaseError as exc:
             raise StoreError(database_failed(exc, written=True)) from exc
 
+    async def batch(self, body: Callable[[Connection], Awaitable[T]]) -> T:
+        """``body(conn)`` in one write transaction, in one hop to SQLite's thread
+        (:meth:`db.backend.SQLiteBackend.batch`): ``body`` awaits nothing but ``conn``.
+        Errors as :meth:`transaction`."""
+        try:
+            return await self.backend.batch(body)
+        except ClosedError as exc:
+            raise StoreClosed(str(exc)) from exc
+        except DatabaseError as exc:
+            raise StoreError(database_failed(exc, written=True)) from exc
+
+    async def write_one(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
+        """One statement committed by itself: a single round trip to the database.
+        Errors as :meth:`transaction`."""
+        try:
+            return await self.backend.write_one(sql, params)
+        except ClosedError as exc:
+            raise StoreClosed(str(exc)) from exc
+        except DatabaseError as exc:
+            raise StoreError(database_failed(exc, written=True)) from exc
+
+    async def batch_read(self, body: Callable[[Connection], Awaitable[T]]) -> T:
+        """``body(conn)`` reading one snapshot, in one hop to SQLite's thread. Errors as
+        :meth:`reading`."""
+        try:
+            return await self.backend.batch_read(body)
+        except ClosedError as exc:
+            raise StoreClosed(str(exc)) from exc
+        except DatabaseError as exc:
+            raise StoreError(database_failed(exc, written=False)) from exc
+
     async def fetch(self, conn: Connection, game_id: int) -> GameRecord:
         """The game's row; in a PostgreSQL write transaction it stays locked until
         commit, which queues every process's writers of this game one after another."""
@@ -372,7 +409,8 @@ class StoreCore:
                            request_id: str | None = None, *, sent_at: float | None = None,
                            reply_to: dict[str, str] | None = None,
                            expect_version: int | None = None,
-                           by_computer: bool = False) -> MoveResult:
+                           by_computer: bool = False,
+                           prefetch: Prefetch | None = None) -> MoveResult:
         """Apply one action: the only way any game state ever changes.
 
         Under the game's lock and one ``BEGIN IMMEDIATE`` transaction: read the game,
@@ -399,52 +437,66 @@ class StoreCore:
         ``by_computer``: the computer chose it for a seat it plays (logged as such, and
         refused if the seat is no longer the computer's). A human acting on their own
         seat while the computer holds it takes the seat back.
+
+        ``prefetch``: read, in the same transaction once the move is written, what comes
+        next (``prefetch(conn, record)``, e.g. :meth:`db.outbox.Outbox.delivery`, so the
+        delivery of the move's announcements reads nothing more); the result carries it
+        as :attr:`MoveResult.delivery`.
         """
         game_id = as_game_id(game_id)
         player = as_discord_id(player, "player")
+
+        async def body(conn: Connection) -> tuple[MoveResult, Any]:
+            record = await self.fetch(conn, game_id)
+            if request_id is not None:
+                rows = list(await conn.execute_fetchall(
+                    "SELECT game_id, seq, player, action, events FROM actions "
+                    "WHERE request_id = ?", (str(request_id),)))
+                if rows:
+                    return self._duplicate(record, rows[0], player, action), None
+            check_running(record)
+            if expect_version is not None and record.version != expect_version:
+                raise IllegalAction("The game has moved on since you looked; look again.")
+            resigning = isinstance(action, str) and action.strip().lower() == RESIGN
+            began = record.decisions.get(player)
+            if sent_at is not None and began is not None and sent_at < began \
+                    and not resigning:
+                raise IllegalAction(STALE_ACTION)
+            game = engine.get_game(record.kind)
+            state = self.load_state(record)
+            count = undo_count(action)
+            played_by = cpu.computers(record.timing)
+            if by_computer:
+                if player not in played_by:
+                    raise IllegalAction(f"The computer no longer plays {player}'s seat.")
+                new_state, events = game.apply(state, player, action)
+                origin = BY_COMPUTER
+            elif count is not None:
+                new_state, events = await self._undo(conn, game, record, player, count)
+                origin = BY_UNDO
+            else:
+                new_state, events = game.apply(state, player, action)
+                origin = BY_PLAYER
+            if not by_computer and player in played_by:
+                # back from being away: the seat is theirs again
+                del played_by[player]
+                record = await self.write(conn, record, timing={
+                    **record.timing, "computers": played_by})
+            move = await self.commit(conn, game, record, state, new_state, player, action,
+                                     events, origin=origin,
+                                     request_id=None if request_id is None else str(request_id),
+                                     reply_to=reply_to)
+            if prefetch is not None:
+                move = replace(move, delivery=await prefetch(conn, move.record))
+            return move, new_state
+
         async with self.game_lock(game_id):
-            async with self.transaction() as conn:
-                record = await self.fetch(conn, game_id)
-                if request_id is not None:
-                    request_id = str(request_id)
-                    rows = list(await conn.execute_fetchall(
-                        "SELECT game_id, seq, player, action, events FROM actions "
-                        "WHERE request_id = ?", (request_id,)))
-                    if rows:
-                        return self._duplicate(record, rows[0], player, action)
-                check_running(record)
-                if expect_version is not None and record.version != expect_version:
-                    raise IllegalAction("The game has moved on since you looked; look again.")
-                resigning = isinstance(action, str) and action.strip().lower() == RESIGN
-                began = record.decisions.get(player)
-                if sent_at is not None and began is not None and sent_at < began \
-                        and not resigning:
-                    raise IllegalAction(STALE_ACTION)
-                game = engine.get_game(record.kind)
-                state = self.load_state(record)
-                count = undo_count(action)
-                played_by = cpu.computers(record.timing)
-                if by_computer:
-                    if player not in played_by:
-                        raise IllegalAction(f"The computer no longer plays {player}'s seat.")
-                    new_state, events = game.apply(state, player, action)
-                    origin = BY_COMPUTER
-                elif count is not None:
-                    new_state, events = await self._undo(conn, game, record, player, count)
-                    origin = BY_UNDO
-                else:
-                    new_state, events = game.apply(state, player, action)
-                    origin = BY_PLAYER
-                if not by_computer and player in played_by:
-                    # back from being away: the seat is theirs again
-                    del played_by[player]
-                    record = await self.write(conn, record, timing={
-                        **record.timing, "computers": played_by})
-                move = await self.commit(conn, game, record, state, new_state, player, action,
-                                         events, origin=origin, request_id=request_id,
-                                         reply_to=reply_to)
-            # Committed: only now does the cache learn the new position.
-            self.remember(move.record.id, move.seq, move.record.state or "", new_state)
+            # One batch: on SQLite the whole transaction is one hop to the database's
+            # thread (the engine's apply runs there too, between the read and the write).
+            move, new_state = await self.batch(body)
+            if not move.duplicate:
+                # Committed: only now does the cache learn the new position.
+                self.remember(move.record.id, move.seq, move.record.state or "", new_state)
             return move
 
     async def commit(self, conn: Connection, game: Game[Any], record: GameRecord,

@@ -23,10 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from db.backend import ClosedError, DatabaseError
 from db.core import StoreCore
-from db.opening import database_failed
-from db.records import StoreClosed, StoreError
 
 #: Kinds of deferred interaction: a move (``cogs.moves.submit``) or any other command.
 MOVE, COMMAND = "move", "command"
@@ -136,12 +133,7 @@ class Pending:
 
     async def _write_one(self, sql: str, params: tuple[Any, ...]) -> None:
         """One statement, committed by itself: a single round trip to the database."""
-        try:
-            await self.core.backend.write_one(sql, params)
-        except ClosedError as exc:
-            raise StoreClosed(str(exc)) from exc
-        except DatabaseError as exc:
-            raise StoreError(database_failed(exc, written=True)) from exc
+        await self.core.write_one(sql, params)
 
 
 def created_at(interaction_id: str) -> float:

@@ -114,6 +114,27 @@ class MoveResult:
     duplicate: bool
     #: Ids of the announcements this action made due (saved in its transaction).
     announcements: tuple[int, ...] = ()
+    #: What delivering the game's announcements needs, read in the move's transaction
+    #: when asked for (``prefetch``).
+    delivery: Delivery | None = None
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """What delivering a game's pending announcements needs, read at one moment: the
+    game, its undelivered announcements (oldest first), and the logged actions they
+    tell (``entries``, by seq: those from the oldest one told to the newest)."""
+
+    record: GameRecord
+    pending: tuple[Announcement, ...]
+    entries: dict[int, LogEntry]
+
+    def between(self, first: int, last: int) -> list[LogEntry] | None:
+        """The actions ``first``..``last``, oldest first; None unless all are here."""
+        try:
+            return [self.entries[seq] for seq in range(first, last + 1)]
+        except KeyError:
+            return None
 
 
 #: Kinds of announcement: the channel's turn digest, the answer to the interaction that
