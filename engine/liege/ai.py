@@ -72,13 +72,14 @@ def _best(game: Liege, state: LiegeState, seat: Seat) -> str:
                  if price[kind] <= seat.credits and (kind == "rifle" or seat.credits >= 250)]
         if kinds:
             # the square nearest an enemy General (the first of equals) scores best
-            nearest, spot = None, ""
-            gap = geo.gap
-            for square in deploy.buy_squares(state, seat)[1]:
-                near = min(gap(square, e) for e in enemies)
-                if nearest is None or near < nearest:
-                    nearest, spot = near, square
-            if nearest is not None:
+            rows = [geo.gaps_from(e) for e in enemies]
+            squares = deploy.buy_squares(state, seat)[1]
+            if squares:
+                if len(rows) == 1:
+                    spot = min(squares, key=rows[0].__getitem__)
+                else:
+                    spot = min(squares, key=lambda q: min(row[q] for row in rows))
+                nearest = min(row[spot] for row in rows)
                 for kind, base in kinds:
                     score = base - nearest
                     if score > best_score:

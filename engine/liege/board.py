@@ -60,11 +60,11 @@ class Board:
         known = self._coords.get(square)
         return (FILES.index(square[0]), int(square[1:]) - 1) if known is None else known
 
-    def gap(self, a: str, b: str) -> int:
-        """King-move distance between two squares of this board."""
-        fa, ra = self._coords[a]
-        fb, rb = self._coords[b]
-        return max(abs(fa - fb), abs(ra - rb))
+    @cache  # noqa: B019 - boards live for the whole process (one per size)
+    def gaps_from(self, square: str) -> dict[str, int]:
+        """King-move distance from ``square`` to every square of this board (read only)."""
+        f, r = self._coords[square]
+        return {s: max(abs(f - g), abs(r - q)) for s, (g, q) in self._coords.items()}
 
     def at(self, f: int, r: int) -> str | None:
         if 0 <= f < self.size and 0 <= r < self.size:

@@ -35,6 +35,15 @@ _FINAL_EVENTS = frozenset({"fight", "casualty", "casualty_needed", "grenade", "m
                            "life_lost", "eliminated"})
 
 
+#: The method that carries out each verb (looked up by name, not bound anew each move).
+_HANDLERS = {
+    "general": "_do_general", "skip": "_do_skip", "buy": "_do_buy",
+    "grenade": "_do_weapon", "missile": "_do_weapon", "gas": "_do_weapon",
+    "shift": "_do_shift", "turn": "_do_turn", "done": "_do_done",
+    "attack": "_do_attack", "casualty": "_do_casualty", "end": "_do_end",
+}
+
+
 class Liege(Game[LiegeState]):
     kind = "liege"
     name = "European Conquest: Battle of Liège"
@@ -240,12 +249,7 @@ class Liege(Game[LiegeState]):
             where = " or ".join(new.geo.highlights(seat.side))
             raise IllegalAction(f"First place your General on {where} (`general "
                                 f"{new.geo.highlights(seat.side)[0]}`).")
-        handler = {
-            "general": self._do_general, "skip": self._do_skip, "buy": self._do_buy,
-            "grenade": self._do_weapon, "missile": self._do_weapon, "gas": self._do_weapon,
-            "shift": self._do_shift, "turn": self._do_turn, "done": self._do_done,
-            "attack": self._do_attack, "casualty": self._do_casualty, "end": self._do_end,
-        }[parsed.verb]
+        handler = getattr(self, _HANDLERS[parsed.verb])
         canonical = handler(new, seat, parsed, events)
         new.last_move = move_record(player, canonical, parsed.squares)
         self._after(new, events)

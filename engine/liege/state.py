@@ -71,6 +71,20 @@ class Pending:
         return Pending(self.player, list(self.choices), self.only_damage)
 
 
+def _json_copy(value: Any) -> Any:
+    """What a JSON round trip gives (a deep copy, tuples as lists), walked directly for
+    the plain text, numbers and lists a fight or blast record holds; anything else still
+    takes the round trip."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    if kind is list or kind is tuple:
+        return [_json_copy(v) for v in value]
+    if kind is dict and all(type(k) is str for k in value):
+        return {k: _json_copy(v) for k, v in value.items()}
+    return json.loads(json.dumps(value))
+
+
 @dataclass
 class LiegeState(Seated[Seat]):
     size: int
@@ -103,8 +117,8 @@ class LiegeState(Seated[Seat]):
             damage_tokens=self.damage_tokens, blasted=self.blasted,
             pending=self.pending.copy() if self.pending else None, winner=self.winner,
             out_order=list(self.out_order),
-            last_fight=json.loads(json.dumps(self.last_fight)) if self.last_fight else None,
-            blast=json.loads(json.dumps(self.blast)) if self.blast else None,
+            last_fight=_json_copy(self.last_fight) if self.last_fight else None,
+            blast=_json_copy(self.blast) if self.blast else None,
             last_move=dict(self.last_move) if self.last_move else None,
         )
 
