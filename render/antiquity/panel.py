@@ -21,6 +21,7 @@ from render.antiquity.layout import (
     KNOWHOW_TAGS,
     KNOWHOWS,
     LOG_BOX,
+    MAP_Y,
     MAX_NATIONS,
     PANEL_GAP,
     PANEL_H,
@@ -50,6 +51,7 @@ from render.common import (
     Point,
     as_int,
     bounded,
+    content_key,
     drawable_text,
     lighten,
     mapping,
@@ -64,6 +66,17 @@ from render.common import (
 
 def _header(c: Canvas, view: Mapping[str, Any], nations: list[_NationView],
             current: str | None, doing: str, over: bool) -> None:
+    """The round, whose turn it is and what they do (or who won), and the prompt: drawn once
+    per look, then pasted (see :meth:`Canvas.reuse`)."""
+    key = ("antiquity header", round_label(view), as_int(view.get("target")), current, doing,
+           over, content_key(view.get("outcome")), content_key(view.get("prompt")),
+           tuple((n.id, n.name, n.colour, n.player, n.player_name) for n in nations))
+    c.reuse(key, (0, 0, WIDTH, MAP_Y), lambda: _draw_header(c, view, nations, current, doing,
+                                                            over))
+
+
+def _draw_header(c: Canvas, view: Mapping[str, Any], nations: list[_NationView],
+                 current: str | None, doing: str, over: bool) -> None:
     x0, x1 = M + 12, WIDTH - M - 12
     y = M + 16
     c.text((x0, y), "ANTIQUITY", 14, fill=MUTED, bold=True, anchor="lm")
@@ -154,7 +167,14 @@ def _log_entry(c: Canvas, line: _Line, short: bool, width: float) -> list[list[R
 def _log(c: Canvas, turn: _Turn) -> None:
     """The last turn in words, phone first: at the essential size, wrapped, a nation's
     name once in the heading of its turn (its lines under it marked with a dot of its
-    colour); the latest lines when they do not all fit, after how many are left out."""
+    colour); the latest lines when they do not all fit, after how many are left out.
+    Drawn once per look, then pasted (see :meth:`Canvas.reuse`)."""
+    key = ("antiquity log", tuple((line.runs, line.nation, line.heading)
+                                  for line in turn.lines))
+    c.reuse(key, LOG_BOX, lambda: _draw_log(c, turn))
+
+
+def _draw_log(c: Canvas, turn: _Turn) -> None:
     x0, y0, x1, y1 = LOG_BOX
     c.text((x0 + 12, y0 + 14), "LAST TURN", 10.5, fill=MUTED, bold=True, anchor="lm")
     left, width = x0 + 12, x1 - x0 - 24

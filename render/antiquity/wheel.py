@@ -47,6 +47,7 @@ from render.common import (
     Canvas,
     Point,
     TextLog,
+    content_key,
     darken,
     font,
     lighten,
@@ -306,7 +307,17 @@ def _draw_arc(c: Canvas, centre: Point, start: int, end: int, colour: RGB) -> No
 
 def _draw_wheel(c: Canvas, view: Mapping[str, Any], nations: list[_NationView],
                 turn: _Turn, current: str | None) -> None:
+    """The wheel's markers, the last move on it and the nation to play: drawn once per look,
+    then pasted (see :meth:`Canvas.reuse`)."""
     _record_names()  # (drawn with the backdrop)
+    key = ("antiquity wheel", content_key(view.get("field")), current, tuple(turn.goes[-1:]),
+           tuple((n.id, n.colour, n.initial, content_key(n.raw.get("wheel")))
+                 for n in nations))
+    c.reuse(key, WHEEL_BOX, lambda: _wheel_marks(c, view, nations, turn, current))
+
+
+def _wheel_marks(c: Canvas, view: Mapping[str, Any], nations: list[_NationView],
+                 turn: _Turn, current: str | None) -> None:
     taken = _field(view.get("field"))
     if taken is not None and current is not None:
         i = FIELDS.index(taken)

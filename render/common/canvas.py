@@ -121,9 +121,10 @@ def _qsize(size: float) -> float:
 
 @lru_cache(maxsize=MASK_CACHE)
 def _shape_mask(kind: str, part: str, local: tuple[int, ...], size: tuple[int, int], ss: int,
-                width: int, radius: int, alpha: int) -> Image.Image:
+                width: int, radius: int, alpha: int) -> Any:
     """The coverage (0..``alpha``) of one shape's fill or outline, drawn ``ss`` times larger
-    in ``local`` coordinates (already scaled) and averaged down to ``size``."""
+    in ``local`` coordinates (already scaled) and averaged down to ``size``: Pillow's core
+    image, ready to paste through."""
     mask = Image.new("L", (size[0] * ss, size[1] * ss), 0)
     draw = ImageDraw.Draw(mask)
     fill = alpha if part == "fill" else None
@@ -141,14 +142,15 @@ def _shape_mask(kind: str, part: str, local: tuple[int, ...], size: tuple[int, i
             r = width / 2
             for x, y in (pts[0], pts[-1]):
                 draw.ellipse((x - r, y - r, x + r, y + r), fill=alpha)
-    return mask.reduce(ss) if ss > 1 else mask
+    return (mask.reduce(ss) if ss > 1 else mask).im
 
 
 @lru_cache(maxsize=MASK_CACHE)
 def _corner_masks(radius: int, size: int, part: str, width: int,
-                  alpha: int) -> tuple[Image.Image, Image.Image, Image.Image, Image.Image]:
+                  alpha: int) -> tuple[Any, Any, Any, Any]:
     """The four ``size``-pixel corners (top-left, top-right, bottom-left, bottom-right) of a
-    rounded rectangle's fill or outline; ``radius`` and ``width`` are in 1/AA pixels."""
+    rounded rectangle's fill or outline, as Pillow's core images; ``radius`` and ``width``
+    are in 1/AA pixels."""
     full = 2 * size * AA
     mask = Image.new("L", (full, full), 0)
     fill = alpha if part == "fill" else None
@@ -156,8 +158,9 @@ def _corner_masks(radius: int, size: int, part: str, width: int,
     ImageDraw.Draw(mask).rounded_rectangle((0, 0, full - 1, full - 1), radius=radius,
                                            fill=fill, outline=outline, width=width)
     small = mask.reduce(AA)
-    return (small.crop((0, 0, size, size)), small.crop((size, 0, 2 * size, size)),
-            small.crop((0, size, size, 2 * size)), small.crop((size, size, 2 * size, 2 * size)))
+    return (small.crop((0, 0, size, size)).im, small.crop((size, 0, 2 * size, size)).im,
+            small.crop((0, size, size, 2 * size)).im,
+            small.crop((size, size, 2 * size, 2 * size)).im)
 
 
 @lru_cache(maxsize=TEXT_CACHE)
@@ -172,9 +175,9 @@ def _fitted(text: str, size: float, max_width: float, bold: bool) -> str:
 
 @lru_cache(maxsize=TEXT_CACHE)
 def _text_masks(text: str, size: float, bold: bool, anchor: str, stroke: float, alpha: int,
-                stroke_alpha: int) -> tuple[Image.Image, Image.Image | None, int, int]:
-    """One line of text as coverage masks (fill, and stroke if any) and the offset of their
-    top-left corner from the anchor point."""
+                stroke_alpha: int) -> tuple[Any, Any, int, int, int, int]:
+    """One line of text as coverage masks (Pillow's core images: fill, and stroke or None),
+    the offset of their top-left corner from the anchor point, and their size."""
     fnt = font(size, bold)
     left, top, right, bottom = fnt.getbbox(text, anchor=anchor, stroke_width=stroke)
     x0, y0 = math.floor(left), math.floor(top)
@@ -187,7 +190,7 @@ def _text_masks(text: str, size: float, bold: bool, anchor: str, stroke: float, 
         ImageDraw.Draw(outline).text((-x0, -y0), text, fill=stroke_alpha, font=fnt,
                                      anchor=anchor, stroke_width=stroke,
                                      stroke_fill=stroke_alpha)
-    return fill, outline, x0, y0
+    return fill.im, outline.im if outline is not None else None, x0, y0, w, h
 
 class DrawingCache:
     """Pictures drawn once and pasted many times (sprites, panels), by a key holding
@@ -244,6 +247,9 @@ class _Region:
 _REGIONS: OrderedDict[Hashable, _Region] = OrderedDict()
 _REGION_BYTES = [0]
 _REGION_MISSES = [0]
+#: Tests set this: then each region drawn for :meth:`Canvas.reuse` is checked to have
+#: drawn nothing outside its box (which pasting it back would leave out).
+STRICT_REUSE = [False]
 
 
 def _region_size(region: _Region) -> int:
@@ -383,11 +389,6 @@ class Canvas:
     # the fast pipeline's ways of putting colour down (straight to Pillow's core: a board
     # makes hundreds of these calls, and Image.paste's checks cost more than the pixels)
 
-    def _put(self, source: Any, x: int, y: int, mask: Image.Image) -> None:
-        """``source`` (a colour or an image as big as ``mask``) through ``mask`` at (x, y)."""
-        core = source.im if isinstance(source, Image.Image) else source
-        self._im.paste(core, (x, y, x + mask.width, y + mask.height), mask.im)
-
     def _solid(self, x0: float, y0: float, x1: float, y1: float, colour: Colour) -> None:
         """An axis-aligned block (half-open, rounded to whole pixels): a plain fill."""
         box = (round(x0), round(y0), round(x1), round(y1))
@@ -422,7 +423,7 @@ class Canvas:
             if alpha <= 0:
                 continue
             mask = _shape_mask(kind, part, local, (w, h), ss, wq, rq, alpha)
-            self._put(tuple(colour[:3]), ox, oy, mask)
+            self._im.paste(tuple(colour[:3]), (ox, oy, ox + w, oy + h), mask)
 
     def _band(self, x0: float, y0: float, x1: float, y1: float, colour: Colour,
               width: float, vertical: bool) -> None:
@@ -456,9 +457,12 @@ class Canvas:
                 continue
             corners = _corner_masks(round(r * AA), c, part, round(ring * AA), _alpha(colour))
             rgb = tuple(colour[:3])
-            for mask, pos in zip(corners, ((x0, y0), (x1 - c, y0), (x0, y1 - c), (x1 - c, y1 - c)),
-                                 strict=True):
-                self._put(rgb, pos[0], pos[1], mask)
+            paste = self._im.paste
+            tl, tr, bl, br = corners
+            paste(rgb, (x0, y0, x0 + c, y0 + c), tl)
+            paste(rgb, (x1 - c, y0, x1, y0 + c), tr)
+            paste(rgb, (x0, y1 - c, x0 + c, y1), bl)
+            paste(rgb, (x1 - c, y1 - c, x1, y1), br)
             if part == "fill":
                 self._solid(x0 + c, y0, x1 - c, y1, colour)
                 self._solid(x0, y0 + c, x0 + c, y1 - c, colour)
@@ -592,7 +596,8 @@ class Canvas:
         # a stamp is one piece: its own shapes never hide its own text
         image = _STAMPS.get((key, fx, fy, e), sprite, (ix - e, iy - e),
                             frozenset({("stamp", key, centre)}) if log is not None else frozenset())
-        self._put(image, ix - e, iy - e, image)
+        core = image.im
+        self._im.paste(core, (ix - e, iy - e, ix + e + 1, iy + e + 1), core)
 
     def reuse(self, key: Hashable, box: Box, draw: Callable[[], None]) -> None:
         """``draw()``, which draws only inside ``box`` and only what ``key`` says (``key``
@@ -620,6 +625,7 @@ class Canvas:
                 log.replay(kept.entries)
             return
         _REGION_MISSES[0] += 1
+        before = self.image.copy() if STRICT_REUSE[0] else None
         inner = TextLog() if log is not None else None
         if inner is not None:
             TextLog.active = inner
@@ -628,6 +634,10 @@ class Canvas:
         finally:
             if inner is not None:
                 TextLog.active = log
+        if before is not None:
+            before.paste(self.image.crop(region), region[:2])
+            if before.tobytes() != self.image.tobytes():
+                raise AssertionError(f"{key!r} drew outside its region {region}")
         entries = tuple(inner.entries()) if inner is not None else None
         if log is not None and entries is not None:
             log.replay(entries)
@@ -680,13 +690,14 @@ class Canvas:
                            stroke_fill=stroke_fill)
             return
         stroke_q = round(stroke * 2) / 2 if stroke and stroke_fill is not None else 0.0
-        fill_mask, stroke_mask, dx, dy = _text_masks(
+        fill_mask, stroke_mask, dx, dy, w, h = _text_masks(
             text, _qsize(size), bold, anchor, stroke_q, _alpha(fill),
             _alpha(stroke_fill) if stroke_q and stroke_fill is not None else 0)
-        pos = (round(xy[0]) + dx, round(xy[1]) + dy)
+        x, y = round(xy[0]) + dx, round(xy[1]) + dy
+        box = (x, y, x + w, y + h)
         if stroke_mask is not None and stroke_fill is not None:
-            self._put(tuple(stroke_fill[:3]), pos[0], pos[1], stroke_mask)
-        self._put(tuple(fill[:3]), pos[0], pos[1], fill_mask)
+            self._im.paste(tuple(stroke_fill[:3]), box, stroke_mask)
+        self._im.paste(tuple(fill[:3]), box, fill_mask)
 
     # output
 
