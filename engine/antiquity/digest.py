@@ -15,7 +15,17 @@ from functools import cache
 from typing import Any
 
 from engine.antiquity import constants as C
-from engine.antiquity.board import LAND, SEA_NEIGHBOURS, SEAS, SHORE
+from engine.antiquity.board import (
+    LAND,
+    PROVINCES,
+    SEA_NEIGHBOURS,
+    SEAS,
+    SHORE,
+    coasts,
+    provinces_in_play,
+    seas_in_play,
+)
+from engine.antiquity.state import KNOWHOW, MANEUVERS, WHEEL, AntiquityState
 
 View = Mapping[str, Any]
 RESOURCES = ("marble", "iron", "gold")
@@ -69,6 +79,64 @@ def _shores(provinces: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
     """The provinces in play on each sea's shore."""
     inside = set(provinces)
     return {s: tuple(p for p in SHORE[s] if p in inside) for s in SHORE}
+
+
+def player_view(state: AntiquityState) -> dict[str, Any]:
+    """The parts of :meth:`engine.antiquity.rules.Antiquity.view` the player reads (the
+    same values under the same keys), built straight from the state: the full view
+    spends most of its time on what only the board image and the bot show.
+
+    Nations: id, out, resources, wheel, knowhow and the board counts. Provinces: id,
+    resource, owner, temple, legions, coasts (a tuple), defence and moved. Seas: id,
+    deep, galleys and moved. tests/test_antiquity_player_view.py holds it to the view."""
+    n = state.n
+    order = state.nations
+    units = state.units
+    cities = state.cities
+    temples = state.temples
+    knowhow = state.knowhow
+    tallies = state.tallies()
+    nations = []
+    for nat in order:
+        res = state.resources[nat]
+        held, temple_count, legions, galleys, seas_held = tallies[nat]
+        nations.append({
+            "id": nat, "out": nat in state.out, "marble": res["marble"],
+            "iron": res["iron"], "gold": res["gold"], "wheel": state.wheel[nat],
+            "knowhow": list(knowhow[nat]), "cities": held, "temples": temple_count,
+            "stones": C.STONES - held, "legions": legions, "galleys": galleys,
+            "seas": seas_held})
+    none: dict[str, int] = {}
+    moved = state.moved if state.phase == "action" and state.field in MANEUVERS else none
+    provinces = []
+    for p in provinces_in_play(n):
+        owner = cities.get(p)
+        shore_seas = coasts(p, n)
+        here = units.get(p)
+        strength = None
+        if owner is not None:  # as maneuver.defence
+            strength = ((3 if p in temples else 1) + (here or none).get(owner, 0)
+                        + sum(units.get(c, none).get(owner, 0) for c in shore_seas)
+                        + (1 if "monarchy" in knowhow[owner] else 0))
+        provinces.append({
+            "id": p, "resource": PROVINCES[p].resource, "owner": owner,
+            "temple": p in temples,
+            "legions": {nat: here[nat] for nat in order if here.get(nat)} if here else {},
+            "coasts": shore_seas, "defence": strength, "moved": moved.get(p, 0)})
+    seas = []
+    for s in seas_in_play(n):
+        here = units.get(s)
+        seas.append({
+            "id": s, "deep": SEAS[s].deep,
+            "galleys": {nat: here[nat] for nat in order if here.get(nat)} if here else {},
+            "moved": moved.get(s, 0)})
+    first = state.first
+    return {
+        "turn": None if state.over else state.turn, "phase": state.phase,
+        "field": state.field, "wheel": WHEEL, "target": C.TARGET[n],
+        "temples_left": C.TEMPLES - len(temples),
+        "first_knowhow": {k: first[k] for k in KNOWHOW if k in first},
+        "nations": nations, "provinces": provinces, "seas": seas}
 
 
 NearLists = dict[tuple[str, int], list[str]]
