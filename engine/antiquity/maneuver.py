@@ -10,6 +10,7 @@ view shows a city's :func:`defence`. Every function reads or changes the state i
 from __future__ import annotations
 
 from collections import deque
+from functools import cache
 
 from engine.antiquity import constants as C
 from engine.antiquity.board import (
@@ -157,14 +158,12 @@ def conquer_range(state: AntiquityState, nation: str, p: str) -> range:
     return range(max(0, strength - galleys), min(legions, strength) + 1)
 
 
-def _destinations(state: AntiquityState, nation: str, src: str,
+def _destinations(src: str, n: int, reach: int, deep_ok: bool,
                   stops: set[str]) -> list[str]:
-    """The keys of :func:`reachable` (map order) without their paths; ``stops`` are the
-    regions where a unit of ``nation`` must stop (:func:`_stops`, worked out once)."""
-    legion = src in PROVINCES
-    reach = range_of(state, nation, legion)
-    deep_ok = legion or state.has(nation, "navigation")
-    n = state.n
+    """The keys of :func:`reachable` (map order) without their paths, for units with
+    range ``reach`` (``deep_ok``: galleys may enter deep seas; legions always may, as
+    no province is a sea); ``stops`` are the regions where they must stop
+    (:func:`_stops`, worked out once)."""
     dist = {src: 0}
     queue = deque([src])
     while queue:
@@ -181,56 +180,74 @@ def _destinations(state: AntiquityState, nation: str, src: str,
     return sorted(dist, key=INDEX.__getitem__)
 
 
+@cache
+def _in_play(n: int) -> frozenset[str]:
+    return frozenset((*provinces_in_play(n), *seas_in_play(n)))
+
+
 def legal(state: AntiquityState, nation: str) -> list[str]:
     """Every maneuver ``nation`` may make now (``end`` aside), in the notation's spelling.
 
     The checks are those of :func:`found_problem`, :func:`conquer_problem` and
-    :func:`reachable`, with what they share (city counts, the regions that stop a unit)
-    worked out once for the whole list."""
+    :func:`reachable`, with what they share (city counts, the regions that stop a unit,
+    where the nation has units) worked out once for the whole list."""
     n = state.n
     provinces = provinces_in_play(n)
-    regions = [*provinces, *seas_in_play(n)]
+    playing = _in_play(n)
     units = state.units
     cities = state.cities
     order = state.nations
-    none: dict[str, int] = {}
-    # regions where someone else's units stand, and provinces with someone else's city
-    stops = {r for r, here in units.items()
-             if any(nat != nation and here.get(nat, 0) for nat in order)}
+    # One pass over the units: the regions (in play) holding the nation's units, the
+    # regions where someone else's units stand (a unit must stop there, as in a province
+    # with someone else's city), and the provinces where the nation has a unit in the
+    # province or on its coast: founding and conquering need one (a city's defence is
+    # at least 1).
+    own: list[str] = []
+    stops: set[str] = set()
+    present: set[str] = set()
+    for r, here in units.items():
+        if here.get(nation, 0):
+            if r in playing:
+                own.append(r)
+            present.update((r,) if r in PROVINCES else shore(r, n))
+        if (len(here) > 1 or nation not in here) and any(
+                nat != nation and here.get(nat, 0) for nat in order):
+            stops.add(r)
     stops.update(p for p, owner in cities.items() if owner != nation)
+    own.sort(key=INDEX.__getitem__)  # map order: provinces, then seas
     out = []
     moved = state.moved
-    for src in regions:
-        fresh = units.get(src, none).get(nation, 0) - moved.get(src, 0)
+    legion_reach = range_of(state, nation, True)
+    galley_reach = range_of(state, nation, False)
+    deep_ok = state.has(nation, "navigation")
+    for src in own:
+        fresh = units[src][nation] - moved.get(src, 0)
         if fresh <= 0:
             continue
-        for dst in _destinations(state, nation, src, stops):
+        legion = src in PROVINCES
+        for dst in _destinations(src, n, legion_reach if legion else galley_reach,
+                                 legion or deep_ok, stops):
             out += [f"move {k} {src} {dst}" for k in range(1, fresh + 1)]
-    for r in regions:
-        here = units.get(r)
-        if here and here.get(nation, 0):
-            out += [f"fight {r} {o}" for o in order if o != nation and here.get(o, 0)]
+    for r in own:
+        here = units[r]
+        out += [f"fight {r} {o}" for o in order if o != nation and here.get(o, 0)]
     count: dict[str, int] = {}
     for owner in cities.values():
         count[owner] = count.get(owner, 0) + 1
     stones = C.STONES - count.get(nation, 0)
-    # Founding and conquering both need a unit of the nation in the province or on its
-    # coast; elsewhere neither is possible (a city's defence is at least 1).
-    present: set[str] = set()
-    for r, here in units.items():
-        if here.get(nation, 0):
-            present.update((r,) if r in PROVINCES else shore(r, n))
+    near = [p for p in provinces if p in present]
     if stones and _can_pay(state, nation, C.FOUND_COST):
-        for p in provinces:
-            if p in cities or p not in present:
+        none: dict[str, int] = {}
+        for p in near:
+            if p in cities:
                 continue
             here = units.get(p, none)
             if not any(nat != nation and here.get(nat, 0) for nat in order):
                 out.append(f"found {p}")
     if stones:
-        for p in provinces:
+        for p in near:
             held = cities.get(p)
-            if held is None or held == nation or count[held] <= 1 or p not in present:
+            if held is None or held == nation or count[held] <= 1:
                 continue
             strength = defence(state, p)
             assert strength is not None
