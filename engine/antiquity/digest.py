@@ -81,6 +81,18 @@ def _shores(provinces: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
     return {s: tuple(p for p in SHORE[s] if p in inside) for s in SHORE}
 
 
+@cache
+def _province_facts(n: int) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+    """Each province in play with ``n`` players: its id, resource and coast (in play)."""
+    return tuple((p, PROVINCES[p].resource, coasts(p, n)) for p in provinces_in_play(n))
+
+
+@cache
+def _sea_facts(n: int) -> tuple[tuple[str, bool], ...]:
+    """Each sea in play with ``n`` players, and whether it is deep."""
+    return tuple((s, SEAS[s].deep) for s in seas_in_play(n))
+
+
 def player_view(state: AntiquityState) -> dict[str, Any]:
     """The parts of :meth:`engine.antiquity.rules.Antiquity.view` the player reads (the
     same values under the same keys), built straight from the state: the full view
@@ -109,25 +121,26 @@ def player_view(state: AntiquityState) -> dict[str, Any]:
     none: dict[str, int] = {}
     moved = state.moved if state.phase == "action" and state.field in MANEUVERS else none
     provinces = []
-    for p in provinces_in_play(n):
+    for p, resource, shore_seas in _province_facts(n):
         owner = cities.get(p)
-        shore_seas = coasts(p, n)
         here = units.get(p)
         strength = None
         if owner is not None:  # as maneuver.defence
-            strength = ((3 if p in temples else 1) + (here or none).get(owner, 0)
-                        + sum(units.get(c, none).get(owner, 0) for c in shore_seas)
-                        + (1 if "monarchy" in knowhow[owner] else 0))
+            strength = (3 if p in temples else 1) + (here.get(owner, 0) if here else 0) + (
+                1 if "monarchy" in knowhow[owner] else 0)
+            for c in shore_seas:
+                fleet = units.get(c)
+                if fleet:
+                    strength += fleet.get(owner, 0)
         provinces.append({
-            "id": p, "resource": PROVINCES[p].resource, "owner": owner,
-            "temple": p in temples,
+            "id": p, "resource": resource, "owner": owner, "temple": p in temples,
             "legions": {nat: here[nat] for nat in order if here.get(nat)} if here else {},
             "coasts": shore_seas, "defence": strength, "moved": moved.get(p, 0)})
     seas = []
-    for s in seas_in_play(n):
+    for s, deep in _sea_facts(n):
         here = units.get(s)
         seas.append({
-            "id": s, "deep": SEAS[s].deep,
+            "id": s, "deep": deep,
             "galleys": {nat: here[nat] for nat in order if here.get(nat)} if here else {},
             "moved": moved.get(s, 0)})
     first = state.first
@@ -142,11 +155,23 @@ def player_view(state: AntiquityState) -> dict[str, Any]:
 NearLists = dict[tuple[str, int], list[str]]
 
 
+class _Static:
+    """What a Context needs of the regions in play alone, made once per set of them (the
+    map does not change): map order, the distance tables, each sea's shore, and the
+    caches of :func:`_near` lists asked again and again. Read only."""
+
+    def __init__(self, provinces: tuple[str, ...], seas: tuple[str, ...]) -> None:
+        self.order = {r: i for i, r in enumerate([*provinces, *seas])}
+        self.land = _land_table(provinces)
+        self.shore = _shores(provinces)
+        self.sea_tables = {True: _sea_table(seas, True), False: _sea_table(seas, False)}
+        self.land_near: NearLists = {}
+        self.sea_near: dict[bool, NearLists] = {True: {}, False: {}}
+
+
 @cache
-def _near_lists(regions: tuple[str, ...], navigation: bool | None) -> NearLists:
-    """The cache of :func:`_near` lists for the land table (``navigation`` None) or a sea
-    table of these regions in play."""
-    return {}
+def _static(provinces: tuple[str, ...], seas: tuple[str, ...]) -> _Static:
+    return _Static(provinces, seas)
 
 
 def _near(known: NearLists, table: Table, region: str, limit: int) -> list[str]:
@@ -166,7 +191,10 @@ class Context:
         self.nation: str = me["id"]
         self.provinces: dict[str, Mapping[str, Any]] = {p["id"]: p for p in view["provinces"]}
         self.seas: dict[str, Mapping[str, Any]] = {s["id"]: s for s in view["seas"]}
-        self.order = {r: i for i, r in enumerate([*self.provinces, *self.seas])}
+        key = tuple(self.provinces)
+        seas = tuple(self.seas)
+        static = _static(key, seas)
+        self.order = static.order
         self.knowhow: set[str] = set(me["knowhow"])
         self.stock = {r: int(me[r]) for r in RESOURCES}
         self.mine = [p for p in view["provinces"] if p["owner"] == self.nation]
@@ -183,15 +211,11 @@ class Context:
         self._targets: dict[str, int] | None = None
         self._moves: dict[str, dict[str, int]] = {}
         self.cache: dict[str, Any] = {}
-        key = tuple(self.provinces)
-        self.land = _land_table(key)
-        self.shore = _shores(key)
-        seas = tuple(self.seas)
-        self.sea_tables = {True: _sea_table(seas, True), False: _sea_table(seas, False)}
-        # the nearby-region lists asked again and again, shared by every Context of the
-        # same regions in play (the map does not change)
-        self._land_near = _near_lists(key, None)
-        self._sea_near = {True: _near_lists(seas, True), False: _near_lists(seas, False)}
+        self.land = static.land
+        self.shore = static.shore
+        self.sea_tables = static.sea_tables
+        self._land_near = static.land_near
+        self._sea_near = static.sea_near
         # the own units of every region in play (read in most of the scoring loops)
         self.army = {pid: int(p["legions"].get(self.nation, 0))
                      for pid, p in self.provinces.items()}

@@ -51,7 +51,6 @@ from engine.core import (
     IllegalAction,
     Option,
     Outcome,
-    seated_player,
 )
 from engine.narration import counted
 from engine.notation import Action
@@ -69,6 +68,19 @@ REASONS = {
 
 def target(n: int) -> int:
     return C.TARGET[n]
+
+
+def _seated(state: AntiquityState, player: str) -> str:
+    """The acting player's nation, refused as :func:`engine.core.seated_player` refuses
+    (read without building every seat)."""
+    nation = state.nation_of(player)
+    if nation is None:
+        raise IllegalAction("You are not playing in this game.")
+    if state.over:
+        raise IllegalAction("This game is over.")
+    if nation in state.out:
+        raise IllegalAction("You are out of this game.")
+    return nation
 
 
 class Antiquity(Game[AntiquityState]):
@@ -207,8 +219,7 @@ class Antiquity(Game[AntiquityState]):
     def apply(self, state: AntiquityState, player: str,
               action: str) -> tuple[AntiquityState, list[Event]]:
         text = self.normalise(action)
-        seat = seated_player(state.seats, player, state.over)
-        nation = seat.nation
+        nation = _seated(state, player)
         parsed = parse(text)
         new = state.copy()
         events: list[Event] = []
@@ -400,11 +411,13 @@ class Antiquity(Game[AntiquityState]):
 
     def _personalities(self, state: AntiquityState, events: list[Event]) -> None:
         """Kings, Citizens and Navigators due to any nation still playing."""
+        tallies = state.tallies()  # awards change no count
         for nat in state.active():
+            cities, temples, _, _, seas = tallies[nat]
             for kind, have, steps in (
-                    ("king", state.city_count(nat), C.KING_CITIES),
-                    ("citizen", state.temple_count(nat), C.CITIZEN_TEMPLES),
-                    ("navigator", state.seas_of(nat), C.NAVIGATOR_SEAS)):
+                    ("king", cities, C.KING_CITIES),
+                    ("citizen", temples, C.CITIZEN_TEMPLES),
+                    ("navigator", seas, C.NAVIGATOR_SEAS)):
                 due = sum(1 for t in steps if have >= t)
                 if due > state.personalities[nat][kind]:
                     self._award(state, nat, kind, due - state.personalities[nat][kind],
