@@ -9,8 +9,8 @@ and counts each take the first place that covers no name, city, counter or mark 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from functools import lru_cache
+from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache, partial
 
 from render.antiquity.events import _Turn
 from render.antiquity.geography import (
@@ -321,20 +321,21 @@ def _moves(c: Canvas, turn: _Turn, where: Mapping[str, _Spot],
     return labels
 
 
-def _names(c: Canvas, places: Mapping[str, _Place], where: Mapping[str, _Spot]) -> None:
-    """Every place's name (cities bold, seas light), at the phone-first size."""
-    for rid, place in places.items():
-        spot = where.get(rid)
-        if spot is None:
-            continue
-        region = place.region
-        if region.sea:
-            c.text(spot.label, place_name(region), PLACE, fill=SEA_NAME, anchor="mm",
-                   stroke=PLACE_STROKE, stroke_fill=darken(DEEP if region.deep else SEA, 0.35),
-                   role="place")
-        else:
-            c.text(spot.label, place_name(region), PLACE, fill=TEXT, bold=True, anchor="mm",
-                   stroke=PLACE_STROKE, stroke_fill=LABEL_STROKE, role="place")
+def _name(at: Point, region: _Region, c: Canvas) -> None:
+    """A place's name (cities bold, seas light), at the phone-first size."""
+    if region.sea:
+        c.text(at, place_name(region), PLACE, fill=SEA_NAME, anchor="mm",
+               stroke=PLACE_STROKE, stroke_fill=darken(DEEP if region.deep else SEA, 0.35),
+               role="place")
+    else:
+        c.text(at, place_name(region), PLACE, fill=TEXT, bold=True, anchor="mm",
+               stroke=PLACE_STROKE, stroke_fill=LABEL_STROKE, role="place")
+
+
+def _city_in_group(rid: str, at: Point, resource: str, owner: RGB | None, temple: bool,
+                   c: Canvas) -> None:
+    with c.group(("city", rid)):  # a city and the cross on it when abandoned
+        _city(c, at, resource, owner, temple)
 
 
 def _draw_map(c: Canvas, places: Mapping[str, _Place], turn: _Turn,
@@ -359,17 +360,29 @@ def _draw_map(c: Canvas, places: Mapping[str, _Place], turn: _Turn,
     counters = [(place, box, nid, label) for rid, place in places.items() if rid in where
                 for box, nid, label in _unit_row(place, where[rid], order, room)]
     labels = _moves(c, turn, where, room)
-    _names(c, places, where)
+    # the places' names and the cities look the same from board to board: patches kept
+    # (see Canvas.overlay), drawn again only where a ring or an arrow lies under them
+    items: list[Callable[[Canvas], None]] = []
+    cities = []
+    for rid, place in places.items():
+        spot = where.get(rid)
+        if spot is not None:
+            items.append(partial(_name, spot.label, place.region))
     for rid, place in places.items():
         if place.region.sea:
             continue
-        x, y = _city_xy(place.region)
         owner = _nation_colour(place.owner) if place.owner is not None else None
-        with c.group(("city", rid)):  # a city and the cross on it when abandoned
-            _city(c, (x, y), place.region.resource, owner, place.temple)
-            if any(k == "abandon" for k, _ in marks.get(rid, ())):
-                c.line([(x - 7, y - 7), (x + 7, y + 7)], fill=DANGER, width=3, round_caps=True)
-                c.line([(x - 7, y + 7), (x + 7, y - 7)], fill=DANGER, width=3, round_caps=True)
+        cities.append((rid, place.region.resource, owner, place.temple))
+        items.append(partial(_city_in_group, rid, _city_xy(place.region),
+                             place.region.resource, owner, place.temple))
+    c.overlay(("antiquity names and cities", key, tuple(cities)), items)
+    for rid, place in places.items():  # a cross on a city abandoned
+        if place.region.sea or not any(k == "abandon" for k, _ in marks.get(rid, ())):
+            continue
+        x, y = _city_xy(place.region)
+        with c.group(("city", rid)):
+            c.line([(x - 7, y - 7), (x + 7, y + 7)], fill=DANGER, width=3, round_caps=True)
+            c.line([(x - 7, y + 7), (x + 7, y - 7)], fill=DANGER, width=3, round_caps=True)
     for place, box, nid, label in counters:
         centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
         if place.region.sea:

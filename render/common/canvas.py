@@ -233,6 +233,57 @@ class DrawingCache:
 _STAMPS = DrawingCache(STAMP_CACHE)
 
 
+#: The overlays of :meth:`Canvas.overlay` kept (by key and base layer), least recent first.
+OVERLAY_CACHE = 16
+_OVERLAYS: OrderedDict[Hashable, tuple[Image.Image, Any]] = OrderedDict()
+#: The grid (pixels) an overlay's patches are filed in, to find those drawn over quickly.
+_CELL = 48
+
+
+def _build_overlay(board: Canvas, items: Sequence[Callable[[Canvas], None]]) -> Any:
+    """``items`` drawn over ``board``'s base layer, as patches: each the box of a group of
+    items whose boxes overlap (no two patches overlap), the items' indices and the pixels
+    (Pillow's core image); with a grid of where the patches are."""
+    layer = Canvas(board.width, board.height, base=board._base, record=False)
+    clusters: list[tuple[tuple[int, int, int, int], list[int]]] = []
+    for i, item in enumerate(items):
+        start = len(layer._drawn)
+        item(layer)
+        boxes = layer._drawn[start:]
+        if boxes:
+            clusters.append(((min(b[0] for b in boxes), min(b[1] for b in boxes),
+                              max(b[2] for b in boxes), max(b[3] for b in boxes)), [i]))
+    merged = True
+    while merged:  # until no two patches overlap
+        merged = False
+        out: list[tuple[tuple[int, int, int, int], list[int]]] = []
+        for box, indices in clusters:
+            for j, (other, more) in enumerate(out):
+                if box[0] < other[2] and other[0] < box[2] and box[1] < other[3] \
+                        and other[1] < box[3]:
+                    out[j] = ((min(box[0], other[0]), min(box[1], other[1]),
+                               max(box[2], other[2]), max(box[3], other[3])),
+                              sorted(more + indices))
+                    merged = True
+                    break
+            else:
+                out.append((box, indices))
+        clusters = out
+    clusters.sort(key=lambda c: c[1][0])
+    patches = []
+    grid: dict[tuple[int, int], list[int]] = {}
+    for k, (box, indices) in enumerate(clusters):
+        box = (max(0, box[0]), max(0, box[1]), min(board.width, box[2]),
+               min(board.height, box[3]))
+        if box[2] <= box[0] or box[3] <= box[1]:  # wholly outside the picture
+            box = (0, 0, 0, 0)
+        patches.append((box, indices, layer.image.crop(box).im if box[2] else None))
+        for gx in range(box[0] // _CELL, max(box[0], box[2] - 1) // _CELL + 1):
+            for gy in range(box[1] // _CELL, max(box[1], box[3] - 1) // _CELL + 1):
+                grid.setdefault((gx, gy), []).append(k)
+    return patches, grid
+
+
 class _Region:
     """A part of a board as drawn once: what was under it, what it became, what it drew."""
 
@@ -275,6 +326,7 @@ def clear_caches() -> None:
     _STAMPS._items.clear()
     _REGIONS.clear()
     _REGION_BYTES[0] = 0
+    _OVERLAYS.clear()
 
 
 def cache_sizes() -> dict[str, tuple[int, int]]:
@@ -323,6 +375,10 @@ class Canvas:
         self.draw = ImageDraw.Draw(self.image, "RGBA")
         self.image.load()
         self._im = self.image.im
+        self._base = base if self.fast else None
+        #: Where the fast pipeline has put colour down so far (pixel boxes): what
+        #: :meth:`overlay` must not paste over.
+        self._drawn: list[tuple[int, int, int, int]] = []
         if TextLog.active is not None and self.record:
             TextLog.active.width = max(TextLog.active.width, width)
 
@@ -394,6 +450,7 @@ class Canvas:
         box = (round(x0), round(y0), round(x1), round(y1))
         if box[2] <= box[0] or box[3] <= box[1]:
             return
+        self._drawn.append(box)
         alpha = _alpha(colour)
         if alpha >= 255:
             self._im.paste(tuple(colour[:3]), box)
@@ -411,6 +468,7 @@ class Canvas:
         if w <= 0 or h <= 0 or w > 4 * self.width + 64 or h > 4 * self.height + 64:
             return  # nothing to draw, or absurdly far out of the picture
         ss = AA if w * h <= AA_BIG_AREA else 2
+        self._drawn.append((ox, oy, ox + w, oy + h))
         local = tuple(round((v - (ox if i % 2 == 0 else oy)) * ss) for i, v in enumerate(coords))
         if kind in ("ellipse", "rrect"):
             local = (local[0], local[1], max(local[0], local[2]), max(local[1], local[3]))
@@ -458,6 +516,7 @@ class Canvas:
             corners = _corner_masks(round(r * AA), c, part, round(ring * AA), _alpha(colour))
             rgb = tuple(colour[:3])
             paste = self._im.paste
+            self._drawn.append((x0, y0, x1, y1))
             tl, tr, bl, br = corners
             paste(rgb, (x0, y0, x0 + c, y0 + c), tl)
             paste(rgb, (x1 - c, y0, x1, y0 + c), tr)
@@ -567,6 +626,8 @@ class Canvas:
             image = image.resize((image.width * self.scale, image.height * self.scale),
                                  Image.Resampling.BICUBIC)
         pos = (self._v(xy[0]), self._v(xy[1]))
+        if self.fast:
+            self._drawn.append((pos[0], pos[1], pos[0] + image.width, pos[1] + image.height))
         if image.mode == "RGBA":
             self.image.paste(image, pos, image)
         else:
@@ -597,7 +658,9 @@ class Canvas:
         image = _STAMPS.get((key, fx, fy, e), sprite, (ix - e, iy - e),
                             frozenset({("stamp", key, centre)}) if log is not None else frozenset())
         core = image.im
-        self._im.paste(core, (ix - e, iy - e, ix + e + 1, iy + e + 1), core)
+        box = (ix - e, iy - e, ix + e + 1, iy + e + 1)
+        self._drawn.append(box)
+        self._im.paste(core, box, core)
 
     def reuse(self, key: Hashable, box: Box, draw: Callable[[], None]) -> None:
         """``draw()``, which draws only inside ``box`` and only what ``key`` says (``key``
@@ -620,6 +683,7 @@ class Canvas:
         kept = _REGIONS.get(full_key)
         if kept is not None and kept.under == under and (log is None or kept.entries is not None):
             _REGIONS.move_to_end(full_key)
+            self._drawn.append(region)
             self._im.paste(kept.after.im, region)
             if log is not None and kept.entries is not None:
                 log.replay(kept.entries)
@@ -648,6 +712,43 @@ class Canvas:
         _REGION_BYTES[0] += _region_size(kept)
         while _REGION_BYTES[0] > REGION_BYTES and len(_REGIONS) > 1:
             _REGION_BYTES[0] -= _region_size(_REGIONS.popitem(last=False)[1])
+
+    def overlay(self, key: Hashable, items: Sequence[Callable[[Canvas], None]]) -> None:
+        """Draw ``items`` (each ``item(canvas)``, in order): pieces that look the same on
+        every board with this ``key`` (a map's place names and cities) but are drawn over
+        things that change (the turn's arrows). Drawn once over the bare base layer, they
+        are kept as patches (overlapping pieces together); a patch is pasted where nothing
+        has been drawn yet and its pieces are drawn again where something has. On a slow
+        canvas, without a base layer or while a TextLog records, simply drawn."""
+        if not self.fast or self._base is None or TextLog.active is not None:
+            for item in items:
+                item(self)
+            return
+        full_key = (key, id(self._base), self.width, self.height, len(items))
+        kept = _OVERLAYS.get(full_key)
+        if kept is None or kept[0] is not self._base:
+            kept = (self._base, _build_overlay(self, items))
+            _OVERLAYS[full_key] = kept
+            while len(_OVERLAYS) > OVERLAY_CACHE:
+                _OVERLAYS.popitem(last=False)
+        else:
+            _OVERLAYS.move_to_end(full_key)
+        patches, grid = kept[1]
+        dirty: set[int] = set()
+        for x0, y0, x1, y1 in self._drawn:
+            for gx in range(max(0, x0) // _CELL, max(0, x1 - 1) // _CELL + 1):
+                for gy in range(max(0, y0) // _CELL, max(0, y1 - 1) // _CELL + 1):
+                    for k in grid.get((gx, gy), ()):
+                        bx0, by0, bx1, by1 = patches[k][0]
+                        if x0 < bx1 and bx0 < x1 and y0 < by1 and by0 < y1:
+                            dirty.add(k)
+        for k, (box, indices, core) in enumerate(patches):
+            if k in dirty:
+                for i in indices:
+                    items[i](self)
+            elif core is not None:
+                self._drawn.append(box)
+                self._im.paste(core, box)
 
     # text
 
@@ -695,6 +796,7 @@ class Canvas:
             _alpha(stroke_fill) if stroke_q and stroke_fill is not None else 0)
         x, y = round(xy[0]) + dx, round(xy[1]) + dy
         box = (x, y, x + w, y + h)
+        self._drawn.append(box)
         if stroke_mask is not None and stroke_fill is not None:
             self._im.paste(tuple(stroke_fill[:3]), box, stroke_mask)
         self._im.paste(tuple(fill[:3]), box, fill_mask)

@@ -28,6 +28,7 @@ scores, the battle results) is marked with its role and drawn at least
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from render.common import (
@@ -61,7 +62,8 @@ from render.napoleon.layout import (
     WIDTH,
 )
 from render.napoleon.marks import (
-    _draw_country,
+    _country_label,
+    _country_pieces,
     _move_label,
     _moves,
     _tag,
@@ -103,8 +105,12 @@ def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
 
     labels = _moves(c, places, turn)
     mover = _side(view.get("turn"))
+    # the countries' names and badges look the same on every board: patches kept (see
+    # Canvas.overlay), drawn again only where an outline or an arrow lies under them
+    c.overlay(("napoleon names", tuple(places)),
+              [partial(_country_label, place.country) for place in places.values()])
     for place in places.values():
-        _draw_country(c, place)
+        _country_pieces(c, place)
     # the labels over the map, each where it covers least of the names, counters and
     # labels placed before it: the battle, what moved, what the turn left behind
     # (reinforcements placed, armies destroyed), then the moves' counts

@@ -26,6 +26,7 @@ from render.common import (
 )
 from render.napoleon.backdrop import _sabres
 from render.napoleon.events import _Move, _Turn
+from render.napoleon.geography import _Country
 from render.napoleon.layout import (
     ESSENTIAL,
     MAX_ARROWS,
@@ -292,7 +293,12 @@ def _tag(c: Canvas, centre: Point, label: str, fill: Colour, fg: Colour = TEXT) 
 
 def _draw_country(c: Canvas, place: _Place) -> None:
     """A country's name, reinforcement badge, counters and contested mark."""
-    country = place.country
+    _country_label(place.country, c)
+    _country_pieces(c, place)
+
+
+def _country_label(country: _Country, c: Canvas) -> None:
+    """A country's name and reinforcement badge (the same on every board)."""
     x, y = country.at
     name = clean_text(country.name, 40) or country.id
     ny = y - NAME_RISE
@@ -300,6 +306,11 @@ def _draw_country(c: Canvas, place: _Place) -> None:
            stroke_fill=LABEL_STROKE, role="place")
     half = c.text_width(name, ESSENTIAL, bold=True) / 2
     _reinforcement_badge(c, (x + half + 13, ny), country.reinforcement)
+
+
+def _country_pieces(c: Canvas, place: _Place) -> None:
+    """A country's counters and contested mark."""
+    x, y = place.country.at
     for side in SIDES:
         n = place.armies(side)
         if n <= 0:
