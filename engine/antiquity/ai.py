@@ -312,24 +312,37 @@ def _reach(ctx: Context) -> set[str]:
 
 
 def _available_near(ctx: Context, pid: str) -> int:
-    """Own units that are at a province or could get there in one move (once per
-    province and decision: both Maneuver fields and the war plans ask)."""
-    known: dict[str, int] = ctx.cache.setdefault("near", {})
-    if pid in known:
-        return known[pid]
-    total = 0
-    army = ctx.army
-    for q in ctx.land_near(pid, ctx.range_of(ctx.nation, True)):
-        if not army[q]:
-            continue  # no legions there: nothing spare either
-        n = _spare_legions(ctx, q) if q != pid else army[q]
-        if n and pid in ctx.moves_from(q):
-            total += n
-    coasts = ctx.coasts(pid)
-    for sid, n in ctx.fleet.items():
-        if n and any(c in ctx.moves_from(sid) for c in coasts):
-            total += n
-    known[pid] = total
+    """Own units that are at a province or could get there in one move."""
+    return _units_near(ctx).get(pid, 0)
+
+
+def _units_near(ctx: Context) -> dict[str, int]:
+    """:func:`_available_near` of every province, worked out once per decision from the
+    units' side: a province's legions count where they can get in one move (all of them
+    where they stand, elsewhere the spare ones), and a fleet counts once for every
+    province on the shore of a sea it can get to. (Where a legion can get is within its
+    range by land, so nothing is missed by not starting from the province.)"""
+    known: dict[str, int] | None = ctx.cache.get("near")
+    if known is not None:
+        return known
+    total: dict[str, int] = {}
+    for q, legions in ctx.army.items():
+        if not legions:
+            continue
+        spare = _spare_legions(ctx, q)
+        for dst in ctx.moves_from(q):
+            n = legions if dst == q else spare
+            if n:
+                total[dst] = total.get(dst, 0) + n
+    for sid, galleys in ctx.fleet.items():
+        if not galleys:
+            continue
+        touched: set[str] = set()
+        for t in ctx.moves_from(sid):
+            touched.update(ctx.shore[t])
+        for dst in touched:
+            total[dst] = total.get(dst, 0) + galleys
+    ctx.cache["near"] = total
     return total
 
 
