@@ -626,6 +626,15 @@ class Canvas:
             image = image.resize((image.width * self.scale, image.height * self.scale),
                                  Image.Resampling.BICUBIC)
         pos = (self._v(xy[0]), self._v(xy[1]))
+        if self.fast and image.mode in ("RGB", "RGBA"):  # straight to Pillow's core
+            box = (pos[0], pos[1], pos[0] + image.width, pos[1] + image.height)
+            self._drawn.append(box)
+            core = image.im
+            if image.mode == "RGBA":
+                self._im.paste(core, box, core)
+            else:
+                self._im.paste(core, box)
+            return
         if self.fast:
             self._drawn.append((pos[0], pos[1], pos[0] + image.width, pos[1] + image.height))
         if image.mode == "RGBA":
