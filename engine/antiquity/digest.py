@@ -188,20 +188,35 @@ class Context:
     def __init__(self, view: View, me: Mapping[str, Any]) -> None:
         self.view = view
         self.me = me
-        self.nation: str = me["id"]
-        self.provinces: dict[str, Mapping[str, Any]] = {p["id"]: p for p in view["provinces"]}
-        self.seas: dict[str, Mapping[str, Any]] = {s["id"]: s for s in view["seas"]}
+        nation: str = me["id"]
+        self.nation = nation
+        # one pass over the regions: by id, the own cities, everyone's city count and
+        # the own units of every region (read in most of the scoring loops)
+        self.provinces: dict[str, Mapping[str, Any]] = {}
+        self.mine: list[Mapping[str, Any]] = []
+        self.cities_of: dict[str, int] = {}
+        self.army: dict[str, int] = {}
+        for p in view["provinces"]:
+            pid = p["id"]
+            self.provinces[pid] = p
+            owner = p["owner"]
+            if owner == nation:
+                self.mine.append(p)
+            if owner:
+                self.cities_of[owner] = self.cities_of.get(owner, 0) + 1
+            self.army[pid] = int(p["legions"].get(nation, 0))
+        self.seas: dict[str, Mapping[str, Any]] = {}
+        self.fleet: dict[str, int] = {}
+        for sea in view["seas"]:
+            sid = sea["id"]
+            self.seas[sid] = sea
+            self.fleet[sid] = int(sea["galleys"].get(nation, 0))
         key = tuple(self.provinces)
         seas = tuple(self.seas)
         static = _static(key, seas)
         self.order = static.order
         self.knowhow: set[str] = set(me["knowhow"])
         self.stock = {r: int(me[r]) for r in RESOURCES}
-        self.mine = [p for p in view["provinces"] if p["owner"] == self.nation]
-        self.cities_of: dict[str, int] = {}
-        for p in view["provinces"]:
-            if p["owner"]:
-                self.cities_of[p["owner"]] = self.cities_of.get(p["owner"], 0) + 1
         self.knowhow_of = {n["id"]: set(n["knowhow"]) for n in view["nations"]}
         self.active = [n["id"] for n in view["nations"] if not n["out"]]
         self.target: int = int(view["target"])
@@ -216,11 +231,9 @@ class Context:
         self.sea_tables = static.sea_tables
         self._land_near = static.land_near
         self._sea_near = static.sea_near
-        # the own units of every region in play (read in most of the scoring loops)
-        self.army = {pid: int(p["legions"].get(self.nation, 0))
-                     for pid, p in self.provinces.items()}
-        self.fleet = {sid: int(s["galleys"].get(self.nation, 0)) for sid, s in self.seas.items()}
         self._coasts: dict[str, list[str]] = {}
+        self._exposed: dict[str, int] = {}
+        self._free: dict[str, bool] = {}
 
     def sea_table(self, nation: str) -> Table:
         return self.sea_tables["navigation" in self.knowhow_of[nation]]
@@ -338,19 +351,31 @@ class Context:
 
     def exposed(self, pid: str) -> int:
         """Units one of the own cities lacks to be safe next turn (0: safe)."""
+        known = self._exposed.get(pid)
+        if known is not None:
+            return known
         p = self.provinces[pid]
         if len(self.mine) <= 1 or p.get("defence") is None:
-            return 0
-        return max(0, self.power().get(pid, 0) - int(p["defence"]) + 1)
+            lack = 0
+        else:
+            lack = max(0, self.power().get(pid, 0) - int(p["defence"]) + 1)
+        self._exposed[pid] = lack
+        return lack
 
     def free(self, region: str) -> bool:
         """May own units pass through ``region`` (no other nation's units, nor a legion
         through another nation's city)?"""
+        known = self._free.get(region)
+        if known is not None:
+            return known
         if region in self.provinces:
             p = self.provinces[region]
-            return (p["owner"] in (None, self.nation)
+            free = (p["owner"] in (None, self.nation)
                     and all(k == self.nation for k, n in p["legions"].items() if n))
-        return all(k == self.nation for k, n in self.seas[region]["galleys"].items() if n)
+        else:
+            free = all(k == self.nation for k, n in self.seas[region]["galleys"].items() if n)
+        self._free[region] = free
+        return free
 
     def moves_from(self, region: str) -> dict[str, int]:
         """Where own units in ``region`` can get in one move, with the steps (stops
