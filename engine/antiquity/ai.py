@@ -505,7 +505,7 @@ def _pick_move(ctx: Context, legal: list[str]) -> str | None:
     goal_seas = {s for pid in goals for s in ctx.coasts(pid)}
     sea_goal = distances(goal_seas, SEA_NEIGHBOURS, ctx.seas, ctx.sea_ok(ctx.nation))
     navigating = _navigator_gap(ctx) > 0
-    best: tuple[float, int, str] | None = None
+    best: tuple[tuple[float, int], str] | None = None
     for (src, dst), counts in moves.items():
         if src in ctx.provinces:
             spare = min(_spare_legions(ctx, src),
@@ -534,12 +534,12 @@ def _pick_move(ctx: Context, legal: list[str]) -> str | None:
                 need, score = 1, 3.0
             else:
                 continue
-        n = min(spare, need)
-        pick = min(counts, key=lambda c: (abs(c - n), c))
-        key = (score, -ctx.order_of(dst), f"move {pick} {src} {dst}")
-        if best is None or key[:2] > best[:2]:
-            best = key
-    return best[2] if best is not None else None
+        rank = (score, -ctx.order_of(dst))
+        if best is None or rank > best[0]:
+            n = min(spare, need)
+            pick = min(counts, key=lambda c: (abs(c - n), c))
+            best = (rank, f"move {pick} {src} {dst}")
+    return best[1] if best is not None else None
 
 
 # -- for the search (engine/search.py) ---------------------------------------------------

@@ -288,6 +288,9 @@ class Context:
     def units_at(self, province: str, nation: str | None = None) -> int:
         """Legions in the province and galleys on its coast."""
         who = nation or self.nation
+        if who == self.nation:
+            fleet = self.fleet
+            return self.army[province] + sum(fleet[s] for s in self.coasts(province))
         return self.legions_at(province, who) + sum(
             self.galleys_at(s, who) for s in self.coasts(province))
 

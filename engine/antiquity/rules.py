@@ -414,14 +414,14 @@ class Antiquity(Game[AntiquityState]):
         tallies = state.tallies()  # awards change no count
         for nat in state.active():
             cities, temples, _, _, seas = tallies[nat]
+            held = state.personalities[nat]
             for kind, have, steps in (
                     ("king", cities, C.KING_CITIES),
                     ("citizen", temples, C.CITIZEN_TEMPLES),
                     ("navigator", seas, C.NAVIGATOR_SEAS)):
-                due = sum(1 for t in steps if have >= t)
-                if due > state.personalities[nat][kind]:
-                    self._award(state, nat, kind, due - state.personalities[nat][kind],
-                                events)
+                due = len([t for t in steps if have >= t])
+                if due > held[kind]:
+                    self._award(state, nat, kind, due - held[kind], events)
 
     def _end_turn(self, state: AntiquityState, events: list[Event]) -> None:
         nation = state.turn
