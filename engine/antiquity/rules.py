@@ -10,6 +10,7 @@ The Maneuver fields' rules (reach, move, fight, found, conquer, abandon) are in
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from engine.antiquity import constants as C
@@ -68,6 +69,11 @@ REASONS = {
 
 def target(n: int) -> int:
     return C.TARGET[n]
+
+
+#: :func:`engine.antiquity.notation.parse`, remembered: an action text always parses to
+#: the same (immutable) action, and play repeats a few thousand texts.
+_parse = lru_cache(maxsize=4096)(parse)
 
 
 def _seated(state: AntiquityState, player: str) -> str:
@@ -220,7 +226,7 @@ class Antiquity(Game[AntiquityState]):
               action: str) -> tuple[AntiquityState, list[Event]]:
         text = self.normalise(action)
         nation = _seated(state, player)
-        parsed = parse(text)
+        parsed = _parse(text)
         new = state.copy()
         events: list[Event] = []
         if parsed.verb == "resign":

@@ -136,17 +136,21 @@ class AntiquityState:
     result: str | None = None
 
     def copy(self) -> AntiquityState:
-        return AntiquityState(
-            players=list(self.players), nations=list(self.nations), rounds=self.rounds,
+        # every field set directly (no __init__): a copy is made for every move applied
+        new = object.__new__(AntiquityState)
+        new.__dict__.update(
+            players=self.players.copy(), nations=self.nations.copy(), rounds=self.rounds,
             round=self.round, turn=self.turn, phase=self.phase, field=self.field,
-            cities=dict(self.cities), temples=set(self.temples),
-            units={r: dict(v) for r, v in self.units.items()},
-            resources={n: dict(v) for n, v in self.resources.items()},
-            knowhow={n: list(v) for n, v in self.knowhow.items()}, first=dict(self.first),
-            wheel=dict(self.wheel),
-            personalities={n: dict(v) for n, v in self.personalities.items()},
-            moved=dict(self.moved), out=list(self.out),
-            winners=None if self.winners is None else list(self.winners), result=self.result)
+            cities=self.cities.copy(), temples=self.temples.copy(),
+            units={r: v.copy() for r, v in self.units.items()},
+            resources={n: v.copy() for n, v in self.resources.items()},
+            knowhow={n: v.copy() for n, v in self.knowhow.items()}, first=self.first.copy(),
+            wheel=self.wheel.copy(),
+            personalities={n: v.copy() for n, v in self.personalities.items()},
+            moved=self.moved.copy(), out=self.out.copy(),
+            winners=None if self.winners is None else self.winners.copy(),
+            result=self.result)
+        return new
 
     # -- who -------------------------------------------------------------------------
 
