@@ -180,6 +180,20 @@ def _destinations(src: str, n: int, reach: int, deep_ok: bool,
     return sorted(dist, key=INDEX.__getitem__)
 
 
+#: "move 1 src dst", "move 2 src dst", ... by (src, dst): made once per pair of regions
+#: (the map bounds them), not again in every Maneuver listing.
+_MOVE_TEXTS: dict[tuple[str, str], list[str]] = {}
+
+
+def _move_texts(src: str, dst: str, k: int) -> list[str]:
+    """The texts of moving 1 to ``k`` units from ``src`` to ``dst``."""
+    texts = _MOVE_TEXTS.get((src, dst))
+    if texts is None or len(texts) < k:
+        texts = _MOVE_TEXTS[src, dst] = [f"move {i} {src} {dst}"
+                                         for i in range(1, max(k, 8) + 1)]
+    return texts[:k]
+
+
 @cache
 def _in_play(n: int) -> frozenset[str]:
     return frozenset((*provinces_in_play(n), *seas_in_play(n)))
@@ -227,7 +241,7 @@ def legal(state: AntiquityState, nation: str) -> list[str]:
         legion = src in PROVINCES
         for dst in _destinations(src, n, legion_reach if legion else galley_reach,
                                  legion or deep_ok, stops):
-            out += [f"move {k} {src} {dst}" for k in range(1, fresh + 1)]
+            out += _move_texts(src, dst, fresh)
     for r in own:
         here = units[r]
         out += [f"fight {r} {o}" for o in order if o != nation and here.get(o, 0)]

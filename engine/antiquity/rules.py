@@ -367,8 +367,10 @@ class Antiquity(Game[AntiquityState]):
                        "from": here, "steps": steps,
                        "paid": {r: paid[r] for r in RESOURCES if r in paid}})
         if fld in PRODUCTION:
+            # (the cities are all in play, so this is the sum over cities_of)
             amount = sum(C.TEMPLE_YIELD if p in state.temples else C.CITY_YIELD
-                         for p in state.cities_of(nation) if PROVINCES[p].resource == fld)
+                         for p, owner in state.cities.items()
+                         if owner == nation and PROVINCES[p].resource == fld)
             if fld == "marble" and state.has(nation, "democracy"):
                 amount += C.DEMOCRACY_BONUS
             if fld == "gold" and state.has(nation, "currency"):
@@ -417,7 +419,7 @@ class Antiquity(Game[AntiquityState]):
 
     def _personalities(self, state: AntiquityState, events: list[Event]) -> None:
         """Kings, Citizens and Navigators due to any nation still playing."""
-        tallies = state.tallies()  # awards change no count
+        tallies = state.tallies(legions=False)  # awards change no count
         for nat in state.active():
             cities, temples, _, _, seas = tallies[nat]
             held = state.personalities[nat]

@@ -236,10 +236,11 @@ class AntiquityState:
         """Different seas holding the nation's galleys."""
         return sum(1 for r, v in self.units.items() if not is_province(r) and v.get(nation))
 
-    def tallies(self) -> dict[str, list[int]]:
+    def tallies(self, legions: bool = True) -> dict[str, list[int]]:
         """Every nation's [cities, temples, legions, galleys, seas] in one pass over the
         board: what city_count, temple_count, legions_of, galleys_of and seas_of give one
-        nation at a time (a view or the personality check needs all of them)."""
+        nation at a time (a view or the personality check needs all of them). Without
+        ``legions`` the legions are left at 0 (the provinces' units are not read)."""
         out = {nat: [0, 0, 0, 0, 0] for nat in self.nations}
         for owner in self.cities.values():
             if owner in out:
@@ -251,6 +252,8 @@ class AntiquityState:
                 out[holder][1] += 1
         for r, here in self.units.items():
             if r in PROVINCES:
+                if not legions:
+                    continue
                 for nat, k in here.items():
                     if nat in out:
                         out[nat][2] += k
