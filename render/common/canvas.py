@@ -285,13 +285,20 @@ def _build_overlay(board: Canvas, items: Sequence[Callable[[Canvas], None]]) -> 
 
 
 class _Region:
-    """A part of a board as drawn once: what was under it, what it became, what it drew."""
+    """A part of a board as drawn once: what was under it (its bytes, or the bare base
+    layer it was drawn straight onto), what it became, what it drew."""
 
-    __slots__ = ("after", "entries", "under")
+    __slots__ = ("after", "base", "entries", "under")
 
-    def __init__(self, under: bytes, after: Image.Image,
+    def __init__(self, under: bytes | None, base: Image.Image | None, after: Image.Image,
                  entries: tuple[Drawn, ...] | None) -> None:
-        self.under, self.after, self.entries = under, after, entries
+        self.under, self.base, self.after, self.entries = under, base, after, entries
+
+
+def _touches(drawn: list[tuple[int, int, int, int]], box: tuple[int, int, int, int]) -> bool:
+    """Whether any of the ``drawn`` boxes overlaps ``box``."""
+    x0, y0, x1, y1 = box
+    return any(b[0] < x1 and x0 < b[2] and b[1] < y1 and y0 < b[3] for b in drawn)
 
 
 #: Regions kept by :meth:`Canvas.reuse`, least recently used first, and their bytes.
@@ -304,7 +311,8 @@ STRICT_REUSE = [False]
 
 
 def _region_size(region: _Region) -> int:
-    return len(region.under) * 2 + 256
+    w, h = region.after.size
+    return 3 * w * h + len(region.under or b"") + 256
 
 
 def content_key(value: Any) -> str:
@@ -687,10 +695,15 @@ class Canvas:
             draw()
             return
         log = self._log()
-        under = self.image.crop(region).tobytes()
+        # nothing drawn there yet: what is under it is the base layer's (no bytes to read)
+        bare = self._base if self._base is not None and not _touches(self._drawn, region) \
+            else None
+        under = self.image.crop(region).tobytes() if bare is None else None
         full_key = (key, region)
         kept = _REGIONS.get(full_key)
-        if kept is not None and kept.under == under and (log is None or kept.entries is not None):
+        same = kept is not None and ((bare is not None and kept.base is bare)
+                                     or (under is not None and kept.under == under))
+        if kept is not None and same and (log is None or kept.entries is not None):
             _REGIONS.move_to_end(full_key)
             self._drawn.append(region)
             self._im.paste(kept.after.im, region)
@@ -716,7 +729,7 @@ class Canvas:
             log.replay(entries)
         if kept is not None:
             _REGION_BYTES[0] -= _region_size(_REGIONS.pop(full_key))
-        kept = _Region(under, self.image.crop(region), entries)
+        kept = _Region(under, bare, self.image.crop(region), entries)
         _REGIONS[full_key] = kept
         _REGION_BYTES[0] += _region_size(kept)
         while _REGION_BYTES[0] > REGION_BYTES and len(_REGIONS) > 1:
