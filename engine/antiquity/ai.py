@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from engine.antiquity import constants as C
@@ -277,20 +278,38 @@ def _new_seas(ctx: Context) -> list[str]:
 
 def _maneuver_value(ctx: Context, stock: Mapping[str, int]) -> float:
     value = 0.0
-    sites = set(ctx.empty_sites())
     founds = min(stock[r] // max(1, C.FOUND_COST[r]) for r in RESOURCES)
     if founds and int(ctx.me["stones"]) > 0:
-        n = min(founds, len(sites & _reach(ctx)))
+        n = min(founds, _sites_in_reach(ctx))
         value += 6.0 * n
         nxt = _next_threshold(len(ctx.mine), C.KING_CITIES)
         if n and nxt is not None and len(ctx.mine) + n >= nxt:
             value += POINT
-    for pid, defence in ctx.targets().items():
-        if _available_near(ctx, pid) >= defence:
-            value += 5.0 + (POINT if ctx.provinces[pid]["temple"] else 0.0)
+    for term in _conquests(ctx):
+        value += term
     if value == 0.0 and _navigator_gap(ctx) and int(ctx.me["galleys"]) > int(ctx.me["seas"]):
         value = 2.0
     return value
+
+
+def _sites_in_reach(ctx: Context) -> int:
+    """Empty sites an own unit could stand on or touch after one move (both Maneuver
+    fields ask: worked out once per decision)."""
+    known: int | None = ctx.cache.get("sites_in_reach")
+    if known is None:
+        known = ctx.cache["sites_in_reach"] = len(set(ctx.empty_sites()) & _reach(ctx))
+    return known
+
+
+def _conquests(ctx: Context) -> list[float]:
+    """What each enemy city the nation has the units near to conquer is worth, in
+    :meth:`Context.targets` order (both Maneuver fields ask: worked out once)."""
+    known: list[float] | None = ctx.cache.get("conquests")
+    if known is None:
+        known = ctx.cache["conquests"] = [
+            5.0 + (POINT if ctx.provinces[pid]["temple"] else 0.0)
+            for pid, defence in ctx.targets().items() if _available_near(ctx, pid) >= defence]
+    return known
 
 
 def _reach(ctx: Context) -> set[str]:
@@ -483,12 +502,19 @@ def _pick_maneuver(ctx: Context, legal: list[str]) -> str:
     return _pick_move(ctx, legal) or "end"
 
 
+@lru_cache(maxsize=8192)
+def _move_parts(action: str) -> tuple[str, str, int]:
+    """A move's (from, to, count), read once per text (a few thousand come up)."""
+    _, count, src, dst = action.split()
+    return src, dst, int(count)
+
+
 def _pick_move(ctx: Context, legal: list[str]) -> str | None:
     moves: dict[tuple[str, str], list[int]] = {}
     for a in legal:
         if a.startswith("move "):
-            _, count, src, dst = a.split()
-            moves.setdefault((src, dst), []).append(int(count))
+            src, dst, count = _move_parts(a)
+            moves.setdefault((src, dst), []).append(count)
     if not moves:
         return None
     sites = [pid for pid in ctx.empty_sites() if not ctx.units_at(pid)]
