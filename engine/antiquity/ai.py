@@ -30,7 +30,7 @@ from typing import Any
 
 from engine.antiquity import constants as C
 from engine.antiquity.board import LAND, SEA_NEIGHBOURS
-from engine.antiquity.digest import FAR, RESOURCES, Context, distances, player_view
+from engine.antiquity.digest import FAR, RESOURCES, Context, distances
 from engine.antiquity.state import AntiquityState
 
 #: Know-hows in the order the player wants to be first to buy them (Philosophy gives two
@@ -58,9 +58,9 @@ def choose_action(game: Any, state: Any, player: str, rng: random.Random | None 
         raise ValueError(f"{player} has nothing to do")
     if len(legal) == 1:
         return str(legal[0])
-    view = player_view(state)  # what game.view gives, less what only the screen needs
-    me = next(n for n in view["nations"] if n["id"] == view["turn"])
-    ctx = Context(view, me)
+    # what game.view gives, less what only the screen needs
+    ctx = Context.of_state(state)
+    view = ctx.view
     if view["phase"] == "wheel":
         choice = _wheel(ctx, legal, rng)
     else:

@@ -94,14 +94,24 @@ def _sea_facts(n: int) -> tuple[tuple[str, bool], ...]:
 
 
 def player_view(state: AntiquityState) -> dict[str, Any]:
+    """The parts of :meth:`engine.antiquity.rules.Antiquity.view` the player reads (see
+    :func:`_player_view`)."""
+    return _player_view(state)[0]
+
+
+def _player_view(state: AntiquityState) -> tuple[dict[str, Any], Regions]:
     """The parts of :meth:`engine.antiquity.rules.Antiquity.view` the player reads (the
     same values under the same keys), built straight from the state: the full view
     spends most of its time on what only the board image and the bot show.
 
     Nations: id, out, resources, wheel, knowhow and the board counts. Provinces: id,
     resource, owner, temple, legions, coasts (a tuple), defence and moved. Seas: id,
-    deep, galleys and moved. tests/test_antiquity_player_view.py holds it to the view."""
+    deep, galleys and moved. tests/test_antiquity_player_view.py holds it to the view.
+
+    With it, the regions indexed for the nation to act (what a :class:`Context` would
+    work out from the view again), from the same loops."""
     n = state.n
+    regions = Regions(state.turn)
     order = state.nations
     units = state.units
     cities = state.cities
@@ -132,24 +142,66 @@ def player_view(state: AntiquityState) -> dict[str, Any]:
                 fleet = units.get(c)
                 if fleet:
                     strength += fleet.get(owner, 0)
-        provinces.append({
+        entry = {
             "id": p, "resource": resource, "owner": owner, "temple": p in temples,
             "legions": {nat: here[nat] for nat in order if here.get(nat)} if here else {},
-            "coasts": shore_seas, "defence": strength, "moved": moved.get(p, 0)})
+            "coasts": shore_seas, "defence": strength, "moved": moved.get(p, 0)}
+        provinces.append(entry)
+        regions.add_province(entry)
     seas = []
     for s, deep in _sea_facts(n):
         here = units.get(s)
-        seas.append({
+        entry = {
             "id": s, "deep": deep,
             "galleys": {nat: here[nat] for nat in order if here.get(nat)} if here else {},
-            "moved": moved.get(s, 0)})
+            "moved": moved.get(s, 0)}
+        seas.append(entry)
+        regions.add_sea(entry)
     first = state.first
     return {
         "turn": None if state.over else state.turn, "phase": state.phase,
         "field": state.field, "wheel": WHEEL, "target": C.TARGET[n],
         "temples_left": C.TEMPLES - len(temples),
         "first_knowhow": {k: first[k] for k in KNOWHOW if k in first},
-        "nations": nations, "provinces": provinces, "seas": seas}
+        "nations": nations, "provinces": provinces, "seas": seas}, regions
+
+
+class Regions:
+    """A view's provinces and seas indexed for one nation: by id, its cities, every
+    owner's city count and its own units in every region."""
+
+    def __init__(self, nation: str) -> None:
+        self.nation = nation
+        self.provinces: dict[str, Mapping[str, Any]] = {}
+        self.mine: list[Mapping[str, Any]] = []
+        self.cities_of: dict[str, int] = {}
+        self.army: dict[str, int] = {}
+        self.seas: dict[str, Mapping[str, Any]] = {}
+        self.fleet: dict[str, int] = {}
+
+    @classmethod
+    def of_view(cls, view: View, nation: str) -> Regions:
+        regions = cls(nation)
+        for p in view["provinces"]:
+            regions.add_province(p)
+        for sea in view["seas"]:
+            regions.add_sea(sea)
+        return regions
+
+    def add_province(self, p: Mapping[str, Any]) -> None:
+        pid = p["id"]
+        self.provinces[pid] = p
+        owner = p["owner"]
+        if owner == self.nation:
+            self.mine.append(p)
+        if owner:
+            self.cities_of[owner] = self.cities_of.get(owner, 0) + 1
+        self.army[pid] = int(p["legions"].get(self.nation, 0))
+
+    def add_sea(self, sea: Mapping[str, Any]) -> None:
+        sid = sea["id"]
+        self.seas[sid] = sea
+        self.fleet[sid] = int(sea["galleys"].get(self.nation, 0))
 
 
 NearLists = dict[tuple[str, int], list[str]]
@@ -185,32 +237,31 @@ def _near(known: NearLists, table: Table, region: str, limit: int) -> list[str]:
 class Context:
     """The view digested once per call."""
 
-    def __init__(self, view: View, me: Mapping[str, Any]) -> None:
+    @classmethod
+    def of_state(cls, state: AntiquityState) -> Context:
+        """The Context of the nation to act, from :func:`player_view` (the regions
+        indexed in the same loops that build it)."""
+        view, regions = _player_view(state)
+        me = next(n for n in view["nations"] if n["id"] == view["turn"])
+        return cls(view, me, regions)
+
+    def __init__(self, view: View, me: Mapping[str, Any],
+                 regions: Regions | None = None) -> None:
+        """``regions``: the view's regions already indexed for ``me`` (else done here)."""
         self.view = view
         self.me = me
         nation: str = me["id"]
         self.nation = nation
-        # one pass over the regions: by id, the own cities, everyone's city count and
-        # the own units of every region (read in most of the scoring loops)
-        self.provinces: dict[str, Mapping[str, Any]] = {}
-        self.mine: list[Mapping[str, Any]] = []
-        self.cities_of: dict[str, int] = {}
-        self.army: dict[str, int] = {}
-        for p in view["provinces"]:
-            pid = p["id"]
-            self.provinces[pid] = p
-            owner = p["owner"]
-            if owner == nation:
-                self.mine.append(p)
-            if owner:
-                self.cities_of[owner] = self.cities_of.get(owner, 0) + 1
-            self.army[pid] = int(p["legions"].get(nation, 0))
-        self.seas: dict[str, Mapping[str, Any]] = {}
-        self.fleet: dict[str, int] = {}
-        for sea in view["seas"]:
-            sid = sea["id"]
-            self.seas[sid] = sea
-            self.fleet[sid] = int(sea["galleys"].get(nation, 0))
+        if regions is None or regions.nation != nation:
+            regions = Regions.of_view(view, nation)
+        # by id, the own cities, everyone's city count and the own units of every region
+        # (read in most of the scoring loops)
+        self.provinces = regions.provinces
+        self.mine = regions.mine
+        self.cities_of = regions.cities_of
+        self.army = regions.army
+        self.seas = regions.seas
+        self.fleet = regions.fleet
         key = tuple(self.provinces)
         seas = tuple(self.seas)
         static = _static(key, seas)
