@@ -349,7 +349,8 @@ class Context:
         """City sites nobody holds and no other nation's legion blocks."""
         if self._sites is None:
             self._sites = [pid for pid, p in self.provinces.items()
-                           if p["owner"] is None and not self.foreign_legions(pid)]
+                           if p["owner"] is None
+                           and (not p["legions"] or not self.foreign_legions(pid))]
         return self._sites
 
     def targets(self) -> dict[str, int]:
