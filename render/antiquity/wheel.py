@@ -287,16 +287,10 @@ def _arc_points(start: int, end: int, centre: Point) -> list[Point]:
 
 
 def _arc(c: Canvas, start: int, end: int, colour: RGB) -> None:
-    """A move on the wheel: an arrow outside it, clockwise from field ``start`` to ``end``
-    (one cached sprite per move and colour, as big as the arc: a short move pastes
-    little)."""
-    pts = _arc_points(start, end, WHEEL_C)
-    xs, ys = [x for x, _ in pts], [y for _, y in pts]
-    mid = (round((min(xs) + max(xs)) / 2), round((min(ys) + max(ys)) / 2))
-    extent = max(max(xs) - min(xs), max(ys) - min(ys)) / 2 + ARROW_HEAD
-    dx, dy = WHEEL_C[0] - mid[0], WHEEL_C[1] - mid[1]
-    c.stamp(("arc", start, end, colour, dx, dy), mid, extent,
-            lambda cv, p: _draw_arc(cv, (p[0] + dx, p[1] + dy), start, end, colour))
+    """A move on the wheel: an arrow outside it, clockwise from field ``start`` to ``end``,
+    drawn in place: its shapes' masks are cached by geometry, whatever the colour (a
+    sprite per move and colour cost a 4x drawing of the whole arc for each new one)."""
+    _draw_arc(c, WHEEL_C, start, end, colour)
 
 
 def _draw_arc(c: Canvas, centre: Point, start: int, end: int, colour: RGB) -> None:
