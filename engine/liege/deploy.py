@@ -71,11 +71,16 @@ def buy_actions(state: LiegeState, seat: Seat) -> list[str]:
                 out += [text[s] for s in geo.squares if s not in excluded]
             continue
         out += [text[s] for s in in_zone]
+    armed: dict[str, list[str]] | None = None  # own squares by piece type, once
     for kind in WEAPONS:
         if price[kind] > seat.credits or seat.used[kind] >= LIMITS[kind]:
             continue
-        firers = [src for src, piece in state.pieces.items()
-                  if piece.owner == seat.id and piece.type == FIRERS[kind]]
+        if armed is None:
+            armed = {}
+            for src, piece in state.pieces.items():
+                if piece.owner == seat.id:
+                    armed.setdefault(piece.type, []).append(src)
+        firers = armed.get(FIRERS[kind], [])
         for src in geo.sort(firers):
             # weapon zones are tuples in board order
             out += _weapon_texts(state.size, kind, src, state.pieces[src].facing)
