@@ -200,19 +200,25 @@ def _units_wanted(ctx: Context) -> int:
 
 def _landing_seas(ctx: Context) -> dict[str, int]:
     """Seas where a new galley would stand on the coast of empty sites no own unit reaches
-    yet (islands above all), with how many such sites each touches."""
+    yet (islands above all), with how many such sites each touches (worked out once per
+    decision; the callers only read it)."""
     if "landing" in ctx.cache:
-        return dict(ctx.cache["landing"])
+        known: dict[str, int] = ctx.cache["landing"]
+        return known
     reach = _reach(ctx)
-    open_sites = [pid for pid in ctx.empty_sites() if pid not in reach]
-    placeable = {s for p in ctx.mine for s in ctx.coasts(p["id"])}
+    coasts = ctx.coasts
+    placeable: set[str] = set()
+    for p in ctx.mine:
+        placeable.update(coasts(p["id"]))
     out: dict[str, int] = {}
-    for pid in open_sites:
-        for sea in ctx.coasts(pid):
+    for pid in ctx.empty_sites():
+        if pid in reach:
+            continue
+        for sea in coasts(pid):
             if sea in placeable:
                 out[sea] = out.get(sea, 0) + 1
     ctx.cache["landing"] = out
-    return dict(out)
+    return out
 
 
 def _at_war(ctx: Context) -> bool:
