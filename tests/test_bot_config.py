@@ -74,6 +74,31 @@ def test_server_defaults_and_forced_sync_are_read(tmp_path: Path) -> None:
     assert (config.max_open_games, config.lobby_expiry_hours) == (0, 0.5)
 
 
+def test_the_event_loop_is_uvloops_unless_asyncios_is_asked_for(tmp_path: Path) -> None:
+    import asyncio
+
+    import uvloop
+
+    default = Config.from_env({"DISCORD_TOKEN": TOKEN}, tmp_path / ".env")
+    assert default.event_loop == "uvloop"
+    factory = bot.loop_factory(default)
+    assert factory is not None
+    loop = factory()
+    try:
+        assert isinstance(loop, uvloop.Loop)
+    finally:
+        loop.close()
+    own = Config.from_env({"DISCORD_TOKEN": TOKEN, "WARHOST_EVENT_LOOP": " AsyncIO "},
+                          tmp_path / ".env")
+    assert own.event_loop == "asyncio" and bot.loop_factory(own) is None
+    with asyncio.Runner(loop_factory=bot.loop_factory(own)) as runner:
+        assert not isinstance(runner.get_loop(), uvloop.Loop)
+    for wrong in ("trio", "uvloop2", "٣"):
+        with pytest.raises(ConfigError, match="WARHOST_EVENT_LOOP must be uvloop"):
+            Config.from_env({"DISCORD_TOKEN": TOKEN, "WARHOST_EVENT_LOOP": wrong},
+                            tmp_path / ".env")
+
+
 def test_computer_workers_can_be_set_or_turned_into_a_thread(tmp_path: Path) -> None:
     for text, workers in (("0", 0), ("3", 3)):
         config = Config.from_env({"DISCORD_TOKEN": TOKEN, "COMPUTER_WORKERS": text},
