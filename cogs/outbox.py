@@ -554,8 +554,7 @@ class Announcer:
         first = int(item.payload.get("first", 1))
         last = int(item.payload.get("last", 0))
         if entries is None:
-            entries = (await self.store.history.actions_between(record.id, first, last)
-                       if last >= first else [])
+            entries = await self._between(record, first, last) if last >= first else []
         names = await names_for(self.client, record.guild_id, record.seats)
         return await boards_of(self.client).png(record.kind, view,
                                                 digest_events(entries) or None, names,

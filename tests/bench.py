@@ -9,10 +9,13 @@ beside a baseline measured in the same run:
              RGB image, zlib PNG) and the naive drawing saved as an octree palette PNG
     store    one persisted move through ``Store.apply_action`` beside raw aiosqlite doing
              the same insert and update on the same database settings
-    e2e      the real bot through the real discord.py client against the loopback Discord
-             double: a move whose turn digest carries a board, from the interaction's
-             dispatch to the board's message landing; one game, then 100 games at once;
-             beside ``/game status`` (a plain text answer) as the floor
+    e2e      the real bot (``python bot.py`` in its own process, its board workers below
+             it) through the real discord.py client against the loopback Discord double
+             (in this process): a move whose turn digest carries a board, from the
+             interaction's dispatch to the board's message landing; one game, then 100
+             games at once; beside ``/game status`` (a plain text answer) as the floor;
+             CPU per move of each process apart (the bot's, its workers', the double's).
+             ``BENCH_PROFILE=FILE`` also writes the bot process's cProfile stats there
     shards   moves/s with one bot process against two on PostgreSQL (SQLite for
              reference): games through the double on two shards, and moves through
              ``Store.apply_action`` from worker processes (tests/bench_shards.py)
@@ -247,8 +250,9 @@ def bench_store(quick: bool) -> None:
 def bench_e2e(quick: bool) -> None:
     from tests.bench_e2e import run
 
-    print("\n# e2e: real bot, real discord.py client, loopback Discord double")
-    for f in run(quick):
+    print("\n# e2e: the real bot in its own process (python bot.py, board workers below "
+          "it), the loopback Discord double in this one")
+    for f in run(quick, os.environ.get("BENCH_PROFILE") or None):
         figure("e2e", *f[:2], f[2], *f[3:])
 
 

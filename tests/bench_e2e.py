@@ -1,6 +1,10 @@
 """``make bench``'s end-to-end part: the real bot (``bot.create_bot``, its board workers
 included) and the real discord.py client against the loopback Discord double.
 
+The bot runs as its own process (``python bot.py``, as ``make run`` starts it, with its
+board workers), the double and the scripted players in this one, so each process's CPU
+per move is counted apart (``/proc``): the target is on the bot's own.
+
 A *move* here is Conqueror's ``/play action:end``: it passes the turn, so its turn digest
 carries a freshly drawn board. Its latency runs from the interaction's dispatch on the
 gateway to the moment the double has stored the digest's message with the PNG: everything
@@ -12,22 +16,24 @@ measure Discord's pacing, not Warhost (real Discord lets a channel post 5 messag
 from __future__ import annotations
 
 import asyncio
+import os
 import re
+import signal
 import statistics
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-import bot as warhost
 import engine
 from db import Store
-from tests.discord_double import (
-    DiscordDouble,
-    RequestRecord,
-    launch_bot,
-    loopback_only,
-    pointed_at,
+from tests.discord_double import DiscordDouble, RequestRecord, loopback_only
+from tests.shards import (
+    BotProcess,
+    descendants,
+    machine_jiffies,
+    own_cpu_seconds,
+    proc_cpu_seconds,
 )
 
 KIND = "conqueror"
@@ -127,11 +133,32 @@ def _ms(samples: list[float]) -> tuple[float, float]:
             ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))] * 1000)
 
 
-async def _run(quick: bool) -> list[tuple[Any, ...]]:
+class CpuMeter:
+    """CPU seconds of each process over a stretch of moves: the bot's own process, its
+    workers (board and computer processes, below it), and this one (the double and the
+    scripted players)."""
+
+    def __init__(self, bot_pid: int) -> None:
+        self.bot_pid = bot_pid
+        self.began = self._now()
+
+    def _now(self) -> tuple[float, float, float]:
+        workers = sum(proc_cpu_seconds(p) for p in descendants(self.bot_pid))
+        return own_cpu_seconds(self.bot_pid), workers, time.process_time()
+
+    def per_move_ms(self, moves: int) -> tuple[float, float, float]:
+        """(bot, workers, double) CPU milliseconds per move since the meter began."""
+        now = self._now()
+        bot, workers, double = ((b - a) * 1000 / max(1, moves)
+                                for a, b in zip(self.began, now, strict=True))
+        return bot, workers, double
+
+
+async def _run(quick: bool, profile: str | None) -> list[tuple[Any, ...]]:
     figures: list[tuple[Any, ...]] = []
     count, rounds, solo_moves = (20, 2, 20) if quick else (100, 5, 60)
     with tempfile.TemporaryDirectory() as tmp, loopback_only():
-        async with DiscordDouble() as dd:
+        async with DiscordDouble(in_process_bot=False, default_timeout=60) as dd:
             dd.rate_limit = 1_000_000
             dd.quiet_period = 0.0
             watcher = Watcher()
@@ -142,55 +169,89 @@ async def _run(quick: bool) -> list[tuple[Any, ...]]:
             for n, match in enumerate(matches):
                 await match.create(store, seed=n + 1)
             await store.close()
-            config = warhost.Config.from_env({
-                "DISCORD_TOKEN": dd.token, "DISCORD_API_BASE": dd.api_base,
-                "DATABASE_PATH": path, "DEV_GUILD_ID": dd.guild.id, "LOG_LEVEL": "WARNING",
-                "RATE_LIMITS": "off",       # the benchmark's players are machines
-            }, None)
-            with pointed_at(dd):
-                bot = warhost.create_bot(config)
-                running = await launch_bot(dd, bot, commands=["game", "play"], ready=True)
-                try:
-                    # the opening digests a fresh start delivers, then the workers warm up
-                    await dd.wait_until(
-                        lambda: sum(1 for c in (m.channel for m in matches)
-                                    for msg in dd.channel_messages(c) if msg.attachments)
-                        >= len(matches), timeout=120, what="the opening boards")
-                    solo = matches[0]
-                    for _ in range(3):
-                        await solo.move()
-                    floor = [await solo.look() for _ in range(solo_moves)]
-                    one = [await solo.move() for _ in range(solo_moves)]
-                    med, p99 = _ms(one)
-                    figures.append(("one game: move with board median", med, "ms", "<= 15",
-                                    med <= 15))
-                    figures.append(("one game: move with board p99", p99, "ms", "<= 30",
-                                    p99 <= 30))
-                    med, p99 = _ms(floor)
-                    figures.append(("one game: /game status (floor) median", med, "ms"))
-                    figures.append(("one game: /game status (floor) p99", p99, "ms"))
+            bot = BotProcess(dd, Path(tmp), path, "0", 1, name="bench", sharded=False,
+                             lease_seconds=30, log_level="WARNING",
+                             extra_env={"RENDER_WORKERS": os.environ.get(
+                                 "BENCH_RENDER_WORKERS", "")},
+                             python_args=("-m", "tests.profiled", profile) if profile else ())
+            try:
+                await bot.start(timeout=90)
+                await dd.wait_for_commands(["game", "play"], timeout=30)
+                # the opening digests a fresh start delivers
+                await dd.wait_until(
+                    lambda: sum(1 for c in (m.channel for m in matches)
+                                for msg in dd.channel_messages(c) if msg.attachments)
+                    >= len(matches), timeout=120, what="the opening boards")
+                solo = matches[0]
+                for _ in range(3):
+                    await solo.move()
+                floor = [await solo.look() for _ in range(solo_moves)]
+                asked = len(dd.requests)
+                meter = CpuMeter(bot.pid)
+                one = [await solo.move() for _ in range(solo_moves)]
+                cpu_one = meter.per_move_ms(len(one))
+                if os.environ.get("BENCH_REQUESTS"):
+                    for r in dd.requests[asked:asked + 12]:
+                        print("   ", r.method, r.path, r.status)
+                requests = (len(dd.requests) - asked) / len(one)
+                med, p99 = _ms(one)
+                figures.append(("one game: move with board median", med, "ms", "<= 15",
+                                med <= 15))
+                figures.append(("one game: move with board p99", p99, "ms", "<= 30",
+                                p99 <= 30))
+                med, p99 = _ms(floor)
+                figures.append(("one game: /game status (floor) median", med, "ms"))
+                figures.append(("one game: /game status (floor) p99", p99, "ms"))
+                figures.append(("one game: bot CPU per move", cpu_one[0], "ms"))
+                figures.append(("one game: board workers' CPU per move", cpu_one[1], "ms"))
+                figures.append(("one game: double's CPU per move", cpu_one[2], "ms"))
+                figures.append(("one game: Discord requests per move", requests, "requests"))
 
-                    crowd = matches[1:]
+                crowd = matches[1:]
 
-                    async def play(match: Match) -> list[float]:
-                        return [await match.move() for _ in range(rounds)]
+                async def play(match: Match) -> list[float]:
+                    return [await match.move() for _ in range(rounds)]
 
-                    began = time.perf_counter()
-                    results = await asyncio.gather(*(play(m) for m in crowd))
-                    spent = time.perf_counter() - began
-                    every = [t for r in results for t in r]
-                    rate = len(every) / spent
-                    med, p99 = _ms(every)
-                    figures.append((f"{len(crowd)} games at once: moves with boards/s", rate,
-                                    "moves/s", ">= 200", rate >= 200))
-                    figures.append((f"{len(crowd)} games at once: move median", med, "ms"))
-                    figures.append((f"{len(crowd)} games at once: move p99", p99, "ms"))
-                    figures.append(("boards drawn (each once)", float(bot.boards.drawn),
-                                    "boards"))
-                finally:
-                    await running.stop()
+                await asyncio.gather(*(play_once(m) for m in crowd))   # warm: every game
+                if profile:
+                    os.kill(bot.pid, signal.SIGUSR1)
+                meter = CpuMeter(bot.pid)
+                machine = machine_jiffies()
+                began = time.perf_counter()
+                results = await asyncio.gather(*(play(m) for m in crowd))
+                spent = time.perf_counter() - began
+                busy, total, _ = (b - a for a, b in zip(machine, machine_jiffies(),
+                                                        strict=True))
+                every = [t for r in results for t in r]
+                cpu = meter.per_move_ms(len(every))
+                if profile:
+                    os.kill(bot.pid, signal.SIGUSR2)
+                rate = len(every) / spent
+                med, p99 = _ms(every)
+                label = f"{len(crowd)} games at once"
+                figures.append((f"{label}: moves with boards/s", rate, "moves/s", ">= 100",
+                                rate >= 100, f"machine busy {busy / max(1, total):.0%} of "
+                                f"{os.cpu_count()} cores"))
+                figures.append((f"{label}: move median", med, "ms"))
+                figures.append((f"{label}: move p99", p99, "ms"))
+                figures.append((f"{label}: bot CPU per move (boards excluded)", cpu[0], "ms",
+                                "<= 5", cpu[0] <= 5))
+                figures.append((f"{label}: board workers' CPU per move", cpu[1], "ms"))
+                figures.append((f"{label}: double's CPU per move", cpu[2], "ms", "", None,
+                                "the double and the scripted players, in this process"))
+                figures.append(("boards drawn", float(sum(
+                    1 for m in matches for msg in dd.channel_messages(m.channel)
+                    if msg.attachments)), "boards"))
+                assert bot.alive, bot.output()
+            finally:
+                await bot.stop(timeout=60)
     return figures
 
 
-def run(quick: bool = False) -> list[tuple[Any, ...]]:
-    return asyncio.run(_run(quick))
+async def play_once(match: Match) -> float:
+    return await match.move()
+
+
+def run(quick: bool = False, profile: str | None = None) -> list[tuple[Any, ...]]:
+    """The figures; ``profile``: also write the bot process's cProfile stats there."""
+    return asyncio.run(_run(quick, profile))

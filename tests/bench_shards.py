@@ -50,39 +50,23 @@ from db import Store
 from tests import databases
 from tests.bench_e2e import KIND, Match, Watcher
 from tests.discord_double import DiscordDouble, FakeGuild, loopback_only
-from tests.shards import REPO, BotProcess, cpu_of, postgres_pids, proc_cpu_seconds
+from tests.shards import (
+    REPO,
+    BotProcess,
+    cpu_of,
+    descendants,
+    machine_jiffies,
+    postgres_pids,
+    proc_cpu_seconds,
+)
 
 Figures = list[tuple[Any, ...]]
 
 
-def _children(pid: int) -> list[int]:
-    out = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                out.append(int(entry.name))
-    return out
-
-
-def _machine() -> tuple[float, float, float]:
-    """Jiffies of the whole machine so far: (busy, all, stolen by the hypervisor)."""
-    try:
-        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    except (OSError, ValueError):
-        return 0.0, 0.0, 0.0
-    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
-    steal = fields[7] if len(fields) > 7 else 0
-    total = sum(fields[:8])
-    return total - idle, total, steal
-
-
 def _tree_cpu(pids: list[int]) -> float:
-    """CPU seconds of these processes and their children (board workers)."""
-    return sum(proc_cpu_seconds(p) + sum(proc_cpu_seconds(c) for c in _children(p))
+    """CPU seconds of these processes and every process below them (board workers, which
+    a forkserver starts as its own children)."""
+    return sum(proc_cpu_seconds(p) + sum(proc_cpu_seconds(c) for c in descendants(p))
                for p in pids)
 
 
@@ -175,12 +159,12 @@ async def _e2e(backend: str, processes: int, games: int, rounds: int, batches: i
                 for _ in range(batches):
                     pg = postgres_pids() if backend == "postgresql" else []
                     before = (time.process_time(), _tree_cpu(pids), cpu_of(pg))
-                    machine = _machine()
+                    machine = machine_jiffies()
                     began = time.perf_counter()
                     results = await asyncio.gather(*(play(m, rounds) for m in matches))
                     spent = time.perf_counter() - began
                     after = (time.process_time(), _tree_cpu(pids), cpu_of(pg))
-                    busy, total, steal = (b - a for a, b in zip(machine, _machine(),
+                    busy, total, steal = (b - a for a, b in zip(machine, machine_jiffies(),
                                                                 strict=True))
                     every = [t for r in results for t in r]
                     out.append(Batch(len(every), spent, every, after[0] - before[0],
@@ -300,7 +284,7 @@ def _store_trial(backend: str, workers: int, games: int, moves: int, seed: int,
                 assert line == "ready", f"worker failed to start ({line!r})"
             pg = postgres_pids() if backend == "postgresql" else []
             before = cpu_of(pg)
-            machine = _machine()
+            machine = machine_jiffies()
             for proc in procs:
                 assert proc.stdin is not None
                 proc.stdin.write("go\n")
@@ -310,7 +294,7 @@ def _store_trial(backend: str, workers: int, games: int, moves: int, seed: int,
                 out, _ = proc.communicate(timeout=600)
                 results.append(json.loads(out.strip().splitlines()[-1]))
             pg_cpu = cpu_of(pg) - before
-            busy, total, _ = (b - a for a, b in zip(machine, _machine(), strict=True))
+            busy, total, _ = (b - a for a, b in zip(machine, machine_jiffies(), strict=True))
         finally:
             for proc in procs:
                 if proc.poll() is None:

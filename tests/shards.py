@@ -76,6 +76,11 @@ class BotProcess:
     lease_seconds: float = 3.0
     log_level: str = "INFO"
     extra_env: dict[str, str] = field(default_factory=dict)
+    #: False: an unsharded bot (no SHARD_COUNT), as a small server runs it; its one
+    #: session is shard 0 of 1 (``shard_ids="0"``, ``shard_count=1``).
+    sharded: bool = True
+    #: Arguments to Python before ``bot.py`` (``-m cProfile -o FILE`` to profile it).
+    python_args: tuple[str, ...] = ()
     proc: subprocess.Popen[bytes] | None = None
     lives: list[Life] = field(default_factory=list)
 
@@ -98,6 +103,8 @@ class BotProcess:
             "RATE_LIMITS": "off",       # scripted players play faster than people may
             "MAX_OPEN_GAMES": "0",
         })
+        if not self.sharded:
+            del env["SHARD_COUNT"], env["SHARD_IDS"]
         if self.database.startswith(("postgresql://", "postgres://")):
             env["DATABASE_URL"] = self.database
         else:
@@ -125,7 +132,8 @@ class BotProcess:
         before = self.dd.identify_count
         self.lives.append(Life(0, time.monotonic()))
         with self.log_path.open("wb") as sink:
-            self.proc = subprocess.Popen([sys.executable, str(REPO / "bot.py")],
+            self.proc = subprocess.Popen([sys.executable, *self.python_args,
+                                          str(REPO / "bot.py")],
                                          cwd=self.workdir, env=self.env(), stdout=sink,
                                          stderr=subprocess.STDOUT)
         self.lives[-1].pid = self.proc.pid
@@ -279,4 +287,44 @@ def postgres_pids() -> list[int]:
 
 def cpu_of(pids: Iterable[int]) -> float:
     return sum(proc_cpu_seconds(p) for p in pids)
+
+
+def machine_jiffies() -> tuple[float, float, float]:
+    """Jiffies of the whole machine so far: (busy, all, stolen by the hypervisor)."""
+    try:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return 0.0, 0.0, 0.0
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
+    steal = fields[7] if len(fields) > 7 else 0
+    total = sum(fields[:8])
+    return total - idle, total, steal
+
+
+def own_cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of the process itself (not its children)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def descendants(pid: int) -> list[int]:
+    """Every live process below ``pid`` (children, theirs, ...): a bot's board and
+    computer workers, which a forkserver starts as its own children."""
+    parents: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            parents.setdefault(int(fields[1]), []).append(int(entry.name))
+    out, todo = [], [pid]
+    while todo:
+        for child in parents.get(todo.pop(), []):
+            out.append(child)
+            todo.append(child)
+    return out
 
