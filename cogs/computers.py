@@ -33,7 +33,7 @@ from typing import Any
 import discord
 
 import engine
-from cogs.outbox import deliver
+from cogs.outbox import announcer_of, deliver
 from cogs.workers import exit_with, stop_task
 from db import Store, StoreClosed, StoreError
 from db import computers as cpu
@@ -192,12 +192,15 @@ class ComputerPlayers:
         seat = seats[0]
         choice = await self.search(record, seat, played_by[seat])
         action = choice.action
+        announcer = announcer_of(self.client)
+        passes = announcer.passes(game_id) if announcer is not None else 0
         for attempt in range(2):
             try:
-                await self.store.apply_action(
+                move = await self.store.apply_action(
                     game_id, seat, action, expect_version=record.version,
                     request_id=f"cpu:{game_id}:{record.version}:{seat}:{attempt}",
-                    by_computer=True)
+                    by_computer=True,
+                    prefetch=self.store.outbox.delivery if announcer is not None else None)
                 break
             except IllegalAction as exc:
                 now = await self.store.get(game_id)
@@ -219,7 +222,7 @@ class ComputerPlayers:
                 await asyncio.sleep(1.0)
                 return True
         self.moves += 1
-        await deliver(self.client, game_id)
+        await deliver(self.client, game_id, read=move.delivery, read_after=passes)
         return True
 
     async def hint(self, record: GameRecord, player: str) -> Choice:

@@ -696,6 +696,39 @@ async def test_a_failed_send_is_retried_and_looked_for_first(
     assert len(box.public()) == 1
 
 
+async def test_a_moves_own_read_of_its_news_is_used_only_if_no_delivery_came_between(
+        store: Store, client: FakeClient, box: Outbox) -> None:
+    """The move reads what delivering it needs in its own transaction; a delivery pass
+    of the game after that read (the retry loop, another move) may have sent those
+    already, so then they are read again, and nothing goes out twice."""
+    game_id = await started_game(store)
+    announcer = client.announcer
+    await announcer.deliver(game_id)                         # the opening
+    box.sent.clear()
+    before = announcer.passes(game_id)
+    move = await store.apply_action(game_id, A, "end", prefetch=store.outbox.delivery)
+    assert move.delivery is not None and len(move.delivery.pending) == 2
+    await announcer.deliver_all()                            # a pass comes between
+    assert announcer.passes(game_id) == before + 1
+    assert len(box.public()) == 1
+    await announcer.deliver(game_id, read=move.delivery, read_after=before)
+    assert len(box.public()) == 1                            # the stale read was not used
+    # a fresh read is used as it is: no statement reads the announcements again
+    move = await store.apply_action(game_id, B, "end", prefetch=store.outbox.delivery)
+    reads = []
+    real_read = store.outbox.read_delivery
+
+    async def counted(game: int) -> Any:
+        reads.append(game)
+        return await real_read(game)
+
+    store.outbox.read_delivery = counted  # type: ignore[method-assign]
+    await announcer.deliver(game_id, read=move.delivery,
+                            read_after=announcer.passes(game_id))
+    assert reads == [] and len(box.public()) == 2
+    assert await store.outbox.pending(game_id) == []
+
+
 def test_a_turn_too_long_for_one_message_keeps_its_start_and_end() -> None:
     from cogs.wording import DIGEST_LIMIT, fit_digest
 
