@@ -1,5 +1,6 @@
 """The computer player's view (engine.antiquity.digest.player_view) is the full view's
-values under the same keys, at every position of seeded games (2-6 players)."""
+values under the same keys, at every position of seeded games (2-6 players); and its
+choice is the same when the caller hands it the legal list."""
 
 from __future__ import annotations
 
@@ -48,3 +49,21 @@ def test_player_view_is_the_view(players: int) -> None:
             state, _ = GAME.apply(state, actor, action)
         _same(player_view(state), GAME.view(state, None))
     assert checked > 300
+
+
+def test_choice_with_the_legal_list_given() -> None:
+    """Passing the legal list just listed changes nothing (and leaves the list as it was)."""
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = GAME.new_game(["p1", "p2", "p3"], seed)
+        for _ in range(200):
+            actors = GAME.to_act(state)
+            if not actors:
+                break
+            actor = actors[0]
+            legal = GAME.legal_actions(state, actor)
+            given = list(legal)
+            choice = choose_action(GAME, state, actor, legal=given)
+            assert choice == choose_action(GAME, state, actor) and given == legal
+            action = choice if rng.random() < 0.7 else rng.choice(legal)
+            state, _ = GAME.apply(state, actor, action)

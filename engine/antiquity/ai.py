@@ -46,14 +46,19 @@ WAR_CHEST = 15
 JITTER = 2.0
 
 
-def choose_action(game: Any, state: Any, player: str, rng: random.Random | None = None) -> str:
+def choose_action(game: Any, state: Any, player: str, rng: random.Random | None = None,
+                  legal: list[str] | None = None) -> str:
     """The action ``player`` takes now (always one of ``legal_actions``).
 
     Without ``rng`` the choice depends on the position alone. The balance simulation passes
     a seeded ``rng``: field scores on the wheel then get a small random nudge (up to
     ``JITTER`` resources), so that games from different seeds differ although the only
-    chance in the rules is the deal of nations."""
-    legal = game.legal_actions(state, player)
+    chance in the rules is the deal of nations.
+
+    ``legal``: ``game.legal_actions(state, player)`` when the caller has just listed it
+    (the list is not changed), so that it is not listed twice; else it is listed here."""
+    if legal is None:
+        legal = game.legal_actions(state, player)
     if not legal:
         raise ValueError(f"{player} has nothing to do")
     if len(legal) == 1:

@@ -195,6 +195,12 @@ def _move_texts(src: str, dst: str, k: int) -> list[str]:
 
 
 @cache
+def _shores(n: int) -> dict[str, tuple[str, ...]]:
+    """Every sea's :func:`shore` with ``n`` players."""
+    return {s: shore(s, n) for s in SEAS}
+
+
+@cache
 def _in_play(n: int) -> frozenset[str]:
     return frozenset((*provinces_in_play(n), *seas_in_play(n)))
 
@@ -217,17 +223,20 @@ def legal(state: AntiquityState, nation: str) -> list[str]:
     # province or on its coast: founding and conquering need one (a city's defence is
     # at least 1).
     own: list[str] = []
-    stops: set[str] = set()
+    stops = {p for p, owner in cities.items() if owner != nation}
     present: set[str] = set()
+    shores = _shores(n)
     for r, here in units.items():
         if here.get(nation, 0):
             if r in playing:
                 own.append(r)
-            present.update((r,) if r in PROVINCES else shore(r, n))
+            if r in PROVINCES:
+                present.add(r)
+            else:
+                present.update(shores[r])
         if (len(here) > 1 or nation not in here) and any(
                 nat != nation and here.get(nat, 0) for nat in order):
             stops.add(r)
-    stops.update(p for p, owner in cities.items() if owner != nation)
     own.sort(key=INDEX.__getitem__)  # map order: provinces, then seas
     out = []
     moved = state.moved
