@@ -120,12 +120,23 @@ def _first_buys(ctx: Context) -> list[str]:
             and (k not in NEEDS or NEEDS[k] in ctx.knowhow)]
 
 
+def _stock_after(ctx: Context, paid: int) -> Mapping[str, int]:
+    """The stock once ``paid`` wheel steps are paid, each from the largest pile (worked
+    out once per decision and number of steps; read only)."""
+    stocks: dict[int, dict[str, int]] = ctx.cache.setdefault("stocks", {})
+    stock = stocks.get(paid)
+    if stock is None:
+        stock = dict(ctx.stock)
+        for _ in range(paid):
+            r = max(("marble", "iron", "gold"), key=lambda x: stock[x])
+            stock[r] -= 1
+        stocks[paid] = stock
+    return stock
+
+
 def _field_value(ctx: Context, field: str, paid: int) -> float:
     """What taking ``field`` now is worth, in resources."""
-    stock = dict(ctx.stock)
-    for _ in range(paid):  # the steps paid come out of the largest pile
-        r = max(("marble", "iron", "gold"), key=lambda x: stock[x])
-        stock[r] -= 1
+    stock = _stock_after(ctx, paid)
     if field in RESOURCES:
         amount = ctx.production(field)
         lack = max(0, _goals(ctx)[field] - stock[field])

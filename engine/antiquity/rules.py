@@ -71,6 +71,9 @@ def target(n: int) -> int:
     return C.TARGET[n]
 
 
+#: Each wheel field's `go` text.
+_GO = {f: f"go {f}" for f in WHEEL}
+
 #: :func:`engine.antiquity.notation.parse`, remembered: an action text always parses to
 #: the same (immutable) action, and play repeats a few thousand texts.
 _parse = lru_cache(maxsize=4096)(parse)
@@ -193,7 +196,7 @@ class Antiquity(Game[AntiquityState]):
         if nation is None or nation != state.turn:
             return []
         if state.phase == "wheel":
-            return [f"go {f}" for f, _, _ in self.wheel_options(state, nation)]
+            return [_GO[f] for f, _, _ in self.wheel_options(state, nation)]
         fld = state.field
         res = state.resources[nation]
         out: list[str] = []
