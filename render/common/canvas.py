@@ -240,23 +240,19 @@ _OVERLAYS: OrderedDict[Hashable, tuple[Image.Image, Any]] = OrderedDict()
 _CELL = 48
 
 
-def _build_overlay(board: Canvas, items: Sequence[Callable[[Canvas], None]]) -> Any:
-    """``items`` drawn over ``board``'s base layer, as patches: each the box of a group of
-    items whose boxes overlap (no two patches overlap), the items' indices and the pixels
-    (Pillow's core image); with a grid of where the patches are."""
-    layer = Canvas(board.width, board.height, base=board._base, record=False)
-    clusters: list[tuple[tuple[int, int, int, int], list[int]]] = []
-    for i, item in enumerate(items):
-        start = len(layer._drawn)
-        item(layer)
-        boxes = layer._drawn[start:]
-        if boxes:
-            clusters.append(((min(b[0] for b in boxes), min(b[1] for b in boxes),
-                              max(b[2] for b in boxes), max(b[3] for b in boxes)), [i]))
+Box4 = tuple[int, int, int, int]
+
+
+def _patches(spans: Sequence[Box4 | None], width: int,
+             height: int) -> tuple[list[tuple[Box4, list[int]]], dict[tuple[int, int], list[int]]]:
+    """The patches of an overlay whose items drew within ``spans`` (None: nothing): each
+    the box of a group of items whose boxes overlap (no two patches overlap) and the
+    items' indices, in drawing order; with a grid of where the patches are."""
+    clusters = [(box, [i]) for i, box in enumerate(spans) if box is not None]
     merged = True
     while merged:  # until no two patches overlap
         merged = False
-        out: list[tuple[tuple[int, int, int, int], list[int]]] = []
+        out: list[tuple[Box4, list[int]]] = []
         for box, indices in clusters:
             for j, (other, more) in enumerate(out):
                 if box[0] < other[2] and other[0] < box[2] and box[1] < other[3] \
@@ -273,15 +269,28 @@ def _build_overlay(board: Canvas, items: Sequence[Callable[[Canvas], None]]) -> 
     patches = []
     grid: dict[tuple[int, int], list[int]] = {}
     for k, (box, indices) in enumerate(clusters):
-        box = (max(0, box[0]), max(0, box[1]), min(board.width, box[2]),
-               min(board.height, box[3]))
+        box = (max(0, box[0]), max(0, box[1]), min(width, box[2]), min(height, box[3]))
         if box[2] <= box[0] or box[3] <= box[1]:  # wholly outside the picture
             box = (0, 0, 0, 0)
-        patches.append((box, indices, layer.image.crop(box).im if box[2] else None))
+        patches.append((box, indices))
         for gx in range(box[0] // _CELL, max(box[0], box[2] - 1) // _CELL + 1):
             for gy in range(box[1] // _CELL, max(box[1], box[3] - 1) // _CELL + 1):
                 grid.setdefault((gx, gy), []).append(k)
     return patches, grid
+
+
+def _under(drawn: Iterable[Box4], patches: list[tuple[Box4, list[int]]],
+           grid: dict[tuple[int, int], list[int]]) -> set[int]:
+    """The patches that some of the ``drawn`` boxes overlap."""
+    hit: set[int] = set()
+    for x0, y0, x1, y1 in drawn:
+        for gx in range(max(0, x0) // _CELL, max(0, x1 - 1) // _CELL + 1):
+            for gy in range(max(0, y0) // _CELL, max(0, y1 - 1) // _CELL + 1):
+                for k in grid.get((gx, gy), ()):
+                    bx0, by0, bx1, by1 = patches[k][0]
+                    if x0 < bx1 and bx0 < x1 and y0 < by1 and by0 < y1:
+                        hit.add(k)
+    return hit
 
 
 class _Region:
@@ -737,11 +746,12 @@ class Canvas:
 
     def overlay(self, key: Hashable, items: Sequence[Callable[[Canvas], None]]) -> None:
         """Draw ``items`` (each ``item(canvas)``, in order): pieces that look the same on
-        every board with this ``key`` (a map's place names and cities) but are drawn over
-        things that change (the turn's arrows). Drawn once over the bare base layer, they
-        are kept as patches (overlapping pieces together); a patch is pasted where nothing
-        has been drawn yet and its pieces are drawn again where something has. On a slow
-        canvas, without a base layer or while a TextLog records, simply drawn."""
+        every board with this ``key`` and base layer (a map's place names and cities) but
+        are drawn over things that change (the turn's arrows). As they are drawn, the
+        pixels of each group of overlapping pieces drawn over the bare base layer are kept
+        (a patch); later boards paste a patch where nothing has been drawn under it yet
+        and draw its pieces again where something has. On a slow canvas, without a base
+        layer or while a TextLog records, simply drawn."""
         if not self.fast or self._base is None or TextLog.active is not None:
             for item in items:
                 item(self)
@@ -749,26 +759,34 @@ class Canvas:
         full_key = (key, id(self._base), self.width, self.height, len(items))
         kept = _OVERLAYS.get(full_key)
         if kept is None or kept[0] is not self._base:
-            kept = (self._base, _build_overlay(self, items))
-            _OVERLAYS[full_key] = kept
+            before = len(self._drawn)
+            spans: list[Box4 | None] = []
+            for item in items:
+                start = len(self._drawn)
+                item(self)
+                boxes = self._drawn[start:]
+                spans.append((min(b[0] for b in boxes), min(b[1] for b in boxes),
+                              max(b[2] for b in boxes), max(b[3] for b in boxes))
+                             if boxes else None)
+            patches, grid = _patches(spans, self.width, self.height)
+            under = _under(self._drawn[:before], patches, grid)
+            cores = [self.image.crop(box).im if k not in under and box[2] else None
+                     for k, (box, _) in enumerate(patches)]
+            _OVERLAYS[full_key] = (self._base, (patches, grid, cores))
             while len(_OVERLAYS) > OVERLAY_CACHE:
                 _OVERLAYS.popitem(last=False)
-        else:
-            _OVERLAYS.move_to_end(full_key)
-        patches, grid = kept[1]
-        dirty: set[int] = set()
-        for x0, y0, x1, y1 in self._drawn:
-            for gx in range(max(0, x0) // _CELL, max(0, x1 - 1) // _CELL + 1):
-                for gy in range(max(0, y0) // _CELL, max(0, y1 - 1) // _CELL + 1):
-                    for k in grid.get((gx, gy), ()):
-                        bx0, by0, bx1, by1 = patches[k][0]
-                        if x0 < bx1 and bx0 < x1 and y0 < by1 and by0 < y1:
-                            dirty.add(k)
-        for k, (box, indices, core) in enumerate(patches):
-            if k in dirty:
+            return
+        _OVERLAYS.move_to_end(full_key)
+        patches, grid, cores = kept[1]
+        under = _under(self._drawn, patches, grid)
+        for k, (box, indices) in enumerate(patches):
+            core = cores[k]
+            if k in under or core is None:
                 for i in indices:
                     items[i](self)
-            elif core is not None:
+                if k not in under and box[2]:  # drawn over the bare base: kept now
+                    cores[k] = self.image.crop(box).im
+            else:
                 self._drawn.append(box)
                 self._im.paste(core, box)
 
