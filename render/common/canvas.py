@@ -39,6 +39,11 @@ Box = tuple[float, float, float, float]
 # - composite pieces drawn with :meth:`Canvas.stamp` (counters, icons) are drawn once at
 #   high quality on a transparent sprite and pasted; static layers (a board's frame and
 #   grid) are built once by the renderer and become the canvas's ``base``;
+# - parts of a board that change seldom (a player's card, a placemat, a reference list)
+#   are drawn once per look and pasted back (:meth:`Canvas.reuse`), and pieces that never
+#   change but lie over marks that do (a map's names) are kept as patches pasted where
+#   nothing lies under them (:meth:`Canvas.overlay`); both know where the canvas has drawn
+#   (``Canvas._drawn``) and give the same bytes as drawing;
 # - the PNG is a palette image in the game's fixed palette (no dithering), compressed fast.
 # Sprites and static layers use an explicit ``scale`` (the old way: drawn larger with
 # blending, then reduced). ``reference_quality()`` draws a whole board that way at
