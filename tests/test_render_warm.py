@@ -164,9 +164,16 @@ def test_a_failing_renderer_does_not_stop_the_warm_up(monkeypatch: pytest.Monkey
         raise RuntimeError("a renderer's bug")
 
     kind = next(iter(engine.GAMES))
-    monkeypatch.setitem(render._REGISTERED, kind, broken)
+    monkeypatch.setattr(sys.modules[render.renderer(kind).__module__], "render", broken)
     drawn = cogs.boards.warm_up([kind, "no_such_game"])
     assert drawn == {kind: 0, "no_such_game": 0}
+    # a renderer a test registers for a while is not warmed up (nor one that replaces
+    # render.render)
+    monkeypatch.setattr(render, "render", broken)
+    monkeypatch.setitem(render._REGISTERED, "toy_warm", broken)
+    drawn = cogs.boards.warm_up()
+    assert "toy_warm" not in drawn and drawn[kind] == 0
+    assert all(n > 0 for k, n in drawn.items() if k != kind)
 
 
 def test_drawing_in_threads_the_bot_warms_up_in_the_background(
