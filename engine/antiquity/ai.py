@@ -46,6 +46,12 @@ WAR_CHEST = 15
 JITTER = 2.0
 
 
+def choose_among(game: Any, state: Any, player: str, legal: list[str]) -> str:
+    """:func:`choose_action` given ``legal_actions`` already listed (the search's hook,
+    :func:`engine.search.heuristic_action`, so a play-out step lists them once)."""
+    return choose_action(game, state, player, legal=legal)
+
+
 def choose_action(game: Any, state: Any, player: str, rng: random.Random | None = None,
                   legal: list[str] | None = None) -> str:
     """The action ``player`` takes now (always one of ``legal_actions``).
