@@ -26,6 +26,7 @@ credits, limits left, damage tokens left) is marked with its role and drawn at l
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from render.common import (
@@ -123,7 +124,13 @@ def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
         facing = facing if facing in FACINGS and kind in ("mg", "mortar") else None
         inside = generals.get(sq) if kind in ("av", "trench") else None
         g_colour = players.colour(inside) if inside is not None else None
-        c.paste(_piece_sprite(kind, colour, icell, facing, g_colour), b[:2])
+        sprite = _piece_sprite(kind, colour, icell, facing, g_colour)
+        # blended over its square once, then pasted back whole while nothing changed under
+        # it (most pieces stay where they were from one board to the next)
+        x, y = round(b[0]), round(b[1])
+        c.reuse(("liege piece", kind, colour, icell, facing, g_colour),
+                (x, y, x + sprite.width, y + sprite.height),
+                partial(c.paste, sprite, (x, y)))
     for sq, pid in generals.items():
         if sq in pieces and pieces[sq].get("type") in ("av", "trench"):
             continue
