@@ -1,9 +1,9 @@
 """A simple, fast, deterministic automatic player for Antiquity (tests, time-outs and the
 balance simulation; docs/games/antiquity.md).
 
-It reads only the public view (digested by engine/antiquity/digest.py) and the legal
-actions (plus the static map and the price list in constants.py). On the wheel it scores
-every field it can reach, in resources:
+It reads only what the public view shows (the state, all of it public, digested by
+engine/antiquity/digest.py) and the legal actions (plus the static map and the price list
+in constants.py). On the wheel it scores every field it can reach, in resources:
 
 - production is worth what it yields, more when the nation lacks that resource for its
   next plans (a temple, a first know-how, a city to found, a few units);
@@ -31,7 +31,7 @@ from typing import Any
 from engine.antiquity import constants as C
 from engine.antiquity.board import LAND, SEA_NEIGHBOURS
 from engine.antiquity.digest import FAR, RESOURCES, Context, distances
-from engine.antiquity.state import AntiquityState
+from engine.antiquity.state import WHEEL, AntiquityState
 
 #: Know-hows in the order the player wants to be first to buy them (Philosophy gives two
 #: Scholars to its first buyer).
@@ -71,11 +71,10 @@ def choose_action(game: Any, state: Any, player: str, rng: random.Random | None 
         return str(legal[0])
     # what game.view gives, less what only the screen needs
     ctx = Context.of_state(state)
-    view = ctx.view
-    if view["phase"] == "wheel":
+    if state.phase == "wheel":
         choice = _wheel(ctx, legal, rng)
     else:
-        choice = _act(ctx, view.get("field"), legal)
+        choice = _act(ctx, state.field, legal)
     if choice in legal:
         return choice
     return "end" if "end" in legal else str(legal[0])  # pragma: no cover - a safety net
@@ -84,8 +83,8 @@ def choose_action(game: Any, state: Any, player: str, rng: random.Random | None 
 # -- the wheel -----------------------------------------------------------------------------
 
 def _wheel(ctx: Context, legal: list[str], rng: random.Random | None = None) -> str:
-    wheel = list(ctx.view["wheel"])
-    here = ctx.me["wheel"]
+    wheel = WHEEL
+    here = ctx.wheel_at
     best: tuple[float, int, str] | None = None
     for action in legal:
         if not action.startswith("go "):
@@ -108,12 +107,12 @@ def _goals(ctx: Context) -> dict[str, int]:
     if ctx._goals is not None:
         return ctx._goals
     want = {"marble": 0, "iron": 0, "gold": 0}
-    untempled = sum(1 for p in ctx.mine if not p["temple"])
-    if untempled and int(ctx.view["temples_left"]):
+    untempled = len(ctx.mine) - ctx.temple_count
+    if untempled and ctx.temples_left:
         want["marble"] += C.TEMPLE_COST
     if _first_buys(ctx):
         want["gold"] += C.FIRST_COST
-    if ctx.empty_sites() and int(ctx.me["stones"]) > 0:
+    if ctx.empty_sites() and ctx.stones > 0:
         for r in RESOURCES:
             want[r] += C.FOUND_COST[r]
     want["iron"] += C.LEGION_COST * min(4, _units_wanted(ctx))
@@ -122,7 +121,7 @@ def _goals(ctx: Context) -> dict[str, int]:
 
 
 def _first_buys(ctx: Context) -> list[str]:
-    return [k for k in WISHLIST if k not in ctx.view["first_knowhow"] and k not in ctx.knowhow
+    return [k for k in WISHLIST if k not in ctx.first and k not in ctx.knowhow
             and (k not in NEEDS or NEEDS[k] in ctx.knowhow)]
 
 
@@ -161,13 +160,13 @@ def _next_threshold(have: int, thresholds: Iterable[int]) -> int | None:
 
 
 def _temple_value(ctx: Context, stock: Mapping[str, int]) -> float:
-    untempled = sum(1 for p in ctx.mine if not p["temple"])
-    n = min(untempled, stock["marble"] // C.TEMPLE_COST, int(ctx.view["temples_left"]))
+    temples = ctx.temple_count
+    n = min(len(ctx.mine) - temples, stock["marble"] // C.TEMPLE_COST, ctx.temples_left)
     if not n:
         return 0.0
     value = (C.TEMPLE_COST + 2.0) * n
-    nxt = _next_threshold(int(ctx.me["temples"]), C.CITIZEN_TEMPLES)
-    if nxt is not None and int(ctx.me["temples"]) + n >= nxt:
+    nxt = _next_threshold(temples, C.CITIZEN_TEMPLES)
+    if nxt is not None and temples + n >= nxt:
         value += POINT
     return value
 
@@ -180,7 +179,7 @@ def _knowhow_value(ctx: Context, stock: Mapping[str, int]) -> float:
             gold -= C.FIRST_COST
             value += C.FIRST_COST + POINT * (2 if k == "philosophy" else 1) - 4.0
     for k in WISHLIST:
-        if k in ctx.knowhow or k not in ctx.view["first_knowhow"]:
+        if k in ctx.knowhow or k not in ctx.first:
             continue
         if (k not in NEEDS or NEEDS[k] in ctx.knowhow) and gold >= C.KNOWHOW_COST and _useful(
                 ctx, k):
@@ -198,7 +197,7 @@ def _useful(ctx: Context, k: str) -> bool:
     if k == "democracy":
         return ctx.production("marble") >= 2
     if k == "monarchy":
-        return any(ctx.exposed(p["id"]) for p in ctx.mine)
+        return any(ctx.exposed(p) for p in ctx.mine)
     return k == "wheel"
 
 
@@ -208,13 +207,13 @@ def _units_wanted(ctx: Context) -> int:
     cached: int | None = ctx.cache.get("units_wanted")
     if cached is not None:  # asked by the production, Arming and goal scores alike
         return cached
-    defence = sum(min(2, ctx.exposed(p["id"])) for p in ctx.mine)
-    units = int(ctx.me["legions"]) + int(ctx.me["galleys"])
+    defence = sum(min(2, ctx.exposed(p)) for p in ctx.mine)
+    units = ctx.legion_count + ctx.galley_count
     spread = max(0, 3 + len(ctx.mine) // 3 - units)
     war = 0
     target = _war_target(ctx)
     if target is not None:
-        war = max(0, int(ctx.provinces[target]["defence"]) + 1 - _available_near(ctx, target))
+        war = max(0, _defence(ctx, target) + 1 - _available_near(ctx, target))
     wanted = defence + spread + _navigator_gap(ctx) + war + min(2, len(_landing_seas(ctx)))
     ctx.cache["units_wanted"] = wanted
     return wanted
@@ -231,7 +230,7 @@ def _landing_seas(ctx: Context) -> dict[str, int]:
     coasts = ctx.coasts
     placeable: set[str] = set()
     for p in ctx.mine:
-        placeable.update(coasts(p["id"]))
+        placeable.update(coasts(p))
     out: dict[str, int] = {}
     for pid in ctx.empty_sites():
         if pid in reach:
@@ -255,7 +254,7 @@ def _war_target(ctx: Context) -> str | None:
         return cached
     best: tuple[float, int, str] | None = None
     if _at_war(ctx):
-        bases = [p["id"] for p in ctx.mine]
+        bases = ctx.mine
         dist = distances(bases, LAND, ctx.provinces)
         coast = {s for b in bases for s in ctx.coasts(b)}
         sea_dist = distances(coast, SEA_NEIGHBOURS, ctx.seas, ctx.sea_ok(ctx.nation))
@@ -263,7 +262,7 @@ def _war_target(ctx: Context) -> str | None:
             steps = min([dist.get(pid, FAR)] + [sea_dist.get(c, FAR) for c in ctx.coasts(pid)])
             if steps >= FAR:
                 continue
-            score = 6.0 - defence - 1.5 * steps + (POINT if ctx.provinces[pid]["temple"] else 0)
+            score = 6.0 - defence - 1.5 * steps + (POINT if pid in ctx.temples else 0)
             key = (score, -ctx.order_of(pid), pid)
             if best is None or key[:2] > best[:2]:
                 best = key
@@ -274,9 +273,9 @@ def _war_target(ctx: Context) -> str | None:
 
 def _navigator_gap(ctx: Context) -> int:
     """Galleys still to place for the next Navigator (0 when none is in sight)."""
-    held = int(ctx.me["seas"])
+    held = ctx.sea_count
     nxt = _next_threshold(held, C.NAVIGATOR_SEAS)
-    if nxt is None or nxt - held > 3 or int(ctx.me["galleys"]) >= C.GALLEYS:
+    if nxt is None or nxt - held > 3 or ctx.galley_count >= C.GALLEYS:
         return 0
     return nxt - held
 
@@ -298,7 +297,7 @@ def _new_seas(ctx: Context) -> list[str]:
     """Seas where the nation may place a galley and has none."""
     out = []
     for p in ctx.mine:
-        for s in ctx.coasts(p["id"]):
+        for s in ctx.coasts(p):
             if not ctx.galleys_at(s) and s not in out:
                 out.append(s)
     return out
@@ -307,7 +306,7 @@ def _new_seas(ctx: Context) -> list[str]:
 def _maneuver_value(ctx: Context, stock: Mapping[str, int]) -> float:
     value = 0.0
     founds = min(stock[r] // max(1, C.FOUND_COST[r]) for r in RESOURCES)
-    if founds and int(ctx.me["stones"]) > 0:
+    if founds and ctx.stones > 0:
         n = min(founds, _sites_in_reach(ctx))
         value += 6.0 * n
         nxt = _next_threshold(len(ctx.mine), C.KING_CITIES)
@@ -315,7 +314,7 @@ def _maneuver_value(ctx: Context, stock: Mapping[str, int]) -> float:
             value += POINT
     for term in _conquests(ctx):
         value += term
-    if value == 0.0 and _navigator_gap(ctx) and int(ctx.me["galleys"]) > int(ctx.me["seas"]):
+    if value == 0.0 and _navigator_gap(ctx) and ctx.galley_count > ctx.sea_count:
         value = 2.0
     return value
 
@@ -335,7 +334,7 @@ def _conquests(ctx: Context) -> list[float]:
     known: list[float] | None = ctx.cache.get("conquests")
     if known is None:
         known = ctx.cache["conquests"] = [
-            5.0 + (POINT if ctx.provinces[pid]["temple"] else 0.0)
+            5.0 + (POINT if pid in ctx.temples else 0.0)
             for pid, defence in ctx.targets().items() if _available_near(ctx, pid) >= defence]
     return known
 
@@ -393,6 +392,13 @@ def _units_near(ctx: Context) -> dict[str, int]:
     return total
 
 
+def _defence(ctx: Context, pid: str) -> int:
+    """The defence of a province known to hold a city."""
+    strength = ctx.defence(pid)
+    assert strength is not None
+    return strength
+
+
 def _spare_legions(ctx: Context, pid: str) -> int:
     """Legions that may leave a province without exposing an own city there (once per
     province and decision)."""
@@ -401,12 +407,12 @@ def _spare_legions(ctx: Context, pid: str) -> int:
         return known[pid]
     n = ctx.legions_at(pid)
     spare = n
-    if ctx.provinces[pid]["owner"] == ctx.nation and ctx.exposed(pid) == 0 and n:
+    own = ctx.cities.get(pid) == ctx.nation
+    if own and ctx.exposed(pid) == 0 and n:
         # leaving would drop the defence by n: keep what the enemy could match
-        p = ctx.provinces[pid]
-        margin = int(p["defence"]) - ctx.power().get(pid, 0) - 1
+        margin = _defence(ctx, pid) - ctx.power().get(pid, 0) - 1
         spare = max(0, min(n, margin)) if len(ctx.mine) > 1 else n
-    elif ctx.provinces[pid]["owner"] == ctx.nation and len(ctx.mine) > 1:
+    elif own and len(ctx.mine) > 1:
         spare = 0
     known[pid] = spare
     return spare
@@ -434,7 +440,7 @@ def _pick_temple(ctx: Context, legal: list[str]) -> str:
     rank = {"marble": 2, "gold": 1, "iron": 0}
 
     def key(pid: str) -> tuple[int, int, int, int]:
-        r = ctx.provinces[pid]["resource"]
+        r = ctx.resource[pid]
         return (-ctx.exposed(pid), int(want[r] > ctx.stock[r]), rank[r], -ctx.order_of(pid))
     return f"temple {max(options, key=key)}"
 
@@ -442,7 +448,7 @@ def _pick_temple(ctx: Context, legal: list[str]) -> str:
 def _pick_knowhow(ctx: Context, legal: list[str]) -> str:
     options = {a.split()[1] for a in legal if a.startswith("learn ")}
     for k in WISHLIST:
-        if k in options and k not in ctx.view["first_knowhow"]:
+        if k in options and k not in ctx.first:
             return f"learn {k}"
     for k in WISHLIST:
         if k in options and _useful(ctx, k):
@@ -461,7 +467,7 @@ def _pick_arming(ctx: Context, legal: list[str]) -> str:
     if iron >= C.LEGION_COST:
         exposed = [pid for pid in legions if ctx.exposed(pid)]
         if exposed:
-            pid = max(exposed, key=lambda q: (ctx.provinces[q]["temple"], -ctx.exposed(q),
+            pid = max(exposed, key=lambda q: (q in ctx.temples, -ctx.exposed(q),
                                               -ctx.order_of(q)))
             return f"legion {pid}"
     # then a galley on the coast of empty sites out of reach (islands)
@@ -508,21 +514,21 @@ def _pick_maneuver(ctx: Context, legal: list[str]) -> str:
     if conquers:
         def ckey(a: str) -> tuple[int, int, int]:
             _, pid, n = a.split()
-            return (int(ctx.provinces[pid]["temple"]), int(n), -ctx.order_of(pid))
+            return (int(pid in ctx.temples), int(n), -ctx.order_of(pid))
         return max(conquers, key=ckey)
     founds = [a.split()[1] for a in legal if a.startswith("found ")]
     if founds:
         want = _goals(ctx)
 
         def fkey(pid: str) -> tuple[int, int, int]:
-            r = ctx.provinces[pid]["resource"]
+            r = ctx.resource[pid]
             return (want[r] - ctx.stock[r] - ctx.production(r), -ctx.power().get(pid, 0),
                     -ctx.order_of(pid))
         return f"found {max(founds, key=fkey)}"
     for a in legal:
         if a.startswith("fight "):
             _, region, other = a.split()
-            if region in ctx.provinces and ctx.provinces[region]["owner"] is None:
+            if region in ctx.provinces and region not in ctx.cities:
                 mine = ctx.legions_at(region)
                 theirs = ctx.legions_at(region, other)
                 if mine > theirs:
@@ -551,7 +557,7 @@ def _pick_move(ctx: Context, legal: list[str]) -> str | None:
     targets = {pid: need for pid, need in targets.items() if need > 0}
     war = _war_target(ctx)
     if war is not None and war not in targets:
-        need = int(ctx.provinces[war]["defence"]) - ctx.units_at(war)
+        need = _defence(ctx, war) - ctx.units_at(war)
         if need > 0:
             targets[war] = need
     goals = sites + list(targets)
@@ -563,7 +569,7 @@ def _pick_move(ctx: Context, legal: list[str]) -> str | None:
     for (src, dst), counts in moves.items():
         if src in ctx.provinces:
             spare = min(_spare_legions(ctx, src),
-                        ctx.legions_at(src) - int(ctx.provinces[src].get("moved", 0)))
+                        ctx.legions_at(src) - ctx.moved.get(src, 0))
             gain = land_goal.get(src, FAR) - land_goal.get(dst, FAR)
             if gain <= 0 or spare <= 0:
                 continue
@@ -575,13 +581,13 @@ def _pick_move(ctx: Context, legal: list[str]) -> str | None:
                 need, score = 1, 1.0 + gain
         else:
             here = ctx.galleys_at(src)
-            spare = here - int(ctx.seas[src].get("moved", 0))
+            spare = here - ctx.moved.get(src, 0)
             if spare <= 0:
                 continue
             gain = sea_goal.get(src, FAR) - sea_goal.get(dst, FAR)
             if gain > 0:
                 need, score = 1, (5.5 if dst in goal_seas else 1.0) + gain
-                hit = [targets[t] for t in targets if dst in ctx.provinces[t]["coasts"]]
+                hit = [targets[t] for t in targets if dst in ctx.coasts(t)]
                 if hit:
                     need = max(hit)
             elif navigating and not ctx.galleys_at(dst) and here >= 2:

@@ -1,10 +1,11 @@
-"""What Antiquity's automatic player sees: the public view digested once per decision.
+"""What Antiquity's automatic player sees: the public board digested once per decision.
 
-:class:`Context` wraps a nation's view (engine/antiquity/ai.py reads nothing else) and
-answers the questions the player's scoring asks again and again: where its units can get
-in one move, which enemy cities can be conquered, how many units an enemy could bring to a
-city next turn. The map's distance tables behind it are computed once per set of regions
-in play and cached.
+:class:`Context` reads the state (everything in Antiquity is public; engine/antiquity/ai.py
+reads nothing else) straight from its tables, not through view-shaped dicts, and answers
+the questions the player's scoring asks again and again: where its units can get in one
+move, which enemy cities can be conquered, how many units an enemy could bring to a city
+next turn. The map's facts and distance tables behind it are computed once per player
+count and cached.
 """
 
 from __future__ import annotations
@@ -94,24 +95,15 @@ def _sea_facts(n: int) -> tuple[tuple[str, bool], ...]:
 
 
 def player_view(state: AntiquityState) -> dict[str, Any]:
-    """The parts of :meth:`engine.antiquity.rules.Antiquity.view` the player reads (see
-    :func:`_player_view`)."""
-    return _player_view(state)[0]
-
-
-def _player_view(state: AntiquityState) -> tuple[dict[str, Any], Regions]:
-    """The parts of :meth:`engine.antiquity.rules.Antiquity.view` the player reads (the
-    same values under the same keys), built straight from the state: the full view
-    spends most of its time on what only the board image and the bot show.
+    """The parts of :meth:`engine.antiquity.rules.Antiquity.view` the player's scoring
+    reads (the same values under the same keys), built straight from the state: the full
+    view spends most of its time on what only the board image and the bot show.
 
     Nations: id, out, resources, wheel, knowhow and the board counts. Provinces: id,
     resource, owner, temple, legions, coasts (a tuple), defence and moved. Seas: id,
-    deep, galleys and moved. tests/test_antiquity_player_view.py holds it to the view.
-
-    With it, the regions indexed for the nation to act (what a :class:`Context` would
-    work out from the view again), from the same loops."""
+    deep, galleys and moved. tests/test_antiquity_player_view.py holds it to the view;
+    :class:`Context` reads the same facts from the state directly."""
     n = state.n
-    regions = Regions(state.turn)
     order = state.nations
     units = state.units
     cities = state.cities
@@ -128,91 +120,79 @@ def _player_view(state: AntiquityState) -> tuple[dict[str, Any], Regions]:
             "knowhow": list(knowhow[nat]), "cities": held, "temples": temple_count,
             "stones": C.STONES - held, "legions": legions, "galleys": galleys,
             "seas": seas_held})
-    none: dict[str, int] = {}
-    moved = state.moved if state.phase == "action" and state.field in MANEUVERS else none
+    moved = _moved(state)
     provinces = []
     for p, resource, shore_seas in _province_facts(n):
-        owner = cities.get(p)
         here = units.get(p)
-        strength = None
-        if owner is not None:  # as maneuver.defence
-            strength = (3 if p in temples else 1) + (here.get(owner, 0) if here else 0) + (
-                1 if "monarchy" in knowhow[owner] else 0)
-            for c in shore_seas:
-                fleet = units.get(c)
-                if fleet:
-                    strength += fleet.get(owner, 0)
-        entry = {
-            "id": p, "resource": resource, "owner": owner, "temple": p in temples,
+        provinces.append({
+            "id": p, "resource": resource, "owner": cities.get(p), "temple": p in temples,
             "legions": {nat: here[nat] for nat in order if here.get(nat)} if here else {},
-            "coasts": shore_seas, "defence": strength, "moved": moved.get(p, 0)}
-        provinces.append(entry)
-        regions.add_province(entry)
+            "coasts": shore_seas, "defence": defence(state, p, shore_seas),
+            "moved": moved.get(p, 0)})
     seas = []
     for s, deep in _sea_facts(n):
         here = units.get(s)
-        entry = {
+        seas.append({
             "id": s, "deep": deep,
             "galleys": {nat: here[nat] for nat in order if here.get(nat)} if here else {},
-            "moved": moved.get(s, 0)}
-        seas.append(entry)
-        regions.add_sea(entry)
+            "moved": moved.get(s, 0)})
     first = state.first
     return {
         "turn": None if state.over else state.turn, "phase": state.phase,
         "field": state.field, "wheel": WHEEL, "target": C.TARGET[n],
         "temples_left": C.TEMPLES - len(temples),
         "first_knowhow": {k: first[k] for k in KNOWHOW if k in first},
-        "nations": nations, "provinces": provinces, "seas": seas}, regions
+        "nations": nations, "provinces": provinces, "seas": seas}
 
 
-class Regions:
-    """A view's provinces and seas indexed for one nation: by id, its cities, every
-    owner's city count and its own units in every region."""
+_NONE: dict[str, int] = {}
 
-    def __init__(self, nation: str) -> None:
-        self.nation = nation
-        self.provinces: dict[str, Mapping[str, Any]] = {}
-        self.mine: list[Mapping[str, Any]] = []
-        self.cities_of: dict[str, int] = {}
-        self.army: dict[str, int] = {}
-        self.seas: dict[str, Mapping[str, Any]] = {}
-        self.fleet: dict[str, int] = {}
 
-    @classmethod
-    def of_view(cls, view: View, nation: str) -> Regions:
-        regions = cls(nation)
-        for p in view["provinces"]:
-            regions.add_province(p)
-        for sea in view["seas"]:
-            regions.add_sea(sea)
-        return regions
+def _moved(state: AntiquityState) -> Mapping[str, int]:
+    """Units of the nation to act that already moved, by region (only in a Maneuver)."""
+    return state.moved if state.phase == "action" and state.field in MANEUVERS else _NONE
 
-    def add_province(self, p: Mapping[str, Any]) -> None:
-        pid = p["id"]
-        self.provinces[pid] = p
-        owner = p["owner"]
-        if owner == self.nation:
-            self.mine.append(p)
-        if owner:
-            self.cities_of[owner] = self.cities_of.get(owner, 0) + 1
-        self.army[pid] = int(p["legions"].get(self.nation, 0))
 
-    def add_sea(self, sea: Mapping[str, Any]) -> None:
-        sid = sea["id"]
-        self.seas[sid] = sea
-        self.fleet[sid] = int(sea["galleys"].get(self.nation, 0))
+def defence(state: AntiquityState, p: str, shore_seas: Iterable[str]) -> int | None:
+    """A city's defence as maneuver.defence counts it (None: no city); ``shore_seas``:
+    the seas in play on its coast."""
+    owner = state.cities.get(p)
+    if owner is None:
+        return None
+    units = state.units
+    here = units.get(p)
+    strength = (3 if p in state.temples else 1) + (here.get(owner, 0) if here else 0) + (
+        1 if "monarchy" in state.knowhow[owner] else 0)
+    for c in shore_seas:
+        fleet = units.get(c)
+        if fleet:
+            strength += fleet.get(owner, 0)
+    return strength
 
 
 NearLists = dict[tuple[str, int], list[str]]
 
 
 class _Static:
-    """What a Context needs of the regions in play alone, made once per set of them (the
-    map does not change): map order, the distance tables, each sea's shore, and the
-    caches of :func:`_near` lists asked again and again. Read only."""
+    """What a Context needs of the regions in play alone, made once per player count (the
+    map does not change): the regions in map order, each province's resource and coast,
+    the deep seas, the distance tables, each sea's shore, and the caches of :func:`_near`
+    lists asked again and again. Read only."""
 
-    def __init__(self, provinces: tuple[str, ...], seas: tuple[str, ...]) -> None:
+    def __init__(self, n: int) -> None:
+        facts = _province_facts(n)
+        sea_facts = _sea_facts(n)
+        provinces = tuple(p for p, _, _ in facts)
+        seas = tuple(s for s, _ in sea_facts)
+        #: the regions in play, in map order (a Mapping, for distances' ``allowed``)
+        self.provinces: dict[str, None] = dict.fromkeys(provinces)
+        self.seas: dict[str, None] = dict.fromkeys(seas)
+        self.resource = {p: r for p, r, _ in facts}
+        #: the seas in play on each province's coast (the view's "coasts")
+        self.coasts = {p: c for p, _, c in facts}
+        #: the same, as lists (Context.coasts)
+        self.coast_lists = {p: [s for s in c if s in self.seas] for p, _, c in facts}
+        self.deep = frozenset(s for s, deep in sea_facts if deep)
         self.order = {r: i for i, r in enumerate([*provinces, *seas])}
         self.land = _land_table(provinces)
         self.shore = _shores(provinces)
@@ -222,8 +202,8 @@ class _Static:
 
 
 @cache
-def _static(provinces: tuple[str, ...], seas: tuple[str, ...]) -> _Static:
-    return _Static(provinces, seas)
+def _static(n: int) -> _Static:
+    return _Static(n)
 
 
 def _near(known: NearLists, table: Table, region: str, limit: int) -> list[str]:
@@ -235,56 +215,111 @@ def _near(known: NearLists, table: Table, region: str, limit: int) -> list[str]:
 
 
 class Context:
-    """The view digested once per call."""
+    """What the nation to act sees, read straight from the state (all of it public) and
+    digested once per decision. The state is only read."""
 
     @classmethod
     def of_state(cls, state: AntiquityState) -> Context:
-        """The Context of the nation to act, from :func:`player_view` (the regions
-        indexed in the same loops that build it)."""
-        view, regions = _player_view(state)
-        me = next(n for n in view["nations"] if n["id"] == view["turn"])
-        return cls(view, me, regions)
+        """The Context of the nation to act."""
+        return cls(state)
 
-    def __init__(self, view: View, me: Mapping[str, Any],
-                 regions: Regions | None = None) -> None:
-        """``regions``: the view's regions already indexed for ``me`` (else done here)."""
-        self.view = view
-        self.me = me
-        nation: str = me["id"]
+    def __init__(self, state: AntiquityState) -> None:
+        nation = state.turn
+        self.state = state
         self.nation = nation
-        if regions is None or regions.nation != nation:
-            regions = Regions.of_view(view, nation)
-        # by id, the own cities, everyone's city count and the own units of every region
-        # (read in most of the scoring loops)
-        self.provinces = regions.provinces
-        self.mine = regions.mine
-        self.cities_of = regions.cities_of
-        self.army = regions.army
-        self.seas = regions.seas
-        self.fleet = regions.fleet
-        key = tuple(self.provinces)
-        seas = tuple(self.seas)
-        static = _static(key, seas)
+        static = _static(state.n)
+        self.provinces = static.provinces
+        self.seas = static.seas
+        self.resource = static.resource
         self.order = static.order
-        self.knowhow: set[str] = set(me["knowhow"])
-        self.stock = {r: int(me[r]) for r in RESOURCES}
-        self.knowhow_of = {n["id"]: set(n["knowhow"]) for n in view["nations"]}
-        self.active = [n["id"] for n in view["nations"] if not n["out"]]
-        self.target: int = int(view["target"])
+        self.land = static.land
+        self.shore = static.shore
+        self.sea_tables = static.sea_tables
+        self._land_near = static.land_near
+        self._sea_near = static.sea_near
+        self._coasts = static.coast_lists
+        self._deep = static.deep
+        self._coast_tuples = static.coasts
+        # the board, read only: province -> owner, temples, region -> nation -> count
+        self.cities = state.cities
+        self.temples = state.temples
+        self.units = state.units
+        self.moved = _moved(state)
+        # the own cities (map order), everyone's city count and the own units by region
+        # (read in most of the scoring loops)
+        order = self.order
+        cities_of: dict[str, int] = {}
+        mine: list[str] = []
+        for p, owner in state.cities.items():
+            cities_of[owner] = cities_of.get(owner, 0) + 1
+            if owner == nation:
+                mine.append(p)
+        mine.sort(key=order.__getitem__)
+        self.mine = mine
+        self.cities_of = cities_of
+        army: dict[str, int] = {}
+        fleet: dict[str, int] = {}
+        for r, here in state.units.items():
+            k = here.get(nation)
+            if k:
+                if r in self.provinces:
+                    army[r] = k
+                else:
+                    fleet[r] = k
+        #: the own legions and galleys by region (regions without any left out)
+        self.army = army
+        self.fleet = fleet
+        self.knowhow: set[str] = set(state.knowhow[nation])
+        res = state.resources[nation]
+        self.stock = {r: int(res[r]) for r in RESOURCES}
+        self.knowhow_of = {nat: set(k) for nat, k in state.knowhow.items()}
+        self.active = state.active()
+        self.first = state.first
+        self.temples_left = C.TEMPLES - len(state.temples)
+        self.wheel_at = state.wheel[nation]
         self._power: dict[str, int] | None = None
         self._sites: list[str] | None = None
         self._goals: dict[str, int] | None = None
         self._targets: dict[str, int] | None = None
         self._moves: dict[str, dict[str, int]] = {}
         self.cache: dict[str, Any] = {}
-        self.land = static.land
-        self.shore = static.shore
-        self.sea_tables = static.sea_tables
-        self._land_near = static.land_near
-        self._sea_near = static.sea_near
-        self._coasts: dict[str, list[str]] = {}
+        self._defence: dict[str, int | None] = {}
         self._exposed: dict[str, int] = {}
         self._free: dict[str, bool] = {}
+
+    @property
+    def temple_count(self) -> int:
+        """The own cities with a temple."""
+        temples = self.temples
+        return sum(1 for p in self.mine if p in temples)
+
+    @property
+    def stones(self) -> int:
+        """City stones left in the own supply."""
+        return C.STONES - len(self.mine)
+
+    @property
+    def legion_count(self) -> int:
+        return sum(self.army.values())
+
+    @property
+    def galley_count(self) -> int:
+        return sum(self.fleet.values())
+
+    @property
+    def sea_count(self) -> int:
+        """Seas holding own galleys."""
+        return len(self.fleet)
+
+    def owner(self, pid: str) -> str | None:
+        return self.cities.get(pid)
+
+    def defence(self, pid: str) -> int | None:
+        """The city's defence (None: no city), as maneuver.defence counts it."""
+        known = self._defence.get(pid, -1)
+        if known == -1:
+            known = self._defence[pid] = defence(self.state, pid, self._coast_tuples[pid])
+        return known
 
     def sea_table(self, nation: str) -> Table:
         return self.sea_tables["navigation" in self.knowhow_of[nation]]
@@ -306,8 +341,9 @@ class Context:
         return 1 + ("sailing" in k) + ("navigation" in k)
 
     def production(self, resource: str) -> int:
-        amount = sum(C.TEMPLE_YIELD if p["temple"] else C.CITY_YIELD
-                     for p in self.mine if p["resource"] == resource)
+        temples, of = self.temples, self.resource
+        amount = sum(C.TEMPLE_YIELD if p in temples else C.CITY_YIELD
+                     for p in self.mine if of[p] == resource)
         if resource == "marble" and "democracy" in self.knowhow:
             amount += C.DEMOCRACY_BONUS
         if resource == "gold" and "currency" in self.knowhow:
@@ -316,41 +352,43 @@ class Context:
 
     def legions_at(self, province: str, nation: str | None = None) -> int:
         if not nation:
-            return self.army[province]
-        return int(self.provinces[province]["legions"].get(nation, 0))
+            return self.army.get(province, 0)
+        here = self.units.get(province)
+        return here.get(nation, 0) if here else 0
 
     def galleys_at(self, sea: str, nation: str | None = None) -> int:
         if not nation:
-            return self.fleet[sea]
-        return int(self.seas[sea]["galleys"].get(nation, 0))
+            return self.fleet.get(sea, 0)
+        here = self.units.get(sea)
+        return here.get(nation, 0) if here else 0
 
     def coasts(self, province: str) -> list[str]:
         """The seas in play on the province's coast (read it only)."""
-        known = self._coasts.get(province)
-        if known is None:
-            known = self._coasts[province] = [
-                s for s in self.provinces[province]["coasts"] if s in self.seas]
-        return known
+        return self._coasts[province]
 
     def foreign_legions(self, province: str) -> int:
-        return sum(int(n) for k, n in self.provinces[province]["legions"].items()
-                   if k != self.nation)
+        here = self.units.get(province)
+        if not here:
+            return 0
+        return sum(n for k, n in here.items() if k != self.nation)
 
     def units_at(self, province: str, nation: str | None = None) -> int:
         """Legions in the province and galleys on its coast."""
         who = nation or self.nation
         if who == self.nation:
             fleet = self.fleet
-            return self.army[province] + sum(fleet[s] for s in self.coasts(province))
+            return self.army.get(province, 0) + sum(
+                fleet.get(s, 0) for s in self._coasts[province])
         return self.legions_at(province, who) + sum(
-            self.galleys_at(s, who) for s in self.coasts(province))
+            self.galleys_at(s, who) for s in self._coasts[province])
 
     def empty_sites(self) -> list[str]:
         """City sites nobody holds and no other nation's legion blocks."""
         if self._sites is None:
-            self._sites = [pid for pid, p in self.provinces.items()
-                           if p["owner"] is None
-                           and (not p["legions"] or not self.foreign_legions(pid))]
+            cities, units = self.cities, self.units
+            self._sites = [pid for pid in self.provinces
+                           if pid not in cities
+                           and (pid not in units or not self.foreign_legions(pid))]
         return self._sites
 
     def targets(self) -> dict[str, int]:
@@ -359,18 +397,21 @@ class Context:
         if self._targets is not None:
             return self._targets
         out = {}
-        for pid, p in self.provinces.items():
-            owner = p["owner"]
+        cities = self.cities
+        for pid in self.provinces:
+            owner = cities.get(pid)
             if owner in (None, self.nation) or self.cities_of.get(owner, 0) <= 1:
                 continue
-            if p.get("defence") is not None:
-                out[pid] = int(p["defence"])
+            strength = self.defence(pid)
+            if strength is not None:
+                out[pid] = strength
         self._targets = out
         return out
 
     def sea_ok(self, nation: str) -> Callable[[str], bool]:
         navigation = "navigation" in self.knowhow_of[nation]
-        return lambda sea: navigation or not self.seas[sea]["deep"]
+        deep = self._deep
+        return lambda sea: navigation or sea not in deep
 
     def power(self) -> dict[str, int]:
         """For every province, the most units one enemy could bring there next turn."""
@@ -388,17 +429,18 @@ class Context:
     def _reach_counts(self, nation: str) -> dict[str, int]:
         out: dict[str, int] = {}
         legion_range = self.range_of(nation, True)
-        for pid, p in self.provinces.items():
-            n = int(p["legions"].get(nation, 0))
-            if n:
-                for q in self.land_near(pid, legion_range):
-                    out[q] = out.get(q, 0) + n
         galley_range = self.range_of(nation, False)
-        for sid, s in self.seas.items():
-            n = int(s["galleys"].get(nation, 0))
-            if n:
+        provinces = self.provinces
+        for r, here in self.units.items():
+            n = here.get(nation, 0)
+            if not n:
+                continue
+            if r in provinces:
+                for q in self.land_near(r, legion_range):
+                    out[q] = out.get(q, 0) + n
+            else:
                 touched: set[str] = set()
-                for t in self.sea_near(nation, sid, galley_range):
+                for t in self.sea_near(nation, r, galley_range):
                     touched.update(self.shore[t])
                 for q in touched:
                     out[q] = out.get(q, 0) + n
@@ -409,11 +451,11 @@ class Context:
         known = self._exposed.get(pid)
         if known is not None:
             return known
-        p = self.provinces[pid]
-        if len(self.mine) <= 1 or p.get("defence") is None:
+        strength = self.defence(pid)
+        if len(self.mine) <= 1 or strength is None:
             lack = 0
         else:
-            lack = max(0, self.power().get(pid, 0) - int(p["defence"]) + 1)
+            lack = max(0, self.power().get(pid, 0) - strength + 1)
         self._exposed[pid] = lack
         return lack
 
@@ -423,12 +465,10 @@ class Context:
         known = self._free.get(region)
         if known is not None:
             return known
-        if region in self.provinces:
-            p = self.provinces[region]
-            free = (p["owner"] in (None, self.nation)
-                    and all(k == self.nation for k, n in p["legions"].items() if n))
-        else:
-            free = all(k == self.nation for k, n in self.seas[region]["galleys"].items() if n)
+        here = self.units.get(region)
+        free = not here or all(k == self.nation for k, n in here.items() if n)
+        if region in self.provinces and self.cities.get(region) not in (None, self.nation):
+            free = False
         self._free[region] = free
         return free
 
@@ -442,6 +482,7 @@ class Context:
         allowed: Mapping[str, Any] = self.provinces if legion else self.seas
         limit = self.range_of(self.nation, legion)
         navigation = "navigation" in self.knowhow
+        deep = self._deep
         dist = {region: 0}
         queue: deque[str] = deque([region])
         while queue:
@@ -450,7 +491,7 @@ class Context:
                 continue
             for n in graph.get(r, ()):
                 if n in allowed and n not in dist and (
-                        legion or navigation or not self.seas[n]["deep"]):
+                        legion or navigation or n not in deep):
                     dist[n] = dist[r] + 1
                     queue.append(n)
         self._moves[region] = dist
