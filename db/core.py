@@ -101,6 +101,11 @@ from engine.core import RESIGN, Game, IllegalAction
 from engine.notation import looks_like_number, parse_number
 
 T = TypeVar("T")
+#: The games columns that hold JSON (``write`` encodes them).
+_JSON_COLUMNS = frozenset({"seats", "decisions", "timing", "nudges", "dice", "origin"})
+#: The games columns ``write`` changes (the rest are set once, when the game is opened).
+_WRITABLE = _JSON_COLUMNS | {"status", "host_id", "seed", "state", "version",
+                             "lobby_message_id", "digest_seq", "wake_at"}
 #: Read in a move's transaction once it is written: ``prefetch(conn, record)``.
 Prefetch = Callable[[Connection, GameRecord], Awaitable[Delivery]]
 
@@ -301,15 +306,18 @@ class StoreCore:
                     **changes: Any) -> GameRecord:
         """Save ``changes`` to a game read in this transaction (guarded by its version)."""
         new = replace(old, updated_at=self.now(), **changes)
-        sql_values = {
-            "status": new.status, "seats": canonical_json(list(new.seats)),
-            "host_id": new.host_id, "seed": new.seed, "state": new.state,
-            "version": new.version, "lobby_message_id": new.lobby_message_id,
-            "updated_at": new.updated_at, "digest_seq": new.digest_seq,
-            "decisions": canonical_json(new.decisions), "timing": canonical_json(new.timing),
-            "nudges": canonical_json(new.nudges), "wake_at": new.wake_at,
-            "dice": canonical_json(new.dice), "origin": canonical_json(new.origin),
-        }
+        # Only what changed is written (a move leaves the seats, dice and origin as they
+        # were): the row was read in this transaction, and the version guards it.
+        sql_values: dict[str, Any] = {"updated_at": new.updated_at}
+        for name in changes:
+            if name not in _WRITABLE:
+                raise TypeError(f"games.{name} is not written by StoreCore.write")
+            value = getattr(new, name)
+            if value == getattr(old, name):
+                continue
+            if name in _JSON_COLUMNS:
+                value = canonical_json(list(value) if name == "seats" else value)
+            sql_values[name] = value
         columns = ", ".join(f"{name} = ?" for name in sql_values)
         cursor = await conn.execute(
             f"UPDATE games SET {columns} WHERE id = ? AND version = ?",

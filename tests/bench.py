@@ -7,8 +7,9 @@ beside a baseline measured in the same run:
     render   every kind's board, opening and crowded (a turn's events marked): the fast
              pipeline beside the same drawing done naively (every primitive blended on an
              RGB image, zlib PNG) and the naive drawing saved as an octree palette PNG
-    store    one persisted move through ``Store.apply_action`` beside raw aiosqlite doing
-             the same insert and update on the same database settings
+    store    one persisted move through ``Store.apply_action`` (one hop to SQLite's
+             thread) beside raw aiosqlite running that move's very statements, one call
+             each, on the same database settings
     e2e      the real bot (``python bot.py`` in its own process, its board workers below
              it) through the real discord.py client against the loopback Discord double
              (in this process): a move whose turn digest carries a board, from the
@@ -40,7 +41,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import io
-import json
 import os
 import platform
 import random
@@ -181,51 +181,87 @@ def bench_render(quick: bool) -> None:
 # -- store --------------------------------------------------------------------------------
 
 
-async def _store_moves(path: str, moves: int) -> tuple[list[float], list[tuple[str, str]]]:
-    """Times of ``moves`` persisted Conqueror moves, and (action row, state) sizes seen."""
-    game = engine.GAMES["conqueror"]
+Statements = list[tuple[str, tuple[Any, ...]]]
+
+
+async def _started(path: str) -> tuple[Store, Any]:
     store = await Store.open(path)
+    lobby = await store.lobby.open("conqueror", "1", "2", "a")
+    await store.lobby.join(lobby.id, "b")
+    return store, await store.lobby.start(lobby.id, "a", seed=5)
+
+
+async def _store_moves(path: str, moves: int) -> tuple[list[float], list[Statements]]:
+    """Times of ``moves`` persisted Conqueror moves (each with the mover's reply, as a
+    /play saves it), and the statements each ran, with their values."""
+    from db.backend import InlineSQLiteConnection
+
+    game = engine.GAMES["conqueror"]
+    ran: Statements = []
+    real = (InlineSQLiteConnection.execute, InlineSQLiteConnection.execute_fetchall)
+
+    async def execute(self: Any, sql: str, params: Any = ()) -> Any:
+        ran.append((sql, tuple(params)))
+        return await real[0](self, sql, params)
+
+    async def execute_fetchall(self: Any, sql: str, params: Any = ()) -> Any:
+        ran.append((sql, tuple(params)))
+        return await real[1](self, sql, params)
+
+    store, record = await _started(path)
     try:
-        lobby = await store.lobby.open("conqueror", "1", "2", "a")
-        await store.lobby.join(lobby.id, "b")
-        record = await store.lobby.start(lobby.id, "a", seed=5)
         state = store.load_state(record)
-        times, payloads = [], []
+        times, statements = [], []
         rng = random.Random(5)
         for n in range(moves):
             to_act = game.to_act(state)
             if not to_act:
                 break
             action = rng.choice(game.legal_actions(state, to_act[0]))
+            reply = {"application_id": "1", "token": f"t{n}", "interaction_id": f"r{n}"}
             began = time.perf_counter()
-            result = await store.apply_action(record.id, to_act[0], action, request_id=f"r{n}")
+            result = await store.apply_action(record.id, to_act[0], action, request_id=f"r{n}",
+                                              reply_to=reply)
             times.append(time.perf_counter() - began)
             state = result.state
-            payloads.append((json.dumps(result.events), game.dump(state)))
-        return times, payloads
+        # the same moves again on a copy, noting each one's statements (not timed)
+        copy, record = await _started(path + "-copy")
+        try:
+            InlineSQLiteConnection.execute = execute  # type: ignore[method-assign]
+            InlineSQLiteConnection.execute_fetchall = execute_fetchall  # type: ignore[method-assign]
+            state = copy.load_state(record)
+            rng = random.Random(5)
+            for n in range(len(times)):
+                to_act = game.to_act(state)
+                action = rng.choice(game.legal_actions(state, to_act[0]))
+                reply = {"application_id": "1", "token": f"t{n}", "interaction_id": f"r{n}"}
+                ran.clear()
+                state = (await copy.apply_action(record.id, to_act[0], action,
+                                                 request_id=f"r{n}", reply_to=reply)).state
+                statements.append(list(ran))
+        finally:
+            InlineSQLiteConnection.execute, InlineSQLiteConnection.execute_fetchall = real  # type: ignore[method-assign]
+            await copy.close()
+        return times, statements
     finally:
         await store.close()
 
 
-async def _raw_moves(path: str, payloads: list[tuple[str, str]]) -> list[float]:
-    """The same insert (the action) and update (the snapshot) in raw aiosqlite, on the same
-    settings (WAL, synchronous=FULL): the floor for a persisted move."""
+async def _raw_moves(path: str, statements: list[Statements]) -> list[float]:
+    """Each move's very statements in raw aiosqlite (``BEGIN IMMEDIATE``, each one,
+    counting the commit as the store does, ``COMMIT``) on a database set up the same way,
+    with the same settings (WAL, synchronous=FULL): the floor for a persisted move."""
+    store, _ = await _started(path)
+    await store.close()
     async with aiosqlite.connect(path, isolation_level=None) as conn:
-        await conn.execute("PRAGMA journal_mode = WAL")
         await conn.execute("PRAGMA synchronous = FULL")
-        await conn.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, version INTEGER, "
-                           "state TEXT)")
-        await conn.execute("CREATE TABLE actions (game_id INTEGER, seq INTEGER, player TEXT, "
-                           "action TEXT, events TEXT, PRIMARY KEY (game_id, seq))")
-        await conn.execute("INSERT INTO games VALUES (1, 0, '{}')")
         times = []
-        for seq, (events, state) in enumerate(payloads, 1):
+        for move in statements:
             began = time.perf_counter()
             await conn.execute("BEGIN IMMEDIATE")
-            await conn.execute("INSERT INTO actions VALUES (1, ?, 'a', 'move a1 b2 1', ?)",
-                               (seq, events))
-            await conn.execute("UPDATE games SET version = ?, state = ? WHERE id = 1",
-                               (seq, state))
+            for sql, params in move:
+                await conn.execute_fetchall(sql, params)
+            await conn.execute("UPDATE warhost_commits SET count = count + 1")
             await conn.execute("COMMIT")
             times.append(time.perf_counter() - began)
         return times
@@ -234,14 +270,17 @@ async def _raw_moves(path: str, payloads: list[tuple[str, str]]) -> list[float]:
 def bench_store(quick: bool) -> None:
     print("\n# store: one persisted move (file database, WAL, synchronous=FULL)")
     with tempfile.TemporaryDirectory() as tmp:
-        times, payloads = asyncio.run(_store_moves(str(Path(tmp) / "store.db"),
-                                                   60 if quick else 200))
-        raw = asyncio.run(_raw_moves(str(Path(tmp) / "raw.db"), payloads))
+        times, statements = asyncio.run(_store_moves(str(Path(tmp) / "store.db"),
+                                                     60 if quick else 200))
+        raw = asyncio.run(_raw_moves(str(Path(tmp) / "raw.db"), statements))
     m, floor = median_ms(times), median_ms(raw)
+    count = statistics.median(len(s) for s in statements)
     figure("store", "persisted move median", m, "ms", "<= 1", m <= 1)
     figure("store", "persisted move p99", p99_ms(times), "ms")
-    figure("store", "raw aiosqlite insert+update median", floor, "ms")
-    figure("store", "persisted move / raw aiosqlite", m / floor, "x")
+    figure("store", "raw aiosqlite, the same statements, median", floor, "ms", "", None,
+           f"{count:g} statements a move, each its own call")
+    figure("store", "persisted move / raw aiosqlite", m / floor, "x", "<= 1.2",
+           m / floor <= 1.2)
 
 
 # -- end to end ---------------------------------------------------------------------------
