@@ -121,20 +121,33 @@ def _goals(ctx: Context) -> dict[str, int]:
 
 
 def _first_buys(ctx: Context) -> list[str]:
-    return [k for k in WISHLIST if k not in ctx.first and k not in ctx.knowhow
+    """Know-hows nobody has bought that the nation may buy (once per decision; read it
+    only)."""
+    known: list[str] | None = ctx.cache.get("first_buys")
+    if known is None:
+        known = ctx.cache["first_buys"] = [
+            k for k in WISHLIST if k not in ctx.first and k not in ctx.knowhow
             and (k not in NEEDS or NEEDS[k] in ctx.knowhow)]
+    return known
 
 
 def _stock_after(ctx: Context, paid: int) -> Mapping[str, int]:
-    """The stock once ``paid`` wheel steps are paid, each from the largest pile (worked
-    out once per decision and number of steps; read only)."""
-    stocks: dict[int, dict[str, int]] = ctx.cache.setdefault("stocks", {})
+    """The stock once ``paid`` wheel steps are paid, each from the largest pile (marble,
+    iron, gold first on a tie), worked out once per decision and number of steps (each
+    from the one a step fewer); read only."""
+    stocks = ctx.stocks
     stock = stocks.get(paid)
     if stock is None:
-        stock = dict(ctx.stock)
-        for _ in range(paid):
-            r = max(("marble", "iron", "gold"), key=lambda x: stock[x])
-            stock[r] -= 1
+        stock = dict(ctx.stock if paid == 0 else _stock_after(ctx, paid - 1))
+        if paid > 0:
+            marble, iron, gold = stock["marble"], stock["iron"], stock["gold"]
+            # max() over (marble, iron, gold): the first of the largest
+            if marble >= iron and marble >= gold:
+                stock["marble"] -= 1
+            elif iron >= gold:
+                stock["iron"] -= 1
+            else:
+                stock["gold"] -= 1
         stocks[paid] = stock
     return stock
 

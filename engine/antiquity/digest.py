@@ -23,6 +23,7 @@ from engine.antiquity.board import (
     SEAS,
     SHORE,
     coasts,
+    neighbours,
     provinces_in_play,
     seas_in_play,
 )
@@ -193,6 +194,8 @@ class _Static:
         #: the same, as lists (Context.coasts)
         self.coast_lists = {p: [s for s in c if s in self.seas] for p, _, c in facts}
         self.deep = frozenset(s for s, deep in sea_facts if deep)
+        #: each region's neighbours of its kind in play, in map order
+        self.next = {r: neighbours(r, n) for r in [*provinces, *seas]}
         self.order = {r: i for i, r in enumerate([*provinces, *seas])}
         self.land = _land_table(provinces)
         self.shore = _shores(provinces)
@@ -239,6 +242,7 @@ class Context:
         self._sea_near = static.sea_near
         self._coasts = static.coast_lists
         self._deep = static.deep
+        self._next = static.next
         self._coast_tuples = static.coasts
         # the board, read only: province -> owner, temples, region -> nation -> count
         self.cities = state.cities
@@ -283,6 +287,10 @@ class Context:
         self._targets: dict[str, int] | None = None
         self._moves: dict[str, dict[str, int]] = {}
         self.cache: dict[str, Any] = {}
+        #: the stock after paying for n wheel steps, by n (ai._stock_after)
+        self.stocks: dict[int, dict[str, int]] = {}
+        self._production: dict[str, int] = {}
+        self._temple_count: int | None = None
         self._defence: dict[str, int | None] = {}
         self._exposed: dict[str, int] = {}
         self._free: dict[str, bool] = {}
@@ -290,8 +298,10 @@ class Context:
     @property
     def temple_count(self) -> int:
         """The own cities with a temple."""
-        temples = self.temples
-        return sum(1 for p in self.mine if p in temples)
+        if self._temple_count is None:
+            temples = self.temples
+            self._temple_count = sum(1 for p in self.mine if p in temples)
+        return self._temple_count
 
     @property
     def stones(self) -> int:
@@ -315,11 +325,26 @@ class Context:
         return self.cities.get(pid)
 
     def defence(self, pid: str) -> int | None:
-        """The city's defence (None: no city), as maneuver.defence counts it."""
+        """The city's defence (None: no city), as maneuver.defence counts it (worked out
+        once per city and decision)."""
         known = self._defence.get(pid, -1)
-        if known == -1:
-            known = self._defence[pid] = defence(self.state, pid, self._coast_tuples[pid])
-        return known
+        if known != -1:
+            return known
+        owner = self.cities.get(pid)
+        if owner is None:
+            strength = None
+        else:
+            units = self.units
+            here = units.get(pid)
+            strength = (3 if pid in self.temples else 1) + (
+                here.get(owner, 0) if here else 0) + (
+                1 if "monarchy" in self.knowhow_of[owner] else 0)
+            for c in self._coast_tuples[pid]:
+                fleet = units.get(c)
+                if fleet:
+                    strength += fleet.get(owner, 0)
+        self._defence[pid] = strength
+        return strength
 
     def sea_table(self, nation: str) -> Table:
         return self.sea_tables["navigation" in self.knowhow_of[nation]]
@@ -341,6 +366,10 @@ class Context:
         return 1 + ("sailing" in k) + ("navigation" in k)
 
     def production(self, resource: str) -> int:
+        """What the resource's field would yield now (once per resource and decision)."""
+        known = self._production.get(resource)
+        if known is not None:
+            return known
         temples, of = self.temples, self.resource
         amount = sum(C.TEMPLE_YIELD if p in temples else C.CITY_YIELD
                      for p in self.mine if of[p] == resource)
@@ -348,6 +377,7 @@ class Context:
             amount += C.DEMOCRACY_BONUS
         if resource == "gold" and "currency" in self.knowhow:
             amount += C.CURRENCY_BONUS
+        self._production[resource] = amount
         return amount
 
     def legions_at(self, province: str, nation: str | None = None) -> int:
@@ -451,11 +481,12 @@ class Context:
         known = self._exposed.get(pid)
         if known is not None:
             return known
-        strength = self.defence(pid)
-        if len(self.mine) <= 1 or strength is None:
+        threat = self.power().get(pid, 0) if len(self.mine) > 1 else 0
+        if not threat:  # a city's defence is at least 1: safe from no one
             lack = 0
         else:
-            lack = max(0, self.power().get(pid, 0) - strength + 1)
+            strength = self.defence(pid)
+            lack = 0 if strength is None else max(0, threat - strength + 1)
         self._exposed[pid] = lack
         return lack
 
@@ -475,25 +506,26 @@ class Context:
     def moves_from(self, region: str) -> dict[str, int]:
         """Where own units in ``region`` can get in one move, with the steps (stops
         included; a rough copy of the rules' movement)."""
-        if region in self._moves:
-            return self._moves[region]
+        known = self._moves.get(region)
+        if known is not None:
+            return known
         legion = region in self.provinces
-        graph = LAND if legion else SEA_NEIGHBOURS
-        allowed: Mapping[str, Any] = self.provinces if legion else self.seas
+        graph = self._next
         limit = self.range_of(self.nation, legion)
-        navigation = "navigation" in self.knowhow
-        deep = self._deep
+        blocked = () if legion or "navigation" in self.knowhow else self._deep
+        free = self.free
         dist = {region: 0}
-        queue: deque[str] = deque([region])
-        while queue:
-            r = queue.popleft()
-            if dist[r] >= limit or (r != region and not self.free(r)):
-                continue
-            for n in graph.get(r, ()):
-                if n in allowed and n not in dist and (
-                        legion or navigation or n not in deep):
-                    dist[n] = dist[r] + 1
-                    queue.append(n)
+        frontier = [region]
+        for step in range(1, limit + 1):
+            reached = []
+            for r in frontier:
+                if r != region and not free(r):
+                    continue
+                for n in graph[r]:
+                    if n not in dist and n not in blocked:
+                        dist[n] = step
+                        reached.append(n)
+            frontier = reached
         self._moves[region] = dist
         return dist
 
