@@ -64,8 +64,8 @@ STAMP_CACHE = 2048
 #: A stamp's sprite at least this big (pixels) is blended once per place and what is under
 #: it (see :meth:`Canvas.reuse`): a counter that stays put costs a copy, not a blend.
 BIG_STAMP = 2000
-#: The most bytes the regions of :meth:`Canvas.reuse` may keep (about ten boards' worth).
-REGION_BYTES = 48 * 1024 * 1024
+#: The most bytes the regions of :meth:`Canvas.reuse` may keep (several boards' worth).
+REGION_BYTES = 32 * 1024 * 1024
 
 
 class _Settings(threading.local):
@@ -329,7 +329,7 @@ STRICT_REUSE = [False]
 
 def _region_size(region: _Region) -> int:
     w, h = region.after.size
-    return 3 * w * h + len(region.under or b"") + 256
+    return 4 * w * h + len(region.under or b"") + 256  # Pillow keeps RGB in 4 bytes
 
 
 def content_key(value: Any) -> str:
