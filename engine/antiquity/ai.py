@@ -346,9 +346,12 @@ def _conquests(ctx: Context) -> list[float]:
     :meth:`Context.targets` order (both Maneuver fields ask: worked out once)."""
     known: list[float] | None = ctx.cache.get("conquests")
     if known is None:
+        near = _units_near(ctx)
+        # a defence is at least 1: a city no unit can reach is no conquest (nor worth its
+        # defence worked out)
         known = ctx.cache["conquests"] = [
             5.0 + (POINT if pid in ctx.temples else 0.0)
-            for pid, defence in ctx.targets().items() if _available_near(ctx, pid) >= defence]
+            for pid in ctx.target_sites() if (n := near.get(pid, 0)) and n >= _defence(ctx, pid)]
     return known
 
 
@@ -565,8 +568,9 @@ def _pick_move(ctx: Context, legal: list[str]) -> str | None:
     if not moves:
         return None
     sites = [pid for pid in ctx.empty_sites() if not ctx.units_at(pid)]
-    targets = {pid: d - ctx.units_at(pid) for pid, d in ctx.targets().items()
-               if _available_near(ctx, pid) >= d}
+    near = _units_near(ctx)
+    targets = {pid: d - ctx.units_at(pid) for pid in ctx.target_sites()
+               if (n := near.get(pid, 0)) and n >= (d := _defence(ctx, pid))}
     targets = {pid: need for pid, need in targets.items() if need > 0}
     war = _war_target(ctx)
     if war is not None and war not in targets:

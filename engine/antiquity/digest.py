@@ -249,24 +249,16 @@ class Context:
         self.temples = state.temples
         self.units = state.units
         self.moved = _moved(state)
-        # the own cities (map order), everyone's city count and the own units by region
-        # (read in most of the scoring loops)
-        order = self.order
-        cities_of: dict[str, int] = {}
-        mine: list[str] = []
-        for p, owner in state.cities.items():
-            cities_of[owner] = cities_of.get(owner, 0) + 1
-            if owner == nation:
-                mine.append(p)
-        mine.sort(key=order.__getitem__)
-        self.mine = mine
-        self.cities_of = cities_of
+        # the own cities (in the state's order: every reader sums, counts or tests them)
+        # and the own units by region, read in most of the scoring loops
+        self.mine = [p for p, owner in state.cities.items() if owner == nation]
         army: dict[str, int] = {}
         fleet: dict[str, int] = {}
+        provinces = self.provinces
         for r, here in state.units.items():
             k = here.get(nation)
             if k:
-                if r in self.provinces:
+                if r in provinces:
                     army[r] = k
                 else:
                     fleet[r] = k
@@ -275,9 +267,9 @@ class Context:
         self.fleet = fleet
         self.knowhow: set[str] = set(state.knowhow[nation])
         res = state.resources[nation]
-        self.stock = {r: int(res[r]) for r in RESOURCES}
-        self.knowhow_of = {nat: set(k) for nat, k in state.knowhow.items()}
-        self.active = state.active()
+        self.stock = {r: res[r] for r in RESOURCES}
+        #: every nation's know-hows (short lists: tested in place)
+        self.knowhow_of: Mapping[str, list[str]] = state.knowhow
         self.first = state.first
         self.temples_left = C.TEMPLES - len(state.temples)
         self.wheel_at = state.wheel[nation]
@@ -285,6 +277,7 @@ class Context:
         self._sites: list[str] | None = None
         self._goals: dict[str, int] | None = None
         self._targets: dict[str, int] | None = None
+        self._target_sites: list[str] | None = None
         self._moves: dict[str, dict[str, int]] = {}
         self.cache: dict[str, Any] = {}
         #: the stock after paying for n wheel steps, by n (ai._stock_after)
@@ -421,22 +414,27 @@ class Context:
                            and (pid not in units or not self.foreign_legions(pid))]
         return self._sites
 
+    def target_sites(self) -> list[str]:
+        """Enemy cities that may be conquered (their owner holds another), in map order
+        (worked out once; the callers only read it)."""
+        if self._target_sites is None:
+            cities, nation = self.cities, self.nation
+            cities_of: dict[str, int] = {}
+            for held in cities.values():
+                cities_of[held] = cities_of.get(held, 0) + 1
+            self._target_sites = [
+                pid for pid in self.provinces
+                if (owner := cities.get(pid)) is not None and owner != nation
+                and cities_of.get(owner, 0) > 1]
+        return self._target_sites
+
     def targets(self) -> dict[str, int]:
-        """Enemy cities that may be conquered, with their defence (worked out once; the
-        callers only read it)."""
-        if self._targets is not None:
-            return self._targets
-        out = {}
-        cities = self.cities
-        for pid in self.provinces:
-            owner = cities.get(pid)
-            if owner in (None, self.nation) or self.cities_of.get(owner, 0) <= 1:
-                continue
-            strength = self.defence(pid)
-            if strength is not None:
-                out[pid] = strength
-        self._targets = out
-        return out
+        """:meth:`target_sites` with their defence (worked out once; the callers only read
+        it)."""
+        if self._targets is None:
+            defence = self.defence
+            self._targets = {pid: defence(pid) or 0 for pid in self.target_sites()}
+        return self._targets
 
     def sea_ok(self, nation: str) -> Callable[[str], bool]:
         navigation = "navigation" in self.knowhow_of[nation]
@@ -447,7 +445,7 @@ class Context:
         """For every province, the most units one enemy could bring there next turn."""
         if self._power is None:
             best: dict[str, int] = {}
-            for enemy in self.active:
+            for enemy in self.state.active():
                 if enemy == self.nation:
                     continue
                 for pid, n in self._reach_counts(enemy).items():

@@ -423,14 +423,21 @@ class Antiquity(Game[AntiquityState]):
     def _personalities(self, state: AntiquityState, events: list[Event]) -> None:
         """Kings, Citizens and Navigators due to any nation still playing."""
         tallies = state.tallies(legions=False)  # awards change no count
-        for nat in state.active():
-            cities, temples, _, _, seas = tallies[nat]
+        # (kind, its place in a tally, its thresholds), read anew: simulate.py may change them
+        kinds = (("king", 0, C.KING_CITIES), ("citizen", 1, C.CITIZEN_TEMPLES),
+                 ("navigator", 4, C.NAVIGATOR_SEAS))
+        out = state.out
+        for nat in state.nations:
+            if nat in out:
+                continue
+            tally = tallies[nat]
             held = state.personalities[nat]
-            for kind, have, steps in (
-                    ("king", cities, C.KING_CITIES),
-                    ("citizen", temples, C.CITIZEN_TEMPLES),
-                    ("navigator", seas, C.NAVIGATOR_SEAS)):
-                due = len([t for t in steps if have >= t])
+            for kind, i, steps in kinds:
+                have = tally[i]
+                due = 0
+                for t in steps:
+                    if have >= t:
+                        due += 1
                 if due > held[kind]:
                     self._award(state, nat, kind, due - held[kind], events)
 
