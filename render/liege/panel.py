@@ -303,8 +303,15 @@ def _panel(c: Canvas, view: Mapping[str, Any], players: Players, board: _Board,
 
 
 def _pool(c: Canvas, view: Mapping[str, Any], y: float) -> float:
-    x0, x1 = PANEL_X0, PANEL_X1
+    """The damage tokens left (drawn once per count, then pasted: see Canvas.reuse)."""
     left = max(0, min(DAMAGE_TOKENS, as_int(view.get("damage_tokens_left"), DAMAGE_TOKENS)))
+    c.reuse(("liege pool", left), (PANEL_X0 - 1, y - 1, PANEL_X1 + 1, y + POOL_HEIGHT + 1),
+            lambda: _draw_pool(c, left, y))
+    return y + POOL_HEIGHT
+
+
+def _draw_pool(c: Canvas, left: int, y: float) -> None:
+    x0, x1 = PANEL_X0, PANEL_X1
     mid = y + POOL_HEIGHT / 2
     c.rect((x0, y, x1, y + POOL_HEIGHT), fill=BOX_FILL, outline=BOX_LINE, width=1, radius=10)
     c.text((x0 + 14, mid), "DAMAGE", 13, fill=MUTED, bold=True, anchor="lm")
@@ -317,7 +324,6 @@ def _pool(c: Canvas, view: Mapping[str, Any], y: float) -> float:
             burst(c, centre, 12.5, fill=(72, 74, 82), core=(44, 46, 52), outline=(30, 31, 36))
     c.text((x1 - 12, mid), f"{left}/{DAMAGE_TOKENS}", ESSENTIAL, fill=TEXT if left else FAINT,
            bold=True, anchor="rm", role="score")
-    return y + POOL_HEIGHT
 
 
 def _shop(c: Canvas, view: Mapping[str, Any], players: Players) -> None:
