@@ -4,6 +4,7 @@ worked examples of conquest, its rare exceptions, and every other rule of the co
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -764,3 +765,27 @@ def test_the_rules_docs_third_example_position_plays_as_the_seed_tells() -> None
     assert after.cities["phoenicia"] == "greeks"
     assert after.count("phoenicia", "greeks") == 1 and after.count("syriacum", "greeks") == 0
     assert after.count("phoenicia", "phoenicians") == 0
+
+
+def test_earlier_states_stay_as_they_were() -> None:
+    """apply shares a region's units and a nation's personalities with the state it
+    starts from until it changes them: no later move, from any earlier state, writes
+    into an earlier one."""
+    rng = random.Random(7)
+    state = GAME.new_game(["p1", "p2", "p3"], 7)
+    seen: list[tuple[AntiquityState, str]] = []
+    for _ in range(400):
+        actors = GAME.to_act(state)
+        if not actors:
+            break
+        seen.append((state, GAME.dump(state)))
+        if len(seen) > 3 and rng.random() < 0.2:  # a branch from an earlier state
+            old, _ = seen[rng.randrange(len(seen))]
+            if GAME.to_act(old):
+                who = GAME.to_act(old)[0]
+                GAME.apply(old, who, rng.choice(GAME.legal_actions(old, who)))
+        legal = GAME.legal_actions(state, actors[0])
+        state, _ = GAME.apply(state, actors[0], rng.choice(legal))
+    assert len(seen) > 100
+    for old, dump in seen:
+        assert GAME.dump(old) == dump

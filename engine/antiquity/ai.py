@@ -29,8 +29,7 @@ from functools import lru_cache
 from typing import Any
 
 from engine.antiquity import constants as C
-from engine.antiquity.board import LAND, SEA_NEIGHBOURS
-from engine.antiquity.digest import FAR, RESOURCES, Context, distances
+from engine.antiquity.digest import FAR, RESOURCES, Context
 from engine.antiquity.state import WHEEL, AntiquityState
 
 #: Know-hows in the order the player wants to be first to buy them (Philosophy gives two
@@ -268,9 +267,9 @@ def _war_target(ctx: Context) -> str | None:
     best: tuple[float, int, str] | None = None
     if _at_war(ctx):
         bases = ctx.mine
-        dist = distances(bases, LAND, ctx.provinces)
+        dist = ctx.land_steps(bases)
         coast = {s for b in bases for s in ctx.coasts(b)}
-        sea_dist = distances(coast, SEA_NEIGHBOURS, ctx.seas, ctx.sea_ok(ctx.nation))
+        sea_dist = ctx.sea_steps(coast)
         for pid, defence in ctx.targets().items():
             steps = min([dist.get(pid, FAR)] + [sea_dist.get(c, FAR) for c in ctx.coasts(pid)])
             if steps >= FAR:
@@ -512,7 +511,7 @@ def _pick_arming(ctx: Context, legal: list[str]) -> str:
     if iron >= C.LEGION_COST and legions:
         sites = ctx.empty_sites()
         if sites:
-            dist = distances(sites, LAND, ctx.provinces)
+            dist = ctx.land_steps(sites)
             pid = min(legions, key=lambda q: (dist.get(q, FAR), ctx.legions_at(q),
                                               ctx.order_of(q)))
             if dist.get(pid, FAR) < FAR:
@@ -567,7 +566,7 @@ def _pick_move(ctx: Context, legal: list[str]) -> str | None:
             moves.setdefault((src, dst), []).append(count)
     if not moves:
         return None
-    sites = [pid for pid in ctx.empty_sites() if not ctx.units_at(pid)]
+    sites = [pid for pid in ctx.empty_sites() if not ctx.has_units_at(pid)]
     near = _units_near(ctx)
     targets = {pid: d - ctx.units_at(pid) for pid in ctx.target_sites()
                if (n := near.get(pid, 0)) and n >= (d := _defence(ctx, pid))}
@@ -578,9 +577,9 @@ def _pick_move(ctx: Context, legal: list[str]) -> str | None:
         if need > 0:
             targets[war] = need
     goals = sites + list(targets)
-    land_goal = distances(goals, LAND, ctx.provinces)
+    land_goal = ctx.land_steps(goals)
     goal_seas = {s for pid in goals for s in ctx.coasts(pid)}
-    sea_goal = distances(goal_seas, SEA_NEIGHBOURS, ctx.seas, ctx.sea_ok(ctx.nation))
+    sea_goal = ctx.sea_steps(goal_seas)
     navigating = _navigator_gap(ctx) > 0
     best: tuple[tuple[float, int], str] | None = None
     for (src, dst), counts in moves.items():

@@ -11,7 +11,7 @@ count and cached.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Container, Iterable, Mapping
 from functools import cache
 from typing import Any
 
@@ -526,6 +526,45 @@ class Context:
             frontier = reached
         self._moves[region] = dist
         return dist
+
+    def land_steps(self, sources: Iterable[str]) -> dict[str, int]:
+        """:func:`distances` by land from ``sources`` over the provinces in play (the
+        same steps), walking the map's in-play neighbour lists."""
+        return self._steps(sources, self.provinces, ())
+
+    def sea_steps(self, sources: Iterable[str]) -> dict[str, int]:
+        """:func:`distances` by sea from ``sources`` over the seas in play, deep ones only
+        with the own Navigation (the same steps as with :meth:`sea_ok`)."""
+        return self._steps(sources, self.seas,
+                           () if "navigation" in self.knowhow else self._deep)
+
+    def _steps(self, sources: Iterable[str], allowed: Mapping[str, Any],
+               blocked: Container[str]) -> dict[str, int]:
+        graph = self._next
+        dist: dict[str, int] = {}
+        frontier = []
+        for s in sources:
+            if s in allowed and s not in dist:
+                dist[s] = 0
+                frontier.append(s)
+        step = 0
+        while frontier:
+            step += 1
+            reached = []
+            for r in frontier:
+                for n in graph[r]:
+                    if n not in dist and n not in blocked:
+                        dist[n] = step
+                        reached.append(n)
+            frontier = reached
+        return dist
+
+    def has_units_at(self, province: str) -> bool:
+        """Does an own legion stand in the province or an own galley on its coast?"""
+        if province in self.army:
+            return True
+        fleet = self.fleet
+        return any(s in fleet for s in self._coasts[province])
 
     def order_of(self, region: str) -> int:
         return self.order.get(region, FAR)

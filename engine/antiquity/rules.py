@@ -230,7 +230,7 @@ class Antiquity(Game[AntiquityState]):
         text = self.normalise(action)
         nation = _seated(state, player)
         parsed = _parse(text)
-        new = state.copy()
+        new = state.fork()
         events: list[Event] = []
         if parsed.verb == "resign":
             self._resign(new, nation, events)
@@ -414,8 +414,7 @@ class Antiquity(Game[AntiquityState]):
 
     def _award(self, state: AntiquityState, nation: str, kind: str, k: int,
                events: list[Event]) -> None:
-        state.personalities[nation][kind] = min(st.MAX_POINTS,
-                                                state.personalities[nation][kind] + k)
+        state.award(nation, kind, min(st.MAX_POINTS, state.personalities[nation][kind] + k))
         events.append({"type": "personality", "nation": nation,
                        "player": state.player_of(nation), "kind": kind, "count": k,
                        "total": state.points(nation)})

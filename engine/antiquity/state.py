@@ -152,6 +152,25 @@ class AntiquityState:
             result=self.result)
         return new
 
+    def fork(self) -> AntiquityState:
+        """A copy for a move to change (apply makes one for every move): as :meth:`copy`,
+        but each region's unit counts and each nation's personalities are shared with this
+        state, as only :meth:`add` and :meth:`award` change them, and they replace them
+        rather than write into them."""
+        new = object.__new__(AntiquityState)
+        new.__dict__.update(
+            players=self.players.copy(), nations=self.nations.copy(), rounds=self.rounds,
+            round=self.round, turn=self.turn, phase=self.phase, field=self.field,
+            cities=self.cities.copy(), temples=self.temples.copy(),
+            units=self.units.copy(),
+            resources={n: v.copy() for n, v in self.resources.items()},
+            knowhow={n: v.copy() for n, v in self.knowhow.items()}, first=self.first.copy(),
+            wheel=self.wheel.copy(), personalities=self.personalities.copy(),
+            moved=self.moved.copy(), out=self.out.copy(),
+            winners=None if self.winners is None else self.winners.copy(),
+            result=self.result)
+        return new
+
     # -- who -------------------------------------------------------------------------
 
     @property
@@ -194,7 +213,8 @@ class AntiquityState:
         return self.units.get(region, {}).get(nation, 0)
 
     def add(self, region: str, nation: str, k: int) -> None:
-        here = self.units.setdefault(region, {})
+        # a new dict for the region, never written into: a fork shares the old one
+        here = dict(self.units.get(region, ()))
         total = here.get(nation, 0) + k
         if total < 0:
             raise AssertionError(f"negative units of {nation} in {region}")
@@ -202,8 +222,16 @@ class AntiquityState:
             here[nation] = total
         else:
             here.pop(nation, None)
-        if not here:
-            del self.units[region]
+        if here:
+            self.units[region] = here
+        else:
+            self.units.pop(region, None)
+
+    def award(self, nation: str, kind: str, count: int) -> None:
+        """Set the nation's count of a personality (a new dict: a fork shares the old)."""
+        held = dict(self.personalities[nation])
+        held[kind] = count
+        self.personalities[nation] = held
 
     def others(self, region: str, nation: str) -> list[str]:
         """Other nations with units in ``region`` (seat order)."""
