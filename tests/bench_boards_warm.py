@@ -89,7 +89,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     for name, value, unit, *rest in run(parser.parse_args().quick):
-        target, met = (rest + ["", None])[:2]
+        target, met = [*rest, "", None][:2]
         mark = {True: "ok  ", False: "MISS", None: "    "}[met]
         print(f"{mark} {name:<46} {value:>10.2f} {unit:<8} {target}")
 
