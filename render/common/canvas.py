@@ -61,9 +61,6 @@ OPAQUE = 160
 MASK_CACHE = 4096
 TEXT_CACHE = 8192
 STAMP_CACHE = 2048
-#: A stamp's sprite at least this big (pixels) is blended once per place and what is under
-#: it (see :meth:`Canvas.reuse`): a counter that stays put costs a copy, not a blend.
-BIG_STAMP = 2000
 #: The most bytes the regions of :meth:`Canvas.reuse` may keep (several boards' worth).
 REGION_BYTES = 32 * 1024 * 1024
 
@@ -687,22 +684,14 @@ class Canvas:
             draw(c, (e + fx, e + fy))
             return c.finish()
 
-        def put() -> None:
-            log = self._log()
-            # a stamp is one piece: its own shapes never hide its own text
-            image = _STAMPS.get((key, fx, fy, e), sprite, (ix - e, iy - e),
-                                frozenset({("stamp", key, centre)}) if log is not None
-                                else frozenset())
-            core = image.im
-            box = (ix - e, iy - e, ix + e + 1, iy + e + 1)
-            self._drawn.append(box)
-            self._im.paste(core, box, core)
-
-        if (2 * e + 1) ** 2 >= BIG_STAMP:  # blending costs more than checking what is under
-            self.reuse(("stamp", key, fx, fy, e), (ix - e, iy - e, ix + e + 1, iy + e + 1),
-                       put)
-        else:
-            put()
+        log = self._log()
+        # a stamp is one piece: its own shapes never hide its own text
+        image = _STAMPS.get((key, fx, fy, e), sprite, (ix - e, iy - e),
+                            frozenset({("stamp", key, centre)}) if log is not None else frozenset())
+        core = image.im
+        box = (ix - e, iy - e, ix + e + 1, iy + e + 1)
+        self._drawn.append(box)
+        self._im.paste(core, box, core)
 
     def reuse(self, key: Hashable, box: Box, draw: Callable[[], None]) -> None:
         """``draw()``, which draws only inside ``box`` and only what ``key`` says (``key``
