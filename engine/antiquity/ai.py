@@ -84,20 +84,23 @@ def choose_action(game: Any, state: Any, player: str, rng: random.Random | None 
 def _wheel(ctx: Context, legal: list[str], rng: random.Random | None = None) -> str:
     wheel = WHEEL
     here = ctx.wheel_at
-    best: tuple[float, int, str] | None = None
+    start = None if here is None else wheel.index(here)
+    free = C.FREE_STEPS
+    best: tuple[float, int] | None = None
+    choice = legal[0]
     for action in legal:
         if not action.startswith("go "):
             continue
         field = action[3:]
-        steps = 0 if here is None else (wheel.index(field) - wheel.index(here)) % len(wheel)
-        paid = max(0, steps - C.FREE_STEPS)
+        steps = 0 if start is None else (wheel.index(field) - start) % len(wheel)
+        paid = max(0, steps - free)
         score = _field_value(ctx, field, paid) - 1.5 * paid
         if rng is not None:
             score += rng.uniform(0.0, JITTER)
-        key = (score, -steps, action)
-        if best is None or key[:2] > best[:2]:
-            best = key
-    return best[2] if best is not None else legal[0]
+        key = (score, -steps)
+        if best is None or key > best:  # the first of the best
+            best, choice = key, action
+    return choice
 
 
 def _goals(ctx: Context) -> dict[str, int]:
@@ -168,7 +171,10 @@ def _field_value(ctx: Context, field: str, paid: int) -> float:
 
 
 def _next_threshold(have: int, thresholds: Iterable[int]) -> int | None:
-    return next((t for t in thresholds if t > have), None)
+    for t in thresholds:
+        if t > have:
+            return t
+    return None
 
 
 def _temple_value(ctx: Context, stock: Mapping[str, int]) -> float:
@@ -209,7 +215,8 @@ def _useful(ctx: Context, k: str) -> bool:
     if k == "democracy":
         return ctx.production("marble") >= 2
     if k == "monarchy":
-        return any(ctx.exposed(p) for p in ctx.mine)
+        exposures = ctx.exposures()
+        return any(exposures[p] for p in ctx.mine)
     return k == "wheel"
 
 
@@ -219,7 +226,8 @@ def _units_wanted(ctx: Context) -> int:
     cached: int | None = ctx.cache.get("units_wanted")
     if cached is not None:  # asked by the production, Arming and goal scores alike
         return cached
-    defence = sum(min(2, ctx.exposed(p)) for p in ctx.mine)
+    exposures = ctx.exposures()
+    defence = sum(min(2, exposures[p]) for p in ctx.mine)
     units = ctx.legion_count + ctx.galley_count
     spread = max(0, 3 + len(ctx.mine) // 3 - units)
     war = 0
@@ -284,12 +292,16 @@ def _war_target(ctx: Context) -> str | None:
 
 
 def _navigator_gap(ctx: Context) -> int:
-    """Galleys still to place for the next Navigator (0 when none is in sight)."""
-    held = ctx.sea_count
-    nxt = _next_threshold(held, C.NAVIGATOR_SEAS)
-    if nxt is None or nxt - held > 3 or ctx.galley_count >= C.GALLEYS:
-        return 0
-    return nxt - held
+    """Galleys still to place for the next Navigator (0 when none is in sight; worked out
+    once per decision)."""
+    gap: int | None = ctx.cache.get("navigator_gap")
+    if gap is None:
+        held = ctx.sea_count
+        nxt = _next_threshold(held, C.NAVIGATOR_SEAS)
+        gap = 0 if nxt is None or nxt - held > 3 or ctx.galley_count >= C.GALLEYS else (
+            nxt - held)
+        ctx.cache["navigator_gap"] = gap
+    return gap
 
 
 def _arming_value(ctx: Context, stock: Mapping[str, int]) -> float:
@@ -317,7 +329,9 @@ def _new_seas(ctx: Context) -> list[str]:
 
 def _maneuver_value(ctx: Context, stock: Mapping[str, int]) -> float:
     value = 0.0
-    founds = min(stock[r] // max(1, C.FOUND_COST[r]) for r in RESOURCES)
+    cost = C.FOUND_COST
+    founds = min(stock["marble"] // max(1, cost["marble"]), stock["iron"] // max(1, cost["iron"]),
+                 stock["gold"] // max(1, cost["gold"]))
     if founds and ctx.stones > 0:
         n = min(founds, _sites_in_reach(ctx))
         value += 6.0 * n
@@ -364,10 +378,8 @@ def _reach(ctx: Context) -> set[str]:
     for pid, legions in ctx.army.items():
         if legions:
             out.update(ctx.moves_from(pid))
-    for sid, galleys in ctx.fleet.items():
-        if galleys:
-            for t in ctx.moves_from(sid):
-                out.update(ctx.shore[t])
+    for sid in ctx.fleet:
+        out.update(ctx.shores_reached(sid))
     ctx.cache["reach"] = out
     return out
 
@@ -398,10 +410,7 @@ def _units_near(ctx: Context) -> dict[str, int]:
     for sid, galleys in ctx.fleet.items():
         if not galleys:
             continue
-        touched: set[str] = set()
-        for t in ctx.moves_from(sid):
-            touched.update(ctx.shore[t])
-        for dst in touched:
+        for dst in ctx.shores_reached(sid):
             total[dst] = total.get(dst, 0) + galleys
     ctx.cache["near"] = total
     return total
@@ -577,9 +586,15 @@ def _pick_move(ctx: Context, legal: list[str]) -> str | None:
         if need > 0:
             targets[war] = need
     goals = sites + list(targets)
-    land_goal = ctx.land_steps(goals)
-    goal_seas = {s for pid in goals for s in ctx.coasts(pid)}
-    sea_goal = ctx.sea_steps(goal_seas)
+    # the steps to the goals by land (by sea) only where a legion (a galley) may move
+    provinces = ctx.provinces
+    by_land = any(src in provinces for src, _ in moves)
+    land_goal = ctx.land_steps(goals) if by_land else {}
+    goal_seas: set[str] = set()
+    sea_goal: dict[str, int] = {}
+    if not by_land or any(src not in provinces for src, _ in moves):
+        goal_seas = {s for pid in goals for s in ctx.coasts(pid)}
+        sea_goal = ctx.sea_steps(goal_seas)
     navigating = _navigator_gap(ctx) > 0
     best: tuple[tuple[float, int], str] | None = None
     for (src, dst), counts in moves.items():

@@ -279,6 +279,7 @@ class Context:
         self._targets: dict[str, int] | None = None
         self._target_sites: list[str] | None = None
         self._moves: dict[str, dict[str, int]] = {}
+        self._shores_reached: dict[str, set[str]] = {}
         self.cache: dict[str, Any] = {}
         #: the stock after paying for n wheel steps, by n (ai._stock_after)
         self.stocks: dict[int, dict[str, int]] = {}
@@ -286,6 +287,7 @@ class Context:
         self._temple_count: int | None = None
         self._defence: dict[str, int | None] = {}
         self._exposed: dict[str, int] = {}
+        self._all_exposed = False
         self._free: dict[str, bool] = {}
 
     @property
@@ -477,16 +479,28 @@ class Context:
     def exposed(self, pid: str) -> int:
         """Units one of the own cities lacks to be safe next turn (0: safe)."""
         known = self._exposed.get(pid)
-        if known is not None:
-            return known
-        threat = self.power().get(pid, 0) if len(self.mine) > 1 else 0
+        if known is None:
+            known = self._exposed[pid] = self._lack(pid)
+        return known
+
+    def exposures(self) -> Mapping[str, int]:
+        """:meth:`exposed` of every own city (worked out once; read it only)."""
+        if not self._all_exposed:
+            known = self._exposed
+            for pid in self.mine:
+                if pid not in known:
+                    known[pid] = self._lack(pid)
+            self._all_exposed = True
+        return self._exposed
+
+    def _lack(self, pid: str) -> int:
+        if len(self.mine) <= 1:
+            return 0
+        threat = self.power().get(pid, 0)
         if not threat:  # a city's defence is at least 1: safe from no one
-            lack = 0
-        else:
-            strength = self.defence(pid)
-            lack = 0 if strength is None else max(0, threat - strength + 1)
-        self._exposed[pid] = lack
-        return lack
+            return 0
+        strength = self.defence(pid)
+        return 0 if strength is None else max(0, threat - strength + 1)
 
     def free(self, region: str) -> bool:
         """May own units pass through ``region`` (no other nation's units, nor a legion
@@ -526,6 +540,17 @@ class Context:
             frontier = reached
         self._moves[region] = dist
         return dist
+
+    def shores_reached(self, sea: str) -> set[str]:
+        """The provinces on the shore of every sea own galleys in ``sea`` can get to in one
+        move (worked out once per sea and decision; read it only)."""
+        known = self._shores_reached.get(sea)
+        if known is None:
+            known = self._shores_reached[sea] = set()
+            shore = self.shore
+            for t in self.moves_from(sea):
+                known.update(shore[t])
+        return known
 
     def land_steps(self, sources: Iterable[str]) -> dict[str, int]:
         """:func:`distances` by land from ``sources`` over the provinces in play (the
