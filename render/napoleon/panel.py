@@ -76,32 +76,17 @@ def _winner_sides(view: Mapping[str, Any], sides: _Sides) -> list[str]:
 
 def _side_card(c: Canvas, box: tuple[float, float, float, float], side: str, sides: _Sides,
                view: Mapping[str, Any], over: bool, winners: list[str]) -> None:
-    """A side's card: drawn once per look, then pasted (see :meth:`Canvas.reuse`)."""
+    x0, y0, x1, y1 = box
+    colour = SIDE_COLOURS[side]
     to_act = view.get("to_act")
     acting = not over and isinstance(to_act, list) and sides.pid[side] in to_act \
         and sides.pid[side] is not None
     turn = not over and view.get("turn") == side
-    scores = mapping(view.get("scores"))
-    pool = mapping(view.get("pool"))
-    stats = (("Hand", sides.hand(side), "hand"),
-             ("Score", bounded(scores.get(side)), "score"),
-             ("Pool", bounded(pool.get(side)), "score"))
-    c.reuse(("napoleon side", box, side, bool(acting), turn, side in winners, sides.name[side],
-             stats), (box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1),
-            lambda: _draw_side_card(c, box, side, sides.name[side], bool(acting), turn,
-                                    side in winners, stats))
-
-
-def _draw_side_card(c: Canvas, box: tuple[float, float, float, float], side: str,
-                    name: str, acting: bool, turn: bool, winner: bool,
-                    stats: tuple[tuple[str, int, str], ...]) -> None:
-    x0, y0, x1, y1 = box
-    colour = SIDE_COLOURS[side]
     seat_card(c, box, colour, PANEL_HIGHLIGHT if turn or acting else PANEL)
     if acting:
         c.rect(box, outline=lighten(colour, 0.2), width=2, radius=10)
     right = x1 - 10
-    if winner:
+    if side in winners:
         right = pill(c, right, y0 + 8, "WINNER", ACCENT) - 6
     elif acting:
         right = pill(c, right, y0 + 8, "TO ACT", colour) - 6
@@ -110,10 +95,15 @@ def _draw_side_card(c: Canvas, box: tuple[float, float, float, float], side: str
     nx = x0 + 18
     c.text((nx, y0 + 14), SIDE_TITLES[side], 11.5, fill=lighten(colour, 0.35), bold=True,
            anchor="lm")
-    c.text((nx, y0 + 35), c.fit(name, 19, right - nx if right < x1 - 20 else
+    c.text((nx, y0 + 35), c.fit(sides.name[side], 19, right - nx if right < x1 - 20 else
                                 x1 - nx - 10, bold=True), 19, fill=TEXT, bold=True,
            anchor="lm")
     # the public numbers: cards in hand (how many), score, counters left in the pool
+    scores = mapping(view.get("scores"))
+    pool = mapping(view.get("pool"))
+    stats = (("Hand", sides.hand(side), "hand"),
+             ("Score", bounded(scores.get(side)), "score"),
+             ("Pool", bounded(pool.get(side)), "score"))
     row = y1 - 17
     x = nx
     for label, value, role in stats:
