@@ -158,12 +158,22 @@ def conquer_range(state: AntiquityState, nation: str, p: str) -> range:
     return range(max(0, strength - galleys), min(legions, strength) + 1)
 
 
+@cache
+def _next_door(src: str, n: int, deep_ok: bool) -> list[str]:
+    """:func:`_destinations` with range 1 (a unit stops nowhere before its first step):
+    the map alone decides it. Read it only."""
+    return sorted((v for v in neighbours(src, n) if deep_ok or not SEAS[v].deep),
+                  key=INDEX.__getitem__)
+
+
 def _destinations(src: str, n: int, reach: int, deep_ok: bool,
                   stops: set[str]) -> list[str]:
     """The keys of :func:`reachable` (map order) without their paths, for units with
     range ``reach`` (``deep_ok``: galleys may enter deep seas; legions always may, as
     no province is a sea); ``stops`` are the regions where they must stop
-    (:func:`_stops`, worked out once)."""
+    (:func:`_stops`, worked out once; with range 1 they play no part). Read it only."""
+    if reach == 1:
+        return _next_door(src, n, deep_ok)
     dist = {src: 0}
     queue = deque([src])
     while queue:
@@ -222,8 +232,12 @@ def legal(state: AntiquityState, nation: str) -> list[str]:
     # with someone else's city), and the provinces where the nation has a unit in the
     # province or on its coast: founding and conquering need one (a city's defence is
     # at least 1).
+    legion_reach = range_of(state, nation, True)
+    galley_reach = range_of(state, nation, False)
+    # with range 1 a unit stops nowhere before its first step: no stops to know
+    far = legion_reach > 1 or galley_reach > 1
     own: list[str] = []
-    stops = {p for p, owner in cities.items() if owner != nation}
+    stops = {p for p, owner in cities.items() if owner != nation} if far else set()
     present: set[str] = set()
     shores = _shores(n)
     for r, here in units.items():
@@ -234,14 +248,12 @@ def legal(state: AntiquityState, nation: str) -> list[str]:
                 present.add(r)
             else:
                 present.update(shores[r])
-        if (len(here) > 1 or nation not in here) and any(
+        if far and (len(here) > 1 or nation not in here) and any(
                 nat != nation and here.get(nat, 0) for nat in order):
             stops.add(r)
     own.sort(key=INDEX.__getitem__)  # map order: provinces, then seas
     out = []
     moved = state.moved
-    legion_reach = range_of(state, nation, True)
-    galley_reach = range_of(state, nation, False)
     deep_ok = state.has(nation, "navigation")
     for src in own:
         fresh = units[src][nation] - moved.get(src, 0)
