@@ -209,6 +209,16 @@ def _static(n: int) -> _Static:
     return _Static(n)
 
 
+@cache
+def _first_steps(region: str, n: int, deep_ok: bool) -> dict[str, int]:
+    """:meth:`Context.moves_from` with range 1 (shared: read it only)."""
+    dist = {region: 0}
+    for r in neighbours(region, n):
+        if deep_ok or r not in SEAS or not SEAS[r].deep:
+            dist[r] = 1
+    return dist
+
+
 def _near(known: NearLists, table: Table, region: str, limit: int) -> list[str]:
     """The regions at most ``limit`` steps from ``region`` in ``table``, in its order."""
     near = known.get((region, limit))
@@ -230,7 +240,8 @@ class Context:
         nation = state.turn
         self.state = state
         self.nation = nation
-        static = _static(state.n)
+        self.n = state.n
+        static = _static(self.n)
         self.provinces = static.provinces
         self.seas = static.seas
         self.resource = static.resource
@@ -424,10 +435,10 @@ class Context:
             cities_of: dict[str, int] = {}
             for held in cities.values():
                 cities_of[held] = cities_of.get(held, 0) + 1
-            self._target_sites = [
-                pid for pid in self.provinces
-                if (owner := cities.get(pid)) is not None and owner != nation
-                and cities_of.get(owner, 0) > 1]
+            sites = [pid for pid, owner in cities.items()
+                     if owner != nation and cities_of[owner] > 1]
+            sites.sort(key=self.order.__getitem__)
+            self._target_sites = sites
         return self._target_sites
 
     def targets(self) -> dict[str, int]:
@@ -525,6 +536,10 @@ class Context:
         graph = self._next
         limit = self.range_of(self.nation, legion)
         blocked = () if legion or "navigation" in self.knowhow else self._deep
+        if limit == 1:  # the first step stops nowhere: the map alone decides it
+            dist = _first_steps(region, self.n, blocked == ())
+            self._moves[region] = dist
+            return dist
         free = self.free
         dist = {region: 0}
         frontier = [region]

@@ -421,18 +421,32 @@ class Antiquity(Game[AntiquityState]):
 
     def _personalities(self, state: AntiquityState, events: list[Event]) -> None:
         """Kings, Citizens and Navigators due to any nation still playing."""
-        tallies = state.tallies(legions=False)  # awards change no count
-        # (kind, its place in a tally, its thresholds), read anew: simulate.py may change them
-        kinds = (("king", 0, C.KING_CITIES), ("citizen", 1, C.CITIZEN_TEMPLES),
-                 ("navigator", 4, C.NAVIGATOR_SEAS))
+        # every nation's cities, temples and seas held (awards change no count), counted
+        # in plain loops: this runs after every move
+        cities = state.cities
+        held_cities: dict[str, int] = {}
+        for owner in cities.values():
+            held_cities[owner] = held_cities.get(owner, 0) + 1
+        temples: dict[str | None, int] = {}
+        for p in state.temples:
+            holder = cities.get(p)
+            temples[holder] = temples.get(holder, 0) + 1
+        seas: dict[str, int] = {}
+        for r, here in state.units.items():
+            if r not in PROVINCES:
+                for nat, k in here.items():
+                    if k:
+                        seas[nat] = seas.get(nat, 0) + 1
+        # (kind, its counts, its thresholds), read anew: simulate.py may change them
+        kinds = (("king", held_cities, C.KING_CITIES), ("citizen", temples, C.CITIZEN_TEMPLES),
+                 ("navigator", seas, C.NAVIGATOR_SEAS))
         out = state.out
         for nat in state.nations:
             if nat in out:
                 continue
-            tally = tallies[nat]
             held = state.personalities[nat]
-            for kind, i, steps in kinds:
-                have = tally[i]
+            for kind, counts, steps in kinds:
+                have = counts.get(nat, 0)
                 due = 0
                 for t in steps:
                     if have >= t:
