@@ -327,9 +327,6 @@ class Context:
         """Seas holding own galleys."""
         return len(self.fleet)
 
-    def owner(self, pid: str) -> str | None:
-        return self.cities.get(pid)
-
     def defence(self, pid: str) -> int | None:
         """The city's defence (None: no city), as maneuver.defence counts it (worked out
         once per city and decision)."""
@@ -448,11 +445,6 @@ class Context:
             defence = self.defence
             self._targets = {pid: defence(pid) or 0 for pid in self.target_sites()}
         return self._targets
-
-    def sea_ok(self, nation: str) -> Callable[[str], bool]:
-        navigation = "navigation" in self.knowhow_of[nation]
-        deep = self._deep
-        return lambda sea: navigation or sea not in deep
 
     def power(self) -> dict[str, int]:
         """For every province, the most units one enemy could bring there next turn."""
@@ -574,7 +566,7 @@ class Context:
 
     def sea_steps(self, sources: Iterable[str]) -> dict[str, int]:
         """:func:`distances` by sea from ``sources`` over the seas in play, deep ones only
-        with the own Navigation (the same steps as with :meth:`sea_ok`)."""
+        with the own Navigation (the same steps)."""
         return self._steps(sources, self.seas,
                            () if "navigation" in self.knowhow else self._deep)
 
