@@ -130,6 +130,8 @@ class Config:
     #: Sync the commands with Discord at start even if they did not change
     #: (WARHOST_FORCE_SYNC=1).
     force_sync: bool = False
+    #: Board workers draw a few boards of every game before their first (BOARD_WARMUP).
+    board_warmup: bool = True
     #: The event loop: "uvloop" (libuv's, the default where installed) or "asyncio"
     #: (Python's own) (WARHOST_EVENT_LOOP).
     event_loop: str = "uvloop"
@@ -215,6 +217,10 @@ class Config:
         shard_count, shard_ids = _shards(values.get("SHARD_COUNT"), values.get("SHARD_IDS"))
         rate_limits, max_open, lobby_hours = _limits(values)
         reminder_every, reminder_limit = _reminders(values)
+        warm_text = values.get("BOARD_WARMUP", "on").strip().lower()
+        if warm_text not in _ON + _OFF:
+            raise ConfigError(f"BOARD_WARMUP must be on (the default) or off, not "
+                              f"{warm_text!r}.")
         loop_text = values.get("WARHOST_EVENT_LOOP", "uvloop").strip().lower()
         if loop_text not in EVENT_LOOPS:
             raise ConfigError(f"WARHOST_EVENT_LOOP must be uvloop (the default) or asyncio, "
@@ -246,7 +252,7 @@ class Config:
                    max_open_games=max_open, lobby_expiry_hours=lobby_hours,
                    reminder_every=reminder_every, reminder_limit=reminder_limit,
                    force_sync=force_text in _ON, lease_seconds=lease_seconds,
-                   event_loop=loop_text, web=web_settings)
+                   event_loop=loop_text, board_warmup=warm_text in _ON, web=web_settings)
 
 
 _ON, _OFF = ("on", "true", "yes", "1"), ("off", "false", "no", "0")
@@ -459,7 +465,7 @@ class WarhostBot(commands.Bot):
         self.computers: ComputerPlayers | None = None
         #: The web pages, when this process serves them (WEB_PORT).
         self.web: WebApp | None = None
-        self.boards = Boards(config.render_workers)
+        self.boards = Boards(config.render_workers, warm=config.board_warmup)
         self.sent_clock = SentClock()
         self.recent_interactions = RecentIds()
         #: Per-user rate limits (see cogs/limits.py); None when RATE_LIMITS=off.

@@ -136,9 +136,12 @@ def board_key(game_id: int, first: int, last: int,
 class Boards:
     """Draws board PNGs in worker processes, once per key (see the module docstring)."""
 
-    def __init__(self, workers: int | None = None, cache_size: int = CACHE_SIZE) -> None:
+    def __init__(self, workers: int | None = None, cache_size: int = CACHE_SIZE, *,
+                 warm: bool = True) -> None:
         self.workers = max(0, (os.cpu_count() or 1) if workers is None else workers)
         self.cache_size = cache_size
+        #: Draw a few boards of every game before serving (BOARD_WARMUP; see warm_up).
+        self.warm = warm
         self._pool: Executor | None = None
         self._done: OrderedDict[Hashable, bytes] = OrderedDict()
         self._drawing: dict[Hashable, asyncio.Future[bytes]] = {}
@@ -152,7 +155,7 @@ class Boards:
             context.set_forkserver_preload(["render", "PIL.Image"])
             self._pool = ProcessPoolExecutor(self.workers, mp_context=context,
                                              initializer=_worker_start,
-                                             initargs=(os.getpid(),))
+                                             initargs=(os.getpid(), self.warm))
         return self._pool
 
     def start(self) -> None:
@@ -163,7 +166,7 @@ class Boards:
         if pool is not None:
             for _ in range(self.workers):
                 pool.submit(len, ())
-        else:
+        elif self.warm:
             warm_in_background()
 
     async def png(self, kind: str, view: dict[str, Any],

@@ -172,7 +172,7 @@ async def _run(quick: bool, profile: str | None) -> list[tuple[Any, ...]]:
             bot = BotProcess(dd, Path(tmp), path, "0", 1, name="bench", sharded=False,
                              lease_seconds=30, log_level="WARNING",
                              extra_env={"RENDER_WORKERS": os.environ.get(
-                                 "BENCH_RENDER_WORKERS", "")},
+                                 "BENCH_RENDER_WORKERS", ""), "BOARD_WARMUP": "on"},
                              python_args=("-m", "tests.profiled", profile) if profile else ())
             try:
                 await bot.start(timeout=90)

@@ -137,13 +137,16 @@ def world_config(dd: DiscordDouble, tmp_path: Path, **settings: str | None) -> w
     """The bot's configuration against the double, its database in ``tmp_path``.
 
     ``settings`` are more environment variables; ``RATE_LIMITS`` is ``off`` (scripted
-    players play faster than people may) unless given: ``RATE_LIMITS=None`` leaves the
-    bot's own default, as any setting given None is left out.
+    players play faster than people may) and ``BOARD_WARMUP`` ``off`` unless given:
+    ``RATE_LIMITS=None`` leaves the bot's own default, as any setting given None is left
+    out.
     """
     env: dict[str, str | None] = {
         "DISCORD_TOKEN": dd.token, "DISCORD_API_BASE": dd.api_base,
         "DATABASE_PATH": str(tmp_path / "warhost.db"), "DEV_GUILD_ID": dd.guild.id,
-        "RATE_LIMITS": "off", **settings}
+        # each test's fresh workers would spend seconds warming every game's boards up
+        # before their first (tests/test_render_warm*.py hold the warm-up itself)
+        "RATE_LIMITS": "off", "BOARD_WARMUP": "off", **settings}
     return warhost.Config.from_env({k: v for k, v in env.items() if v is not None}, None)
 
 

@@ -100,6 +100,7 @@ class BotProcess:
             "SHARD_COUNT": str(self.shard_count), "SHARD_IDS": self.shard_ids,
             "WARHOST_LEASE_SECONDS": f"{self.lease_seconds:g}",
             "RENDER_WORKERS": "0", "LOG_LEVEL": self.log_level,
+            "BOARD_WARMUP": "off",      # seconds of drawing at each start (its own tests)
             "RATE_LIMITS": "off",       # scripted players play faster than people may
             "MAX_OPEN_GAMES": "0",
         })

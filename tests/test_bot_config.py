@@ -99,6 +99,15 @@ def test_the_event_loop_is_uvloops_unless_asyncios_is_asked_for(tmp_path: Path) 
                             tmp_path / ".env")
 
 
+def test_board_warmup_is_on_unless_turned_off(tmp_path: Path) -> None:
+    assert Config.from_env({"DISCORD_TOKEN": TOKEN}, tmp_path / ".env").board_warmup is True
+    off = Config.from_env({"DISCORD_TOKEN": TOKEN, "BOARD_WARMUP": "off"}, tmp_path / ".env")
+    assert off.board_warmup is False
+    assert bot.WarhostBot(off).boards.warm is False
+    with pytest.raises(ConfigError, match="BOARD_WARMUP must be on"):
+        Config.from_env({"DISCORD_TOKEN": TOKEN, "BOARD_WARMUP": "sometimes"}, tmp_path / ".env")
+
+
 def test_computer_workers_can_be_set_or_turned_into_a_thread(tmp_path: Path) -> None:
     for text, workers in (("0", 0), ("3", 3)):
         config = Config.from_env({"DISCORD_TOKEN": TOKEN, "COMPUTER_WORKERS": text},

@@ -60,7 +60,7 @@ class BotProcess:
         self.env = {**os.environ, "PYTHONPATH": str(REPO), "DISCORD_TOKEN": dd.token,
                     "DISCORD_API_BASE": dd.api_base, "DEV_GUILD_ID": dd.guild.id,
                     "DATABASE_PATH": str(tmp / "warhost.db"), "LOG_LEVEL": "INFO",
-                    "RATE_LIMITS": "off"}
+                    "RATE_LIMITS": "off", "BOARD_WARMUP": "off"}
 
     async def start(self) -> None:
         before = self.dd.identify_count
