@@ -247,15 +247,15 @@ def _landing_seas(ctx: Context) -> dict[str, int]:
         known: dict[str, int] = ctx.cache["landing"]
         return known
     reach = _reach(ctx)
-    coasts = ctx.coasts
+    coasts = ctx.coast_lists
     placeable: set[str] = set()
     for p in ctx.mine:
-        placeable.update(coasts(p))
+        placeable.update(coasts[p])
     out: dict[str, int] = {}
     for pid in ctx.empty_sites():
         if pid in reach:
             continue
-        for sea in coasts(pid):
+        for sea in coasts[pid]:
             if sea in placeable:
                 out[sea] = out.get(sea, 0) + 1
     ctx.cache["landing"] = out
@@ -276,7 +276,7 @@ def _war_target(ctx: Context) -> str | None:
     if _at_war(ctx):
         bases = ctx.mine
         dist = ctx.land_steps(bases)
-        coast = {s for b in bases for s in ctx.coasts(b)}
+        coast = {s for b in bases for s in ctx.coast_lists[b]}
         sea_dist = ctx.sea_steps(coast)
         for pid, defence in ctx.targets().items():
             steps = min([dist.get(pid, FAR)] + [sea_dist.get(c, FAR) for c in ctx.coasts(pid)])
@@ -593,7 +593,7 @@ def _pick_move(ctx: Context, legal: list[str]) -> str | None:
     goal_seas: set[str] = set()
     sea_goal: dict[str, int] = {}
     if not by_land or any(src not in provinces for src, _ in moves):
-        goal_seas = {s for pid in goals for s in ctx.coasts(pid)}
+        goal_seas = {s for pid in goals for s in ctx.coast_lists[pid]}
         sea_goal = ctx.sea_steps(goal_seas)
     navigating = _navigator_gap(ctx) > 0
     best: tuple[tuple[float, int], str] | None = None

@@ -251,7 +251,8 @@ class Context:
         self.sea_tables = static.sea_tables
         self._land_near = static.land_near
         self._sea_near = static.sea_near
-        self._coasts = static.coast_lists
+        #: the seas in play on each province's coast (shared lists: read them only)
+        self.coast_lists = self._coasts = static.coast_lists
         self._deep = static.deep
         self._next = static.next
         self._coast_tuples = static.coasts
@@ -483,23 +484,28 @@ class Context:
         """Units one of the own cities lacks to be safe next turn (0: safe)."""
         known = self._exposed.get(pid)
         if known is None:
-            known = self._exposed[pid] = self._lack(pid)
+            known = self._exposed[pid] = (
+                self._lack(pid, self.power()) if len(self.mine) > 1 else 0)
         return known
 
     def exposures(self) -> Mapping[str, int]:
         """:meth:`exposed` of every own city (worked out once; read it only)."""
         if not self._all_exposed:
             known = self._exposed
-            for pid in self.mine:
-                if pid not in known:
-                    known[pid] = self._lack(pid)
+            if len(self.mine) > 1:
+                power = self.power()
+                for pid in self.mine:
+                    if pid not in known:
+                        known[pid] = self._lack(pid, power)
+            else:
+                for pid in self.mine:
+                    known[pid] = 0
             self._all_exposed = True
         return self._exposed
 
-    def _lack(self, pid: str) -> int:
-        if len(self.mine) <= 1:
-            return 0
-        threat = self.power().get(pid, 0)
+    def _lack(self, pid: str, power: Mapping[str, int]) -> int:
+        """:meth:`exposed` with more than one own city."""
+        threat = power.get(pid, 0)
         if not threat:  # a city's defence is at least 1: safe from no one
             return 0
         strength = self.defence(pid)
