@@ -7,6 +7,10 @@ beside a baseline measured in the same run:
     render   every kind's board, opening and crowded (a turn's events marked): the fast
              pipeline beside the same drawing done naively (every primitive blended on an
              RGB image, zlib PNG) and the naive drawing saved as an octree palette PNG
+    games    each game's successive boards at the largest table (each a new position
+             with its turn marked, as digests are): the median, target <= 10 ms
+    warm     a fresh board worker's first board of each game beside its later ones
+             (tests/bench_boards_warm.py): at most 2x once the worker has warmed up
     store    one persisted move through ``Store.apply_action`` (one hop to SQLite's
              thread) beside raw aiosqlite running that move's very statements, one call
              each, on the same database settings
@@ -17,6 +21,8 @@ beside a baseline measured in the same run:
              games at once; beside ``/game status`` (a plain text answer) as the floor;
              CPU per move of each process apart (the bot's, its workers', the double's).
              ``BENCH_PROFILE=FILE`` also writes the bot process's cProfile stats there
+    capacity 100,000 stored games and a peak hour's moves at 3x the average rate, on
+             SQLite (one bot process) and PostgreSQL (two) (tests/bench_capacity.py)
     shards   moves/s with one bot process against two on PostgreSQL (SQLite for
              reference): games through the double on two shards, and moves through
              ``Store.apply_action`` from worker processes (tests/bench_shards.py)
@@ -178,6 +184,67 @@ def bench_render(quick: bool) -> None:
                    len(png) <= 150_000)
 
 
+def bench_warm(quick: bool) -> None:
+    from tests.bench_boards_warm import run
+
+    print("\n# warm: a fresh board worker's first board of each game beside its later ones "
+          "(CPU ms; the worker warms up before it serves, BOARD_WARMUP)")
+    for f in run(quick):
+        figure("warm", *f[:2], f[2], *f[3:])
+
+
+def _game_boards(kind: str, seed: int, count: int) -> list[tuple[Any, Any]]:
+    """A game's successive digest boards, as play makes them: (view, the turn's events)
+    each time the players to act change, at the largest table, seeded random play."""
+    game = engine.GAMES[kind]
+    rng = random.Random(seed)
+    state = game.new_game([f"p{i}" for i in range(1, game.max_players + 1)], seed)
+    boards: list[tuple[Any, Any]] = []
+    turn: list[dict[str, Any]] = []
+    for _ in range(2000):
+        to_act = game.to_act(state)
+        if not to_act or len(boards) >= count:
+            break
+        state, events = game.apply(state, to_act[0],
+                                   rng.choice(game.legal_actions(state, to_act[0])))
+        turn += [e for e in events if "private_to" not in e]
+        if game.to_act(state) != to_act:
+            boards.append((game.view(state, None), turn or None))
+            turn = []
+    return boards
+
+
+def bench_render_games(quick: bool) -> None:
+    """Each board a new position, as in play (the figures above draw one position again
+    and again, which the renderers' kept parts favour)."""
+    print("\n# render: a game's successive boards (each a new position with its turn "
+          "marked), largest table, CPU ms")
+    names = {f"p{i}": f"Player {i}" for i in range(1, 7)}
+    for kind in engine.GAMES:
+        times: list[float] = []
+        for seed in range(2 if quick else 4):
+            boards = _game_boards(kind, 100 + seed, 15 if quick else 30)
+            for view, events in boards[:2]:                # this game's colours and names
+                render.render(kind, view, events, names)
+            times += timed_each([lambda v=v, e=e, k=kind: render.render(k, v, e, names)
+                                 for v, e in boards[2:]])
+        m = median_ms(times)
+        figure("render", f"{kind} game boards median", m, "ms", "<= 10", m <= 10,
+               f"{len(times)} boards")
+        figure("render", f"{kind} game boards p90", sorted(times)[int(0.9 * (len(times) - 1))]
+               * 1000, "ms")
+
+
+def timed_each(calls: list[Callable[[], Any]]) -> list[float]:
+    """CPU seconds of each call, once each."""
+    out = []
+    for call in calls:
+        began = time.process_time()
+        call()
+        out.append(time.process_time() - began)
+    return out
+
+
 # -- store --------------------------------------------------------------------------------
 
 
@@ -296,6 +363,15 @@ def bench_e2e(quick: bool) -> None:
 
 
 # -- shards -------------------------------------------------------------------------------
+
+
+def bench_capacity(quick: bool) -> None:
+    from tests.bench_capacity import run
+
+    print("\n# capacity: 100,000 stored games, a peak hour's moves (3x the average rate) "
+          "replayed; SQLite with one bot process, PostgreSQL with two (docs/performance.md)")
+    for f in run(quick):
+        figure("capacity", *f[:2], f[2], *f[3:])
 
 
 def bench_shards(quick: bool) -> None:
@@ -429,16 +505,18 @@ def markdown() -> str:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer samples (a smoke run)")
-    parser.add_argument("--only", choices=("engine", "render", "store", "e2e", "shards",
-                                           "web", "ratings", "ai"),
+    parser.add_argument("--only", choices=("engine", "render", "games", "warm", "store", "e2e",
+                                           "capacity", "shards", "web", "ratings", "ai"),
                         action="append")
     parser.add_argument("--markdown", type=Path, help="also write the figures as a table")
     args = parser.parse_args(argv)
     print(f"Machine: {machine()}")
     print(f"{'':5}{'figure':<46} {'value':>10} {'unit':<8} {'target':<16}")
-    benches = {"engine": bench_engine, "render": bench_render, "store": bench_store,
-               "e2e": bench_e2e, "shards": bench_shards, "web": bench_web,
-               "ratings": bench_ratings, "ai": bench_ai}
+    benches = {"engine": bench_engine, "render": bench_render,
+               "games": bench_render_games, "warm": bench_warm,
+               "store": bench_store, "e2e": bench_e2e, "capacity": bench_capacity,
+               "shards": bench_shards, "web": bench_web, "ratings": bench_ratings,
+               "ai": bench_ai}
     for name, bench in benches.items():
         if not args.only or name in args.only:
             bench(args.quick)
