@@ -156,7 +156,7 @@ def _stock_after(ctx: Context, paid: int) -> Mapping[str, int]:
 
 def _field_value(ctx: Context, field: str, paid: int) -> float:
     """What taking ``field`` now is worth, in resources."""
-    stock = _stock_after(ctx, paid)
+    stock = ctx.stock if paid == 0 else _stock_after(ctx, paid)  # (read only)
     if field in RESOURCES:
         amount = ctx.production(field)
         lack = max(0, _goals(ctx)[field] - stock[field])

@@ -400,6 +400,7 @@ class Antiquity(Game[AntiquityState]):
         first = k not in state.first
         state.resources[nation]["gold"] -= cost
         held = set(state.knowhow[nation]) | {k}
+        # a new list, never written into: a fork (AntiquityState.fork) shares the old one
         state.knowhow[nation] = [x for x in KNOWHOW if x in held]
         player = state.player_of(nation)
         events.append({"type": "learn", "nation": nation, "player": player, "knowhow": k,

@@ -154,9 +154,9 @@ class AntiquityState:
 
     def fork(self) -> AntiquityState:
         """A copy for a move to change (apply makes one for every move): as :meth:`copy`,
-        but each region's unit counts and each nation's personalities are shared with this
-        state, as only :meth:`add` and :meth:`award` change them, and they replace them
-        rather than write into them."""
+        but each region's unit counts, each nation's personalities and know-hows are shared
+        with this state, as only :meth:`add`, :meth:`award` and a new know-how list (rules'
+        _learn) change them, and they replace them rather than write into them."""
         new = object.__new__(AntiquityState)
         new.__dict__.update(
             players=self.players.copy(), nations=self.nations.copy(), rounds=self.rounds,
@@ -164,7 +164,7 @@ class AntiquityState:
             cities=self.cities.copy(), temples=self.temples.copy(),
             units=self.units.copy(),
             resources={n: v.copy() for n, v in self.resources.items()},
-            knowhow={n: v.copy() for n, v in self.knowhow.items()}, first=self.first.copy(),
+            knowhow=self.knowhow.copy(), first=self.first.copy(),
             wheel=self.wheel.copy(), personalities=self.personalities.copy(),
             moved=self.moved.copy(), out=self.out.copy(),
             winners=None if self.winners is None else self.winners.copy(),
