@@ -575,7 +575,9 @@ def _pick_move(ctx: Context, legal: list[str]) -> str | None:
             moves.setdefault((src, dst), []).append(count)
     if not moves:
         return None
-    sites = [pid for pid in ctx.empty_sites() if not ctx.has_units_at(pid)]
+    touched = ctx.fleet_shores()
+    army = ctx.army
+    sites = [pid for pid in ctx.empty_sites() if pid not in army and pid not in touched]
     near = _units_near(ctx)
     targets = {pid: d - ctx.units_at(pid) for pid in ctx.target_sites()
                if (n := near.get(pid, 0)) and n >= (d := _defence(ctx, pid))}

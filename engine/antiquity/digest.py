@@ -292,6 +292,7 @@ class Context:
         self._target_sites: list[str] | None = None
         self._moves: dict[str, dict[str, int]] = {}
         self._shores_reached: dict[str, set[str]] = {}
+        self._fleet_shores: set[str] | None = None
         self.cache: dict[str, Any] = {}
         #: the stock after paying for n wheel steps, by n (ai._stock_after)
         self.stocks: dict[int, dict[str, int]] = {}
@@ -597,12 +598,13 @@ class Context:
             frontier = reached
         return dist
 
-    def has_units_at(self, province: str) -> bool:
-        """Does an own legion stand in the province or an own galley on its coast?"""
-        if province in self.army:
-            return True
-        fleet = self.fleet
-        return any(s in fleet for s in self._coasts[province])
+    def fleet_shores(self) -> set[str]:
+        """The provinces with an own galley on their coast (once per decision; read it
+        only)."""
+        if self._fleet_shores is None:
+            shore = self.shore
+            self._fleet_shores = {p for s in self.fleet for p in shore[s]}
+        return self._fleet_shores
 
     def order_of(self, region: str) -> int:
         return self.order.get(region, FAR)

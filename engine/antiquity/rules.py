@@ -79,6 +79,12 @@ _GO = {f: f"go {f}" for f in WHEEL}
 _parse = lru_cache(maxsize=4096)(parse)
 
 
+#: The fields where each verb may be played (the rest: the Maneuvers).
+_FIELDS_OF: dict[str, tuple[str, ...]] = {
+    "temple": ("temple",), "legion": ("arming",), "galley": ("arming",),
+    "learn": ("knowhow",), "end": WHEEL}
+
+
 def _seated(state: AntiquityState, player: str) -> str:
     """The acting player's nation, refused as :func:`engine.core.seated_player` refuses
     (read without building every seat)."""
@@ -177,12 +183,10 @@ class Antiquity(Game[AntiquityState]):
             return [(f, 0, 0) for f in WHEEL]
         start = WHEEL.index(here)
         have = state.total_resources(nation)
-        out = []
-        for steps in range(1, C.MAX_STEPS + 1):
-            cost = max(0, steps - C.FREE_STEPS)
-            if cost <= have:
-                out.append((WHEEL[(start + steps) % len(WHEEL)], steps, cost))
-        return out
+        free, size = C.FREE_STEPS, len(WHEEL)
+        return [(WHEEL[(start + steps) % size], steps, cost)
+                for steps in range(1, C.MAX_STEPS + 1)
+                if (cost := max(0, steps - free)) <= have]
 
     def knowhow_cost(self, state: AntiquityState, knowhow: str) -> int:
         return C.KNOWHOW_COST if knowhow in state.first else C.FIRST_COST
@@ -273,9 +277,7 @@ class Antiquity(Game[AntiquityState]):
         if state.phase != "action":
             raise self._wrong_time(state, action)
         fld = state.field
-        wanted = {"temple": ("temple",), "legion": ("arming",), "galley": ("arming",),
-                  "learn": ("knowhow",), "end": WHEEL}.get(verb, MANEUVERS)
-        if fld not in wanted:
+        if fld not in _FIELDS_OF.get(verb, MANEUVERS):
             raise self._wrong_time(state, action)
         if verb == "end":
             return True
