@@ -426,10 +426,10 @@ def _defence(ctx: Context, pid: str) -> int:
 def _spare_legions(ctx: Context, pid: str) -> int:
     """Legions that may leave a province without exposing an own city there (once per
     province and decision)."""
-    known: dict[str, int] = ctx.cache.setdefault("spare", {})
+    known = ctx.spare
     if pid in known:
         return known[pid]
-    n = ctx.legions_at(pid)
+    n = ctx.army.get(pid, 0)
     spare = n
     own = ctx.cities.get(pid) == ctx.nation
     if own and ctx.exposed(pid) == 0 and n:

@@ -268,8 +268,7 @@ class Context:
         fleet: dict[str, int] = {}
         provinces = self.provinces
         for r, here in state.units.items():
-            k = here.get(nation)
-            if k:
+            if nation in here and (k := here[nation]):
                 if r in provinces:
                     army[r] = k
                 else:
@@ -294,6 +293,8 @@ class Context:
         self._shores_reached: dict[str, set[str]] = {}
         self._fleet_shores: set[str] | None = None
         self.cache: dict[str, Any] = {}
+        #: the legions free to leave each province, by province (ai._spare_legions)
+        self.spare: dict[str, int] = {}
         #: the stock after paying for n wheel steps, by n (ai._stock_after)
         self.stocks: dict[int, dict[str, int]] = {}
         self._production: dict[str, int] = {}
