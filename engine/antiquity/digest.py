@@ -202,6 +202,7 @@ class _Static:
         self.sea_tables = {True: _sea_table(seas, True), False: _sea_table(seas, False)}
         self.land_near: NearLists = {}
         self.sea_near: dict[bool, NearLists] = {True: {}, False: {}}
+        self.shores_near: dict[tuple[str, int, bool], tuple[str, ...]] = {}
 
 
 @cache
@@ -251,6 +252,7 @@ class Context:
         self.sea_tables = static.sea_tables
         self._land_near = static.land_near
         self._sea_near = static.sea_near
+        self._shores_near = static.shores_near
         #: the seas in play on each province's coast (shared lists: read them only)
         self.coast_lists = self._coasts = static.coast_lists
         self._deep = static.deep
@@ -360,11 +362,6 @@ class Context:
         only)."""
         return _near(self._land_near, self.land, pid, limit)
 
-    def sea_near(self, nation: str, sea: str, limit: int) -> list[str]:
-        """Seas at most ``limit`` steps from ``sea`` for ``nation`` (read it only)."""
-        navigation = "navigation" in self.knowhow_of[nation]
-        return _near(self._sea_near[navigation], self.sea_tables[navigation], sea, limit)
-
     def range_of(self, nation: str, legion: bool) -> int:
         k = self.knowhow_of[nation]
         if legion:
@@ -452,20 +449,25 @@ class Context:
     def power(self) -> dict[str, int]:
         """For every province, the most units one enemy could bring there next turn."""
         if self._power is None:
-            best: dict[str, int] = {}
+            best: dict[str, int] | None = None
             for enemy in self.state.active():
                 if enemy == self.nation:
                     continue
-                for pid, n in self._reach_counts(enemy).items():
+                counts = self._reach_counts(enemy)
+                if best is None:  # every count is positive: the first enemy's are the best
+                    best = counts
+                    continue
+                for pid, n in counts.items():
                     if n > best.get(pid, 0):
                         best[pid] = n
-            self._power = best
+            self._power = {} if best is None else best
         return self._power
 
     def _reach_counts(self, nation: str) -> dict[str, int]:
         out: dict[str, int] = {}
         legion_range = self.range_of(nation, True)
         galley_range = self.range_of(nation, False)
+        navigation = "navigation" in self.knowhow_of[nation]
         provinces = self.provinces
         for r, here in self.units.items():
             n = here.get(nation, 0)
@@ -475,12 +477,21 @@ class Context:
                 for q in self.land_near(r, legion_range):
                     out[q] = out.get(q, 0) + n
             else:
-                touched: set[str] = set()
-                for t in self.sea_near(nation, r, galley_range):
-                    touched.update(self.shore[t])
-                for q in touched:
+                for q in self._sea_shores(r, galley_range, navigation):
                     out[q] = out.get(q, 0) + n
         return out
+
+    def _sea_shores(self, sea: str, limit: int, navigation: bool) -> tuple[str, ...]:
+        """The provinces on the shore of every sea at most ``limit`` steps from ``sea``
+        (deep seas only with Navigation): the map alone decides it, so it is kept with
+        the map's tables (read it only)."""
+        known = self._shores_near.get((sea, limit, navigation))
+        if known is None:
+            touched: dict[str, None] = {}
+            for t in _near(self._sea_near[navigation], self.sea_tables[navigation], sea, limit):
+                touched.update(dict.fromkeys(self.shore[t]))
+            known = self._shores_near[sea, limit, navigation] = tuple(touched)
+        return known
 
     def exposed(self, pid: str) -> int:
         """Units one of the own cities lacks to be safe next turn (0: safe)."""
