@@ -30,6 +30,7 @@ from render.common.canvas import (
     capture_images,
     clear_caches,
     content_key,
+    derive_base,
     enlarged,
     reference_quality,
 )
@@ -166,6 +167,7 @@ __all__ = [
     "darken",
     "dashed_line",
     "dashed_rect",
+    "derive_base",
     "display_name",
     "drawable_events",
     "drawable_text",

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -22,7 +23,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render.common.palette import BACKGROUND, TEXT, Colour, with_alpha
-from render.common.png import encode_png
+from render.common.png import encode_png, framed_indices, framed_png, palette_bytes
 from render.common.text import Drawn, Font, TextLog, fit_text, font, wrap_text
 
 Point = tuple[float, float]
@@ -150,6 +151,19 @@ def _shape_mask(kind: str, part: str, local: tuple[int, ...], size: tuple[int, i
     return (mask.reduce(ss) if ss > 1 else mask).im
 
 
+def _flat_mask(width: int, height: int, alpha: int) -> Any:
+    """A ``width`` x ``height`` mask all ``alpha`` (Pillow's core image): a see-through
+    block's; the small ones kept (a dashed line's dashes, a pill's edge)."""
+    if width * height <= 4096:
+        return _small_flat_mask(width, height, alpha)
+    return Image.new("L", (width, height), alpha).im
+
+
+@lru_cache(maxsize=512)
+def _small_flat_mask(width: int, height: int, alpha: int) -> Any:
+    return Image.new("L", (width, height), alpha).im
+
+
 @lru_cache(maxsize=MASK_CACHE)
 def _corner_masks(radius: int, size: int, part: str, width: int,
                   alpha: int) -> tuple[Any, Any, Any, Any]:
@@ -171,6 +185,13 @@ def _corner_masks(radius: int, size: int, part: str, width: int,
 @lru_cache(maxsize=TEXT_CACHE)
 def _text_length(text: str, size: float, bold: bool) -> float:
     return font(size, bold).getlength(text)
+
+
+@lru_cache(maxsize=TEXT_CACHE)
+def _text_box(text: str, size: float, bold: bool, anchor: str,
+              stroke: float) -> tuple[float, float, float, float]:
+    """Where a line of text lies from its anchor point (what a TextLog records)."""
+    return font(size, bold).getbbox(text, anchor=anchor, stroke_width=stroke)
 
 
 @lru_cache(maxsize=TEXT_CACHE)
@@ -302,11 +323,19 @@ class _Region:
     """A part of a board as drawn once: what was under it (its bytes, or the bare base
     layer it was drawn straight onto), what it became, what it drew."""
 
-    __slots__ = ("after", "base", "entries", "under")
+    __slots__ = ("after", "base", "entries", "indices", "under")
 
     def __init__(self, under: bytes | None, base: Image.Image | None, after: Image.Image,
                  entries: tuple[Drawn, ...] | None) -> None:
         self.under, self.base, self.after, self.entries = under, base, after, entries
+        #: ``after`` in a palette (the palette and Pillow's "P" core), once a PNG needed it
+        self.indices: tuple[Image.Image, Any] | None = None
+
+    def indexed(self, palette: Image.Image) -> Any:
+        """``after`` mapped to ``palette`` (Pillow's core image), kept for next time."""
+        if self.indices is None or self.indices[0] is not palette:
+            self.indices = (palette, self.after.im.convert("P", 0, palette.im))
+        return self.indices[1]
 
 
 def _touches(drawn: list[tuple[int, int, int, int]], box: tuple[int, int, int, int]) -> bool:
@@ -326,7 +355,104 @@ STRICT_REUSE = [False]
 
 def _region_size(region: _Region) -> int:
     w, h = region.after.size
-    return 4 * w * h + len(region.under or b"") + 256  # Pillow keeps RGB in 4 bytes
+    return 5 * w * h + len(region.under or b"") + 256  # RGB in 4 bytes, its indices in 1
+
+
+#: Base layers' palette indices kept (see :func:`_base_indices`): the least recent go first.
+BASE_INDICES = 6
+_BASE_INDICES: OrderedDict[tuple[int, int], tuple[Any, Image.Image, Image.Image]] = \
+    OrderedDict()
+#: Base layers known to differ from another only inside some boxes (:func:`derive_base`).
+_DERIVED: OrderedDict[int, tuple[Any, Any, tuple[Box4, ...]]] = OrderedDict()
+#: A board's PNG maps to its palette again only the cells (this many pixels square) that
+#: something was drawn in; the rest comes from its base layer's indices.
+_QCELL = 32
+_PLTE: dict[int, tuple[Image.Image, bytes]] = {}
+
+
+def _clip(box: Box4, width: int, height: int) -> Box4:
+    return (max(0, box[0]), max(0, box[1]), min(width, box[2]), min(height, box[3]))
+
+
+def _remap(framed: Image.Image, rgb: Any, boxes: Iterable[Box4], palette: Image.Image) -> None:
+    """Map the cells of ``rgb`` (Pillow's core image) under ``boxes`` to ``palette`` again,
+    into ``framed`` (indices one pixel right, see :func:`framed_indices`): runs of touched
+    cells along each row of cells, runs alike in successive rows merged into one box."""
+    width, height = rgb.size
+    cell = _QCELL
+    rows: dict[int, int] = {}
+    for box in boxes:
+        x0, y0, x1, y1 = _clip(box, width, height)
+        if x1 <= x0 or y1 <= y0:
+            continue
+        bits = (1 << ((x1 - 1) // cell + 1)) - (1 << (x0 // cell))
+        for r in range(y0 // cell, (y1 - 1) // cell + 1):
+            rows[r] = rows.get(r, 0) | bits
+    runs: dict[tuple[int, int], int] = {}  # open runs (first and last cell): first row
+    out: list[Box4] = []
+    for r in range(-1, height // cell + 2):
+        bits = rows.get(r, 0)
+        here: list[tuple[int, int]] = []
+        while bits:
+            first = (bits & -bits).bit_length() - 1
+            rest = bits >> first
+            length = (~rest & (rest + 1)).bit_length() - 1
+            here.append((first, first + length - 1))
+            bits &= ~(((1 << length) - 1) << first)
+        for run in [run for run in runs if run not in here]:
+            out.append((run[0], runs.pop(run), run[1], r - 1))
+        for run in here:
+            runs.setdefault(run, r)
+    paste = framed.im.paste
+    pal = palette.im
+    for c0, r0, c1, r1 in out:
+        box = (c0 * cell, r0 * cell, min(width, (c1 + 1) * cell), min(height, (r1 + 1) * cell))
+        paste(rgb.crop(box).convert("P", 0, pal), (box[0] + 1, box[1], box[2] + 1, box[3]))
+
+
+def _base_indices(base: Image.Image, palette: Image.Image) -> Image.Image:
+    """``base`` (a board's base layer) in ``palette``, framed (:func:`framed_indices`): kept
+    for the next boards on it, and made from the indices of the layer it was derived from
+    (:func:`derive_base`) if they are kept."""
+    key = (id(base), id(palette))
+    kept = _BASE_INDICES.get(key)
+    if kept is not None and kept[0]() is base and kept[1] is palette:
+        _BASE_INDICES.move_to_end(key)
+        return kept[2]
+    framed = None
+    derived = _DERIVED.get(id(base))
+    if derived is not None and derived[0]() is base:
+        parent = derived[1]()
+        known = _BASE_INDICES.get((id(parent), id(palette))) if parent is not None else None
+        if known is not None and known[0]() is parent and known[1] is palette:
+            framed = known[2].copy()
+            _remap(framed, base.im, derived[2], palette)
+    if framed is None:
+        framed = framed_indices(base, palette)
+    _BASE_INDICES[key] = (weakref.ref(base), palette, framed)
+    while len(_BASE_INDICES) > BASE_INDICES:
+        _BASE_INDICES.popitem(last=False)
+    return framed
+
+
+def derive_base(child: Image.Image, parent: Image.Image, boxes: Iterable[Box4]) -> None:
+    """Note that base layer ``child`` is ``parent`` changed only inside ``boxes`` (pixel
+    boxes): its palette indices are then made from ``parent``'s, mapping only those boxes
+    again. Pure speed: a wrong note would show as wrong colours there."""
+    _DERIVED[id(child)] = (weakref.ref(child), weakref.ref(parent), tuple(boxes))
+    while len(_DERIVED) > 4 * BASE_INDICES:
+        _DERIVED.popitem(last=False)
+
+
+def _colours(palette: Image.Image) -> bytes:
+    kept = _PLTE.get(id(palette))
+    if kept is None or kept[0] is not palette:
+        palette.load()
+        kept = (palette, palette_bytes(palette))
+        if len(_PLTE) > 32:
+            _PLTE.clear()
+        _PLTE[id(palette)] = kept
+    return kept[1]
 
 
 def content_key(value: Any) -> str:
@@ -342,13 +468,17 @@ def clear_caches() -> None:
     """Forget every cached mask, text, stamp and region (tests: draw as a fresh worker)."""
     _shape_mask.cache_clear()
     _corner_masks.cache_clear()
+    _small_flat_mask.cache_clear()
     _text_length.cache_clear()
+    _text_box.cache_clear()
     _fitted.cache_clear()
     _text_masks.cache_clear()
     _STAMPS._items.clear()
     _REGIONS.clear()
     _REGION_BYTES[0] = 0
     _OVERLAYS.clear()
+    _BASE_INDICES.clear()
+    _DERIVED.clear()
 
 
 def cache_sizes() -> dict[str, tuple[int, int]]:
@@ -401,6 +531,9 @@ class Canvas:
         #: Where the fast pipeline has put colour down so far (pixel boxes): what
         #: :meth:`overlay` must not paste over.
         self._drawn: list[tuple[int, int, int, int]] = []
+        #: The regions :meth:`reuse` pasted back: where they are in ``_drawn``, and what
+        #: they were (their palette indices are kept with them).
+        self._kept: list[tuple[int, _Region]] = []
         if TextLog.active is not None and self.record:
             TextLog.active.width = max(TextLog.active.width, width)
 
@@ -477,8 +610,8 @@ class Canvas:
         if alpha >= 255:
             self._im.paste(tuple(colour[:3]), box)
         elif alpha > 0:
-            mask = Image.new("L", (box[2] - box[0], box[3] - box[1]), alpha)
-            self._im.paste(tuple(colour[:3]), box, mask.im)
+            self._im.paste(tuple(colour[:3]), box, _flat_mask(box[2] - box[0], box[3] - box[1],
+                                                               alpha))
 
     def _shape(self, kind: str, coords: Sequence[float], fill: Colour | None,
                outline: Colour | None, width: float = 1, radius: float = 0) -> None:
@@ -719,6 +852,7 @@ class Canvas:
                                      or (under is not None and kept.under == under))
         if kept is not None and same and (log is None or kept.entries is not None):
             _REGIONS.move_to_end(full_key)
+            self._kept.append((len(self._drawn), kept))
             self._drawn.append(region)
             self._im.paste(kept.after.im, region)
             if log is not None and kept.entries is not None:
@@ -763,6 +897,12 @@ class Canvas:
             return
         full_key = (key, id(self._base), self.width, self.height, len(items))
         kept = _OVERLAYS.get(full_key)
+        if kept is None:
+            kept = self._derived_overlay(key, len(items))
+            if kept is not None:
+                _OVERLAYS[full_key] = kept
+                while len(_OVERLAYS) > OVERLAY_CACHE:
+                    _OVERLAYS.popitem(last=False)
         if kept is None or kept[0] is not self._base:
             before = len(self._drawn)
             spans: list[Box4 | None] = []
@@ -795,6 +935,24 @@ class Canvas:
                 self._drawn.append(box)
                 self._im.paste(core, box)
 
+    def _derived_overlay(self, key: Hashable, count: int) -> tuple[Image.Image, Any] | None:
+        """The overlay ``key`` kept on the base layer this canvas's base was derived from
+        (:func:`derive_base`), its patches over what changed dropped (drawn again): a map
+        whose tints changed keeps the names that lie elsewhere."""
+        derived = _DERIVED.get(id(self._base))
+        if derived is None or derived[0]() is not self._base:
+            return None
+        parent = derived[1]()
+        if parent is None:
+            return None
+        kept = _OVERLAYS.get((key, id(parent), self.width, self.height, count))
+        if kept is None or kept[0] is not parent:
+            return None
+        patches, grid, cores = kept[1]
+        changed = _under(derived[2], patches, grid)
+        return self._base, (patches, grid, [None if k in changed else core
+                                            for k, core in enumerate(cores)])
+
     # text
 
     def font(self, size: float, bold: bool = False) -> Font:
@@ -824,8 +982,8 @@ class Canvas:
         if TextLog.active is not None:
             box = None
             if self.record:
-                left, top, right, bottom = font(_qsize(size), bold).getbbox(
-                    text, anchor=anchor, stroke_width=stroke if stroke_fill is not None else 0)
+                left, top, right, bottom = _text_box(
+                    text, _qsize(size), bold, anchor, stroke if stroke_fill is not None else 0)
                 x, y = round(xy[0]), round(xy[1])
                 box = (x + left, y + top, x + right, y + bottom)
             TextLog.active.add_text(role, text, size, box)
@@ -866,5 +1024,27 @@ class Canvas:
             return encode_png(image, palette=palette if palette is not None else True)
         if not self.fast:
             return encode_png(image)
+        base = self._base
+        if palette is not None and base is not None and base.mode == "RGB" \
+                and base.size == image.size:
+            return self._palette_png(base, palette)
         return encode_png(image, palette=palette if palette is not None else True)
+
+    def _palette_png(self, base: Image.Image, palette: Image.Image) -> bytes:
+        """The board in ``palette`` as PNG bytes, the same as :func:`encode_png`'s but
+        mapping to the palette only what was drawn: the base layer's indices are kept,
+        the regions :meth:`reuse` pasted back keep theirs, and only the cells drawn in
+        otherwise are mapped again (from the finished picture)."""
+        colours = _colours(palette)
+        framed = _base_indices(base, palette).copy()
+        paste = framed.im.paste
+        pasted = set()
+        for index, region in self._kept:
+            x0, y0, x1, y1 = self._drawn[index]
+            paste(region.indexed(palette), (x0 + 1, y0, x1 + 1, y1))
+            pasted.add(index)
+        drawn = self._drawn if not pasted else \
+            [box for i, box in enumerate(self._drawn) if i not in pasted]
+        _remap(framed, self._im, drawn, palette)
+        return framed_png(framed, colours)
 

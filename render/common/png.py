@@ -51,14 +51,34 @@ def palette_png(indexed: Image.Image) -> bytes:
     # each row behind a 0 (no filter): the image pasted one pixel right of a column of 0s
     framed = Image.new("P", (width + 1, height), 0)
     framed.im.paste(indexed.im, (1, 0, width + 1, height))
-    rows = framed.tobytes()
+    return framed_png(framed, palette_bytes(indexed))
+
+
+def palette_bytes(indexed: Image.Image) -> bytes:
+    """The PLTE chunk's data for a "P" image (at least one colour)."""
     colours = bytes((indexed.getpalette() or [])[:768])
-    colours += bytes(3 * max(0, 1 - len(colours) // 3))
+    return colours + bytes(3 * max(0, 1 - len(colours) // 3))
+
+
+def framed_indices(image: Image.Image, palette: Image.Image) -> Image.Image:
+    """An RGB ``image`` mapped to ``palette`` (a loaded "P" image; no dithering) as a "P"
+    image one pixel wider: its column 0 all 0s, each row's PNG filter byte (none), the
+    picture right of it. What :func:`framed_png` writes."""
+    width, height = image.size
+    framed = Image.new("P", (width + 1, height), 0)
+    framed.im.paste(image.im.convert("P", 0, palette.im), (1, 0, width + 1, height))
+    return framed
+
+
+def framed_png(framed: Image.Image, colours: bytes) -> bytes:
+    """A palette PNG of ``framed`` (see :func:`framed_indices`: rows behind a 0 byte) in
+    ``colours`` (the PLTE data)."""
+    width, height = framed.size
     return b"".join((
         b"\x89PNG\r\n\x1a\n",
-        _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
+        _chunk(b"IHDR", struct.pack(">IIBBBBB", width - 1, height, 8, 3, 0, 0, 0)),
         _chunk(b"PLTE", colours),
-        _chunk(b"IDAT", _deflate(rows, 1)),
+        _chunk(b"IDAT", _deflate(framed.tobytes(), 1)),
         _chunk(b"IEND", b""),
     ))
 

@@ -5,6 +5,7 @@ colour, or both sides' stripes where contested) and outlines."""
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -19,6 +20,7 @@ from render.common import (
     Colour,
     Point,
     dashed_line,
+    derive_base,
     rounded_mask,
 )
 from render.napoleon.geography import _edge_owners, _edges, countries
@@ -208,14 +210,74 @@ def _outline(cid: str, colour: RGB, width: float) -> tuple[Image.Image, tuple[in
     return tile, pos
 
 
-@lru_cache(maxsize=8)
+#: The backdrops with tints kept (by their tints), the least recently used first.
+TINTED = 8
+_TINTED: OrderedDict[tuple[tuple[str, str | None], ...], Image.Image] = OrderedDict()
+
+
 def _tinted(tints: tuple[tuple[str, str | None], ...]) -> Image.Image:
     """The backdrop with these countries tinted (``(id, side or "contested")`` pairs):
-    successive boards of a game mostly share one, so it is kept."""
-    image = _backdrop().copy()
-    for cid, kind in tints:
-        if kind is not None:
+    successive boards of a game mostly share one, so it is kept. A new one is made from
+    the kept one that differs in the fewest countries, drawing again only around those
+    (the same pixels as tinting the bare backdrop)."""
+    kept = _TINTED.get(tints)
+    if kept is not None:
+        _TINTED.move_to_end(tints)
+        return kept
+    want = {cid: kind for cid, kind in tints if kind is not None}
+    best: tuple[int, tuple[tuple[str, str | None], ...] | None, set[str]] = (6, None, set())
+    for other in reversed(_TINTED):
+        had = {cid: kind for cid, kind in other if kind is not None}
+        changed = {cid for cid in want.keys() | had.keys() if want.get(cid) != had.get(cid)}
+        if len(changed) < best[0]:
+            best = (len(changed), other, changed)
+    if best[1] is None:
+        image = _backdrop().copy()
+        for cid, kind in want.items():
             tile, pos = _tint(cid, kind)
             image.paste(tile, pos, tile)
+    else:
+        parent = _TINTED[best[1]]
+        image = parent.copy()
+        boxes = _disjoint([_tile_box(cid) for cid in best[2]])
+        backdrop = _backdrop()
+        for box in boxes:  # the bare backdrop there, then every tint over it, in order
+            image.paste(backdrop.crop(box), box[:2])
+        for cid, kind in want.items():
+            tile, pos = _tint(cid, kind)
+            tbox = (pos[0], pos[1], pos[0] + tile.width, pos[1] + tile.height)
+            for box in boxes:
+                x0, y0 = max(box[0], tbox[0]), max(box[1], tbox[1])
+                x1, y1 = min(box[2], tbox[2]), min(box[3], tbox[3])
+                if x0 < x1 and y0 < y1:
+                    part = tile.crop((x0 - pos[0], y0 - pos[1], x1 - pos[0], y1 - pos[1]))
+                    image.paste(part, (x0, y0), part)
+        derive_base(image, parent, boxes)
+    _TINTED[tints] = image
+    while len(_TINTED) > TINTED:
+        _TINTED.popitem(last=False)
     return image
 
+
+def _tile_box(cid: str) -> tuple[int, int, int, int]:
+    """Where a country's tint tiles go (every kind of tint is the same size)."""
+    mask, pos = _interior(cid)
+    return (pos[0], pos[1], pos[0] + mask.width, pos[1] + mask.height)
+
+
+def _disjoint(boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    """``boxes`` with the overlapping ones merged into their bounds (none overlap)."""
+    out: list[tuple[int, int, int, int]] = []
+    for box in boxes:
+        while True:
+            for i, other in enumerate(out):
+                if box[0] < other[2] and other[0] < box[2] and box[1] < other[3] \
+                        and other[1] < box[3]:
+                    box = (min(box[0], other[0]), min(box[1], other[1]),
+                           max(box[2], other[2]), max(box[3], other[3]))
+                    del out[i]
+                    break
+            else:
+                break
+        out.append(box)
+    return out
