@@ -39,7 +39,13 @@ Filling
     is cached (``WARHOST_BENCH_CACHE``, default /tmp/warhost-bench-capacity), keyed by
     the schema version; PostgreSQL gets the cached rows by COPY into a scratch schema.
     Without ``WARHOST_TEST_POSTGRES`` (or with it unreachable) the PostgreSQL half is
-    skipped, and the section says so.
+    skipped, and the section says so. The bots' logs of the last run are kept in the
+    cache's ``logs`` folder.
+
+Lost moves
+    A move the bot does not acknowledge within Discord's 3 s is refused (the double
+    answers "Unknown interaction", as Discord does, and the bot does not make it): it is
+    counted as lost, and the game's mirror is read again from the database.
 
     python -m tests.bench_capacity [--quick]
 """
@@ -665,7 +671,9 @@ def _figures(p: Peak) -> Figures:
     return out
 
 
-def run(quick: bool = False) -> Figures:
+def run(quick: bool = False, show: bool = False) -> Figures:
+    """The section's figures; ``show``: also print each configuration's as soon as it is
+    measured (a later failure does not lose them)."""
     say = print
     window, live = (20.0, 300) if quick else (60.0, 1000)
     problem = databases.postgres_problem()
@@ -677,6 +685,8 @@ def run(quick: bool = False) -> Figures:
                          f"{GUILDS} servers, {filled.path.stat().st_size >> 20} MB SQLite; "
                          + (f"filled in {filled.seconds:.0f} s" if filled.seconds
                             else "from the cache"))]
+    if show:
+        _show(figures)
     configs = [("sqlite", 1)] + ([("postgresql", 2)] if problem is None else [])
     with tempfile.TemporaryDirectory() as tmp, loopback_only():
         for backend, processes in configs:
@@ -686,7 +696,8 @@ def run(quick: bool = False) -> Figures:
                 peak = asyncio.run(_peak(backend, processes, target, live, window, folder,
                                          say))
             figures += _figures(peak)
-            _show(_figures(peak))       # as soon as measured, as a later failure loses it
+            if show:
+                _show(_figures(peak))
     return figures
 
 
@@ -701,4 +712,4 @@ def _show(figures: Figures) -> None:
 
 
 if __name__ == "__main__":
-    run(quick="--quick" in sys.argv[1:])        # shows each configuration's figures
+    run(quick="--quick" in sys.argv[1:], show=True)
