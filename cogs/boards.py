@@ -107,25 +107,6 @@ def _worker_start(bot_pid: int, warm: bool = True) -> None:
 
 
 
-_WARMING = threading.Lock()
-_warmed = False
-
-
-def warm_in_background() -> threading.Thread | None:
-    """:func:`warm_up` in a daemon thread of this process (the boards drawn in threads,
-    ``RENDER_WORKERS=0``), pausing between boards so that start-up answers are not held
-    up; once per process (None when it is started already)."""
-    global _warmed
-    with _WARMING:
-        if _warmed:
-            return None
-        _warmed = True
-    thread = threading.Thread(target=warm_up, kwargs={"pause": 0.02}, name="board warm-up",
-                              daemon=True)
-    thread.start()
-    return thread
-
-
 def board_key(game_id: int, first: int, last: int,
               names: Mapping[str, str] | None) -> Hashable:
     """What a game's public board depends on, besides the game: the version it shows
@@ -160,14 +141,13 @@ class Boards:
 
     def start(self) -> None:
         """Start the workers now (they warm up while the bot connects). Drawing in this
-        process instead, a thread warms this process's renderers up, in the background
-        (once per process)."""
+        process (``RENDER_WORKERS=0``, small installs) nothing is warmed up: a thread
+        drawing every game's boards would hold the bot's own interpreter for seconds at
+        each start (a SIGTERM then took over 20 s on a busy machine)."""
         pool = self._executor()
         if pool is not None:
             for _ in range(self.workers):
                 pool.submit(len, ())
-        elif self.warm:
-            warm_in_background()
 
     async def png(self, kind: str, view: dict[str, Any],
                   events: Sequence[dict[str, Any]] | None = None,

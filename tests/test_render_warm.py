@@ -176,30 +176,13 @@ def test_a_failing_renderer_does_not_stop_the_warm_up(monkeypatch: pytest.Monkey
     assert all(n > 0 for k, n in drawn.items() if k != kind)
 
 
-def test_drawing_in_threads_the_bot_warms_up_in_the_background(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """Boards(workers=0).start() returns at once; a daemon thread warms up, once."""
-    release, began = threading.Event(), threading.Event()
-    calls: list[dict[str, Any]] = []
-
-    def slow_warm_up(**kwargs: Any) -> dict[str, int]:
-        calls.append(kwargs)
-        began.set()
-        release.wait(30)
-        return {}
-
-    monkeypatch.setattr(cogs.boards, "warm_up", slow_warm_up)
-    monkeypatch.setattr(cogs.boards, "_warmed", False)
-    boards = Boards(workers=0)
-    boards.start()  # returns while the warm-up waits
-    assert began.wait(30) and not release.is_set()
-    thread = next(t for t in threading.enumerate() if t.name == "board warm-up")
-    assert thread.daemon and thread.is_alive()
-    boards.start()  # once per process
-    release.set()
-    thread.join(30)
-    assert len(calls) == 1 and calls[0].get("pause", 0) > 0
-
+def test_drawing_in_threads_nothing_is_warmed_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Boards(workers=0).start() draws nothing: a warm-up in the bot's own process would
+    hold its interpreter for seconds at each start."""
+    calls: list[Any] = []
+    monkeypatch.setattr(cogs.boards, "warm_up", lambda *a, **k: calls.append(a) or {})
+    Boards(workers=0).start()
+    assert calls == [] and not any(t.name == "board warm-up" for t in threading.enumerate())
 
 
 @pytest.fixture
