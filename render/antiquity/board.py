@@ -9,7 +9,7 @@ and counts each take the first place that covers no name, city, counter or mark 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from functools import lru_cache, partial
 
 from render.antiquity.events import _Turn
@@ -363,19 +363,20 @@ def _draw_map(c: Canvas, places: Mapping[str, _Place], turn: _Turn,
     # the places' names and the cities look the same from board to board: patches kept
     # (see Canvas.overlay), drawn again only where a ring or an arrow lies under them
     items: list[Callable[[Canvas], None]] = []
-    cities = []
+    keys: list[Hashable] = []  # what each depends on besides the layout
     for rid, place in places.items():
         spot = where.get(rid)
         if spot is not None:
             items.append(partial(_name, spot.label, place.region))
+            keys.append(("name", rid))
     for rid, place in places.items():
         if place.region.sea:
             continue
         owner = _nation_colour(place.owner) if place.owner is not None else None
-        cities.append((rid, place.region.resource, owner, place.temple))
+        keys.append((rid, place.region.resource, owner, place.temple))
         items.append(partial(_city_in_group, rid, _city_xy(place.region),
                              place.region.resource, owner, place.temple))
-    c.overlay(("antiquity names and cities", key, tuple(cities)), items)
+    c.overlay(("antiquity names and cities", key), items, keys)
     for rid, place in places.items():  # a cross on a city abandoned
         if place.region.sea or not any(k == "abandon" for k, _ in marks.get(rid, ())):
             continue

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from render.common.palette import BACKGROUND, TEXT, Colour, with_alpha
 from render.common.png import encode_png, framed_indices, framed_png, palette_bytes
@@ -205,6 +205,22 @@ def _text_masks(text: str, size: float, bold: bool, anchor: str, stroke: float, 
     """One line of text as coverage masks (Pillow's core images: fill, and stroke or None),
     the offset of their top-left corner from the anchor point, and their size."""
     fnt = font(size, bold)
+    if isinstance(fnt, ImageFont.FreeTypeFont) and "\n" not in text:
+        # one layout per mask (the text's box is the glyphs' placement, without a stroke)
+        glyphs = fnt.getmask2(text, "L", None, None, None, 0, anchor, alpha, (0.0, 0.0),
+                              stroke_filled=True)
+        ring = fnt.getmask2(text, "L", None, None, None, stroke, anchor, stroke_alpha,
+                            (0.0, 0.0), stroke_filled=True) if stroke else None
+        if ring is None:
+            (x0, y0), (w, h) = glyphs[1], glyphs[0].size
+            w, h = max(1, w), max(1, h)
+        else:  # a fractional stroke's box is not whole pixels
+            left, top, right, bottom = fnt.getbbox(text, anchor=anchor, stroke_width=stroke)
+            x0, y0 = math.floor(left), math.floor(top)
+            w, h = max(1, math.ceil(right) - x0), max(1, math.ceil(bottom) - y0)
+        return (_glyphs(glyphs, alpha, x0, y0, w, h),
+                _glyphs(ring, stroke_alpha, x0, y0, w, h) if ring is not None else None,
+                x0, y0, w, h)
     left, top, right, bottom = fnt.getbbox(text, anchor=anchor, stroke_width=stroke)
     x0, y0 = math.floor(left), math.floor(top)
     w, h = max(1, math.ceil(right) - x0), max(1, math.ceil(bottom) - y0)
@@ -217,6 +233,18 @@ def _text_masks(text: str, size: float, bold: bool, anchor: str, stroke: float, 
                                      anchor=anchor, stroke_width=stroke,
                                      stroke_fill=stroke_alpha)
     return fill.im, outline.im if outline is not None else None, x0, y0, w, h
+
+def _glyphs(rendered: tuple[Any, tuple[int, int]], alpha: int, x0: int, y0: int, w: int,
+            h: int) -> Any:
+    """A ``w`` x ``h`` coverage mask (0..``alpha``) of a line of text FreeType rendered
+    (``getmask2``: its mask and where that lies from the anchor point), the anchor point at
+    (-``x0``, -``y0``): what ``ImageDraw.text`` draws on an "L" image, without laying the
+    text out again (Pillow's core image)."""
+    mask, offset = rendered
+    out = Image.new("L", (w, h), 0)
+    ImageDraw.Draw(out).draw.draw_bitmap((offset[0] - x0, offset[1] - y0), mask, alpha)
+    return out.im
+
 
 class DrawingCache:
     """Pictures drawn once and pasted many times (sprites, panels), by a key holding
@@ -336,6 +364,33 @@ class _Region:
         if self.indices is None or self.indices[0] is not palette:
             self.indices = (palette, self.after.im.convert("P", 0, palette.im))
         return self.indices[1]
+
+
+#: Pictures pasted whole (a player's panel drawn once) and their palette indices, kept.
+_PASTED: OrderedDict[int, tuple[Any, Image.Image, Any]] = OrderedDict()
+PASTED_CACHE = 64
+
+
+class _Pasted:
+    """An opaque picture :meth:`Canvas.paste` put down: its palette indices are kept while
+    the picture lives (a cached panel pasted on board after board)."""
+
+    __slots__ = ("image",)
+
+    def __init__(self, image: Image.Image) -> None:
+        self.image = image
+
+    def indexed(self, palette: Image.Image) -> Any:
+        image = self.image
+        kept = _PASTED.get(id(image))
+        if kept is not None and kept[0]() is image and kept[1] is palette:
+            _PASTED.move_to_end(id(image))
+            return kept[2]
+        core = image.im.convert("P", 0, palette.im)
+        _PASTED[id(image)] = (weakref.ref(image), palette, core)
+        while len(_PASTED) > PASTED_CACHE:
+            _PASTED.popitem(last=False)
+        return core
 
 
 def _touches(drawn: list[tuple[int, int, int, int]], box: tuple[int, int, int, int]) -> bool:
@@ -478,6 +533,7 @@ def clear_caches() -> None:
     _REGION_BYTES[0] = 0
     _OVERLAYS.clear()
     _BASE_INDICES.clear()
+    _PASTED.clear()
     _DERIVED.clear()
 
 
@@ -533,7 +589,7 @@ class Canvas:
         self._drawn: list[tuple[int, int, int, int]] = []
         #: The regions :meth:`reuse` pasted back: where they are in ``_drawn``, and what
         #: they were (their palette indices are kept with them).
-        self._kept: list[tuple[int, _Region]] = []
+        self._kept: list[tuple[int, _Region | _Pasted]] = []
         if TextLog.active is not None and self.record:
             TextLog.active.width = max(TextLog.active.width, width)
 
@@ -788,6 +844,7 @@ class Canvas:
             if image.mode == "RGBA":
                 self._im.paste(core, box, core)
             else:
+                self._kept.append((len(self._drawn) - 1, _Pasted(image)))
                 self._im.paste(core, box)
             return
         if self.fast:
@@ -798,9 +855,10 @@ class Canvas:
             self.image.paste(image, pos)
 
     def stamp(self, key: Hashable, centre: Point, extent: float,
-              draw: Callable[[Canvas, Point], None]) -> None:
+              draw: Callable[[Canvas, Point], None], extent_y: float | None = None) -> None:
         """A composite piece (a counter, an icon) that ``draw(canvas, centre)`` draws within
-        ``extent`` pixels of ``centre``: drawn once at high quality on a transparent
+        ``extent`` pixels of ``centre`` (``extent_y`` up and down, if given: a wide, flat
+        label's sprite need not be square): drawn once at high quality on a transparent
         sprite, cached by ``key`` (which must hold everything the drawing depends on) and
         pasted. On a slow canvas it is simply drawn."""
         if not self.fast:
@@ -810,19 +868,21 @@ class Canvas:
         ix, iy = math.floor(centre[0]), math.floor(centre[1])
         fx, fy = round((centre[0] - ix) * 2) / 2, round((centre[1] - iy) * 2) / 2
         e = math.ceil(extent) + 1
+        ey = e if extent_y is None else min(e, math.ceil(extent_y) + 1)
 
         def sprite() -> Image.Image:
-            c = Canvas(2 * e + 1, 2 * e + 1, (0, 0, 0, 0), scale=AA, mode="RGBA",
+            c = Canvas(2 * e + 1, 2 * ey + 1, (0, 0, 0, 0), scale=AA, mode="RGBA",
                        record=True)
-            draw(c, (e + fx, e + fy))
+            draw(c, (e + fx, ey + fy))
             return c.finish()
 
         log = self._log()
         # a stamp is one piece: its own shapes never hide its own text
-        image = _STAMPS.get((key, fx, fy, e), sprite, (ix - e, iy - e),
+        image = _STAMPS.get((key, fx, fy, e) if ey == e else (key, fx, fy, e, ey), sprite,
+                            (ix - e, iy - ey),
                             frozenset({("stamp", key, centre)}) if log is not None else frozenset())
         core = image.im
-        box = (ix - e, iy - e, ix + e + 1, iy + e + 1)
+        box = (ix - e, iy - ey, ix + e + 1, iy + ey + 1)
         self._drawn.append(box)
         self._im.paste(core, box, core)
 
@@ -883,26 +943,33 @@ class Canvas:
         while _REGION_BYTES[0] > REGION_BYTES and len(_REGIONS) > 1:
             _REGION_BYTES[0] -= _region_size(_REGIONS.popitem(last=False)[1])
 
-    def overlay(self, key: Hashable, items: Sequence[Callable[[Canvas], None]]) -> None:
+    def overlay(self, key: Hashable, items: Sequence[Callable[[Canvas], None]],
+                keys: Sequence[Hashable] | None = None) -> None:
         """Draw ``items`` (each ``item(canvas)``, in order): pieces that look the same on
         every board with this ``key`` and base layer (a map's place names and cities) but
         are drawn over things that change (the turn's arrows). As they are drawn, the
         pixels of each group of overlapping pieces drawn over the bare base layer are kept
         (a patch); later boards paste a patch where nothing has been drawn under it yet
-        and draw its pieces again where something has. On a slow canvas, without a base
-        layer or while a TextLog records, simply drawn."""
+        and draw its pieces again where something has. ``keys``, one per item, hold what
+        each item depends on besides ``key`` (a city's owner): when some change, only
+        their patches are drawn again (if they cover the same pixels as before; else
+        everything). On a slow canvas, without a base layer or while a TextLog records,
+        simply drawn."""
         if not self.fast or self._base is None or TextLog.active is not None:
             for item in items:
                 item(self)
             return
+        item_keys = tuple(keys) if keys is not None else None
         full_key = (key, id(self._base), self.width, self.height, len(items))
         kept = _OVERLAYS.get(full_key)
         if kept is None:
             kept = self._derived_overlay(key, len(items))
-            if kept is not None:
-                _OVERLAYS[full_key] = kept
-                while len(_OVERLAYS) > OVERLAY_CACHE:
-                    _OVERLAYS.popitem(last=False)
+        if kept is not None and kept[0] is self._base and kept[1][4] != item_keys:
+            kept = self._rekeyed(kept, items, item_keys)
+        if kept is not None and kept is not _OVERLAYS.get(full_key):
+            _OVERLAYS[full_key] = kept
+            while len(_OVERLAYS) > OVERLAY_CACHE:
+                _OVERLAYS.popitem(last=False)
         if kept is None or kept[0] is not self._base:
             before = len(self._drawn)
             spans: list[Box4 | None] = []
@@ -917,12 +984,12 @@ class Canvas:
             under = _under(self._drawn[:before], patches, grid)
             cores = [self.image.crop(box).im if k not in under and box[2] else None
                      for k, (box, _) in enumerate(patches)]
-            _OVERLAYS[full_key] = (self._base, (patches, grid, cores))
+            _OVERLAYS[full_key] = (self._base, (patches, grid, cores, spans, item_keys))
             while len(_OVERLAYS) > OVERLAY_CACHE:
                 _OVERLAYS.popitem(last=False)
             return
         _OVERLAYS.move_to_end(full_key)
-        patches, grid, cores = kept[1]
+        patches, grid, cores = kept[1][:3]
         under = _under(self._drawn, patches, grid)
         for k, (box, indices) in enumerate(patches):
             core = cores[k]
@@ -948,10 +1015,36 @@ class Canvas:
         kept = _OVERLAYS.get((key, id(parent), self.width, self.height, count))
         if kept is None or kept[0] is not parent:
             return None
-        patches, grid, cores = kept[1]
+        patches, grid, cores, spans, item_keys = kept[1]
         changed = _under(derived[2], patches, grid)
         return self._base, (patches, grid, [None if k in changed else core
-                                            for k, core in enumerate(cores)])
+                                            for k, core in enumerate(cores)], spans, item_keys)
+
+    def _rekeyed(self, kept: tuple[Image.Image, Any], items: Sequence[Callable[[Canvas], None]],
+                 item_keys: tuple[Hashable, ...] | None) -> tuple[Image.Image, Any] | None:
+        """An overlay kept with other item keys, its patches holding the items whose keys
+        changed dropped (drawn again), if those items still cover exactly what they did
+        (tried on a scratch canvas); else None (everything drawn again)."""
+        patches, grid, cores, spans, old_keys = kept[1]
+        if item_keys is None or old_keys is None or len(old_keys) != len(item_keys):
+            return None
+        changed = {i for i, (a, b) in enumerate(zip(old_keys, item_keys, strict=True))
+                   if a != b}
+        # a scratch canvas of one pixel (Pillow clips what lies outside): only where the
+        # items draw is read
+        scratch = Canvas(1, 1, (0, 0, 0))
+        scratch.width, scratch.height = self.width, self.height
+        for i in sorted(changed):
+            start = len(scratch._drawn)
+            items[i](scratch)
+            boxes = scratch._drawn[start:]
+            span = (min(b[0] for b in boxes), min(b[1] for b in boxes),
+                    max(b[2] for b in boxes), max(b[3] for b in boxes)) if boxes else None
+            if span != spans[i]:
+                return None
+        cores = [None if any(i in changed for i in indices) else cores[k]
+                 for k, (_, indices) in enumerate(patches)]
+        return kept[0], (patches, grid, cores, spans, item_keys)
 
     # text
 
@@ -1039,10 +1132,12 @@ class Canvas:
         framed = _base_indices(base, palette).copy()
         paste = framed.im.paste
         pasted = set()
+        width, height = self.width, self.height
         for index, region in self._kept:
             x0, y0, x1, y1 = self._drawn[index]
-            paste(region.indexed(palette), (x0 + 1, y0, x1 + 1, y1))
-            pasted.add(index)
+            if x0 >= 0 and x1 <= width and y0 >= 0 and y1 <= height:
+                paste(region.indexed(palette), (x0 + 1, y0, x1 + 1, y1))
+                pasted.add(index)
         drawn = self._drawn if not pasted else \
             [box for i, box in enumerate(self._drawn) if i not in pasted]
         _remap(framed, self._im, drawn, palette)

@@ -158,7 +158,7 @@ def tag(canvas: Canvas, centre: Point, label: str, fill: Colour, fg: Colour = TE
     w = canvas.text_width(label, size, bold=True) + 10
     h = size + 5 if height is None else height
     canvas.stamp(("tag", label, tuple(fill), tuple(fg), size, h), centre, w / 2 + 2,
-                 lambda c, p: _tag(c, p, label, fill, fg, w, size, h))
+                 lambda c, p: _tag(c, p, label, fill, fg, w, size, h), extent_y=h / 2 + 2)
 
 
 def _tag(canvas: Canvas, centre: Point, label: str, fill: Colour, fg: Colour, w: float,

@@ -42,8 +42,8 @@ from render.common import (
     load_palette,
     optional_mapping,
 )
+from render.napoleon.backdrop import FIGHTING, FOUGHT, _outline, _tinted
 from render.napoleon.backdrop import _interior as _interior
-from render.napoleon.backdrop import _outline, _tinted
 from render.napoleon.events import _read_events
 from render.napoleon.geography import _edges as _edges
 from render.napoleon.geography import countries, land_borders
@@ -97,10 +97,10 @@ def render(view: dict[str, Any], events: list[dict[str, Any]] | None = None,
     current = _country_id(battle.get("country")) if battle is not None else None
     for cid in dict.fromkeys(b.country for b in turn.battles):
         if cid != current:
-            tile, pos = _outline(cid, DANGER, 3.5)
+            tile, pos = _outline(cid, *FOUGHT)
             c.paste(tile, pos)
     if current is not None:
-        tile, pos = _outline(current, GOLD, 4.5)
+        tile, pos = _outline(current, *FIGHTING)
         c.paste(tile, pos)
 
     labels = _moves(c, places, turn)

@@ -13,6 +13,7 @@ from PIL import Image, ImageChops, ImageDraw
 
 from render.common import (
     BACKGROUND,
+    DANGER,
     GOLD,
     MUTED,
     RGB,
@@ -143,6 +144,10 @@ def _backdrop() -> Image.Image:
 
 # --- tints (cached per country) ----------------------------------------------------------
 
+#: The outlines of a battle fought (red) and of the battle being fought (gold): colour, width.
+FOUGHT: tuple[RGB, float] = (DANGER, 3.5)
+FIGHTING: tuple[RGB, float] = (GOLD, 4.5)
+
 
 def _bbox(pts: Sequence[Point]) -> tuple[int, int, int, int]:
     xs = [p[0] for p in pts]
@@ -225,13 +230,19 @@ def _tinted(tints: tuple[tuple[str, str | None], ...]) -> Image.Image:
         _TINTED.move_to_end(tints)
         return kept
     want = {cid: kind for cid, kind in tints if kind is not None}
-    best: tuple[int, tuple[tuple[str, str | None], ...] | None, set[str]] = (6, None, set())
+    best: tuple[float, tuple[tuple[str, str | None], ...] | None, set[str]] = \
+        (math.inf, None, set())
     for other in reversed(_TINTED):
         had = {cid: kind for cid, kind in other if kind is not None}
         changed = {cid for cid in want.keys() | had.keys() if want.get(cid) != had.get(cid)}
         if len(changed) < best[0]:
             best = (len(changed), other, changed)
-    if best[1] is None:
+    if best[1] is None:  # a worker's first: every country's tiles made now, once
+        for cid in countries():
+            _outline(cid, *FOUGHT)
+            _outline(cid, *FIGHTING)
+            for side in (*SIDE_COLOURS, "contested"):
+                _tint(cid, side)
         image = _backdrop().copy()
         for cid, kind in want.items():
             tile, pos = _tint(cid, kind)

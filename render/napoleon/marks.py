@@ -253,7 +253,7 @@ def _move_label(c: Canvas, centre: Point, colour: Colour, count: str, order: str
     cw = c.text_width(count, 13, bold=True) + 12 if count else 0
     w = cw + (20.0 if order else 0)
     c.stamp(("move-label", tuple(colour), count, order), centre, w / 2 + 2,
-            lambda cv, p: _draw_move_label(cv, p, colour, count, order, cw))
+            lambda cv, p: _draw_move_label(cv, p, colour, count, order, cw), extent_y=12)
 
 
 def _draw_move_label(c: Canvas, centre: Point, colour: Colour, count: str, order: str,
