@@ -89,6 +89,12 @@ RETRY_EVERY = 20.0
 SWEEP_GRACE = 5.0
 
 
+#: Announcements read per sweep of every game's, and games delivered at once by a sweep
+#: (after a restart with many games' news waiting, one game after another took minutes).
+SWEEP_PAGE = 500
+SWEEP_GAMES_AT_ONCE = 8
+
+
 #: Deliveries given up after this many failures (and logged), so one bad channel
 #: cannot block a game's later announcements for ever.
 MAX_ATTEMPTS = 8
@@ -150,20 +156,41 @@ class Announcer:
             await asyncio.sleep(self.retry_every)
 
     async def deliver_all(self, *, recovering: bool = False) -> None:
-        """Every game's pending announcements. ``recovering``: this process did not
-        send them, so any of them may already be in Discord: look first."""
-        pending = await self.store.outbox.pending()
-        if self.lease is not None and not recovering:
-            # With other processes on the database, what was saved a moment ago is
-            # being delivered by the process that saved it: leave it to that one.
-            settled = self.store.now() - SWEEP_GRACE
-            pending = [a for a in pending if a.created_at <= settled]
-        if recovering or self.lease is not None:
-            # Not sent by us (a crash, or another process that died mid-way): any of
-            # them may already be in Discord, so look first.
-            self._uncertain.update(a.id for a in pending)
-        for game_id in dict.fromkeys(a.game_id for a in pending):
-            await self.deliver(game_id)
+        """Every game's pending announcements, several games at once (each game's in
+        order), sweep after sweep while a sweep finds a full page of them and delivers
+        some. ``recovering``: this process did not send them, so any of them may
+        already be in Discord: look first."""
+        seen: set[int] = set()
+        gate = asyncio.Semaphore(SWEEP_GAMES_AT_ONCE)
+
+        async def one(game_id: int) -> None:
+            async with gate:
+                await self.deliver(game_id)
+
+        while True:
+            pending = await self.store.outbox.pending(limit=SWEEP_PAGE)
+            full = len(pending) >= SWEEP_PAGE
+            if self.lease is not None and not recovering:
+                # With other processes on the database, what was saved a moment ago is
+                # being delivered by the process that saved it: leave it to that one.
+                settled = self.store.now() - SWEEP_GRACE
+                pending = [a for a in pending if a.created_at <= settled]
+            if recovering or self.lease is not None:
+                # Not sent by us (a crash, or another process that died mid-way): any
+                # of them may already be in Discord, so look first.
+                self._uncertain.update(a.id for a in pending if a.id not in seen)
+            fresh = [a for a in pending if a.id not in seen]
+            seen.update(a.id for a in pending)
+            games = list(dict.fromkeys(a.game_id for a in fresh))
+            for game_id, outcome in zip(games, await asyncio.gather(
+                    *(one(g) for g in games), return_exceptions=True), strict=True):
+                if isinstance(outcome, asyncio.CancelledError):
+                    raise outcome
+                if isinstance(outcome, BaseException):
+                    log.error("Delivering game %s's announcements failed", game_id,
+                              exc_info=outcome)
+            if not full or not fresh:
+                return          # all of them seen (what failed waits for the next pass)
 
     # one game
 

@@ -297,6 +297,12 @@ MIGRATIONS: list[str] = [
     );
     INSERT INTO warhost_commits (id, identity, count) VALUES (1, md5(random()::text), 0);
 """,
+    # 12: the undelivered announcements of every game, oldest first (the delivery sweep
+    # at start and every 20 s): with only the per-game index, SQLite scanned the whole
+    # table for it (seconds at 100,000 games).
+    """
+    CREATE INDEX announcements_undelivered ON announcements (id) WHERE delivered_at IS NULL;
+    """,
 ]
 
 

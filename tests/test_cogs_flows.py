@@ -7,6 +7,7 @@ in test_e2e_conqueror.py.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import logging
 from collections.abc import AsyncIterator
@@ -727,6 +728,50 @@ async def test_a_moves_own_read_of_its_news_is_used_only_if_no_delivery_came_bet
                             read_after=announcer.passes(game_id))
     assert reads == [] and len(box.public()) == 2
     assert await store.outbox.pending(game_id) == []
+
+
+async def test_a_sweep_delivers_page_after_page_and_several_games_at_once(
+        store: Store, client: FakeClient, box: Outbox,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a restart with many games' news waiting, the sweep goes on to the next page
+    at once (not 20 s later) and delivers a few games side by side, each in order."""
+    import cogs.outbox
+
+    monkeypatch.setattr(cogs.outbox, "SWEEP_PAGE", 3)
+    games = []
+    for n in range(5):
+        record = await store.lobby.open("conqueror", GUILD, str(9000 + n), A)
+        await store.lobby.join(record.id, B)
+        await store.lobby.start(record.id, A, seed=n)
+        games.append(record.id)
+    assert len(await store.outbox.pending()) == 10            # an opening and a status each
+    at_once, most = 0, 0
+    real_send = client.channel.send
+
+    async def slow(content: str | None = None, **kwargs: Any) -> Any:
+        nonlocal at_once, most
+        at_once += 1
+        most = max(most, at_once)
+        await asyncio.sleep(0.05)
+        at_once -= 1
+        return await real_send(content, **kwargs)
+
+    client.channel.send = slow  # type: ignore[method-assign]
+    await client.announcer.deliver_all(recovering=True)
+    assert await store.outbox.pending() == []
+    posted = [m.content for m in box.public()]
+    assert sorted(int(text.rsplit("#", 1)[1].split()[0]) for text in posted) == games
+    assert most > 1                                          # games side by side
+
+
+async def test_the_sweep_reads_undelivered_news_by_its_own_index(store: Store) -> None:
+    async with store.reading() as conn:
+        if conn.dialect != "sqlite":
+            pytest.skip("SQLite's plan")
+        plan = await conn.execute_fetchall(
+            "EXPLAIN QUERY PLAN SELECT id FROM announcements WHERE delivered_at IS NULL "
+            "ORDER BY id LIMIT 500")
+    assert "USING INDEX announcements_undelivered" in str(plan)     # not the whole table
 
 
 def test_a_turn_too_long_for_one_message_keeps_its_start_and_end() -> None:
