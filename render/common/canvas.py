@@ -129,8 +129,9 @@ def _qsize(size: float) -> float:
 def _shape_mask(kind: str, part: str, local: tuple[int, ...], size: tuple[int, int], ss: int,
                 width: int, radius: int, alpha: int) -> Any:
     """The coverage (0..``alpha``) of one shape's fill or outline, drawn ``ss`` times larger
-    in ``local`` coordinates (already scaled) and averaged down to ``size``: Pillow's core
-    image, ready to paste through."""
+    in ``local`` coordinates (already scaled) and averaged down to ``size``: a list of the
+    mask (Pillow's image), its strips (see :func:`_strips`: made at its second use, the
+    mask then dropped; a shape drawn once is pasted whole) and whether it was used."""
     mask = Image.new("L", (size[0] * ss, size[1] * ss), 0)
     draw = ImageDraw.Draw(mask)
     fill = alpha if part == "fill" else None
@@ -148,7 +149,29 @@ def _shape_mask(kind: str, part: str, local: tuple[int, ...], size: tuple[int, i
             r = width / 2
             for x, y in (pts[0], pts[-1]):
                 draw.ellipse((x - r, y - r, x + r, y + r), fill=alpha)
-    return (mask.reduce(ss) if ss > 1 else mask).im
+    return [mask.reduce(ss) if ss > 1 else mask, None, False]
+
+
+#: A big mask is kept as strips this many rows high, each cut to where it covers anything.
+STRIP = 16
+#: Masks of at most this many pixels are kept whole.
+STRIP_AREA = 2048
+
+
+def _strips(mask: Image.Image) -> tuple[tuple[int, int, int, int, Any], ...]:
+    """``mask`` as the parts of it that cover anything (left, top, right, bottom from its
+    corner, and Pillow's core image): a long slanted line or an arc pastes only the
+    pixels along it, not its whole box (where the mask is 0, pasting changes nothing)."""
+    w, h = mask.size
+    if w * h <= STRIP_AREA:
+        return ((0, 0, w, h, mask.im),)
+    out = []
+    for top in range(0, h, STRIP):
+        band = mask.crop((0, top, w, min(h, top + STRIP)))
+        box = band.getbbox()
+        if box is not None:
+            out.append((box[0], top + box[1], box[2], top + box[3], band.crop(box).im))
+    return tuple(out)
 
 
 def _flat_mask(width: int, height: int, alpha: int) -> Any:
@@ -233,6 +256,15 @@ def _text_masks(text: str, size: float, bold: bool, anchor: str, stroke: float, 
                                      anchor=anchor, stroke_width=stroke,
                                      stroke_fill=stroke_alpha)
     return fill.im, outline.im if outline is not None else None, x0, y0, w, h
+
+@lru_cache(maxsize=512)
+def _glyph_mask(fnt: ImageFont.FreeTypeFont, text: str, anchor: str, stroke: int,
+                ink: int) -> tuple[Any, tuple[int, int]]:
+    """FreeType's coverage mask of a line of text at whole pixels (and where it lies from
+    the anchor point): what ``ImageDraw.text`` renders for it each time."""
+    return fnt.getmask2(text, "L", None, None, None, stroke, anchor, ink, (0.0, 0.0),
+                        stroke_filled=True)
+
 
 def _glyphs(rendered: tuple[Any, tuple[int, int]], alpha: int, x0: int, y0: int, w: int,
             h: int) -> Any:
@@ -425,28 +457,27 @@ _QCELL = 32
 _PLTE: dict[int, tuple[Image.Image, bytes]] = {}
 
 
-def _clip(box: Box4, width: int, height: int) -> Box4:
-    return (max(0, box[0]), max(0, box[1]), min(width, box[2]), min(height, box[3]))
-
-
 def _remap(framed: Image.Image, rgb: Any, boxes: Iterable[Box4], palette: Image.Image) -> None:
     """Map the cells of ``rgb`` (Pillow's core image) under ``boxes`` to ``palette`` again,
     into ``framed`` (indices one pixel right, see :func:`framed_indices`): runs of touched
     cells along each row of cells, runs alike in successive rows merged into one box."""
     width, height = rgb.size
     cell = _QCELL
-    rows: dict[int, int] = {}
-    for box in boxes:
-        x0, y0, x1, y1 = _clip(box, width, height)
-        if x1 <= x0 or y1 <= y0:
+    last_col, last_row = (width - 1) // cell, (height - 1) // cell
+    rows = [0] * (last_row + 1)
+    for x0, y0, x1, y1 in boxes:
+        if x1 <= x0 or y1 <= y0 or x1 <= 0 or y1 <= 0 or x0 >= width or y0 >= height:
             continue
-        bits = (1 << ((x1 - 1) // cell + 1)) - (1 << (x0 // cell))
-        for r in range(y0 // cell, (y1 - 1) // cell + 1):
-            rows[r] = rows.get(r, 0) | bits
+        c1 = (x1 - 1) // cell
+        r1 = (y1 - 1) // cell
+        bits = (1 << ((c1 if c1 < last_col else last_col) + 1)) \
+            - (1 << (x0 // cell if x0 > 0 else 0))
+        for r in range(y0 // cell if y0 > 0 else 0, (r1 if r1 < last_row else last_row) + 1):
+            rows[r] |= bits
     runs: dict[tuple[int, int], int] = {}  # open runs (first and last cell): first row
     out: list[Box4] = []
-    for r in range(-1, height // cell + 2):
-        bits = rows.get(r, 0)
+    for r in range(last_row + 2):
+        bits = rows[r] if r <= last_row else 0
         here: list[tuple[int, int]] = []
         while bits:
             first = (bits & -bits).bit_length() - 1
@@ -526,6 +557,7 @@ def clear_caches() -> None:
     _small_flat_mask.cache_clear()
     _text_length.cache_clear()
     _text_box.cache_clear()
+    _glyph_mask.cache_clear()
     _fitted.cache_clear()
     _text_masks.cache_clear()
     _STAMPS._items.clear()
@@ -679,7 +711,6 @@ class Canvas:
         if w <= 0 or h <= 0 or w > 4 * self.width + 64 or h > 4 * self.height + 64:
             return  # nothing to draw, or absurdly far out of the picture
         ss = AA if w * h <= AA_BIG_AREA else 2
-        self._drawn.append((ox, oy, ox + w, oy + h))
         local = tuple(round((v - (ox if i % 2 == 0 else oy)) * ss) for i, v in enumerate(coords))
         if kind in ("ellipse", "rrect"):
             local = (local[0], local[1], max(local[0], local[2]), max(local[1], local[3]))
@@ -691,8 +722,22 @@ class Canvas:
             alpha = _alpha(colour)
             if alpha <= 0:
                 continue
-            mask = _shape_mask(kind, part, local, (w, h), ss, wq, rq, alpha)
-            self._im.paste(tuple(colour[:3]), (ox, oy, ox + w, oy + h), mask)
+            rgb = tuple(colour[:3])
+            held = _shape_mask(kind, part, local, (w, h), ss, wq, rq, alpha)
+            strips = held[1]
+            if strips is None:
+                if not held[2]:  # its first use: pasted whole
+                    held[2] = True
+                    box = (ox, oy, ox + w, oy + h)
+                    self._drawn.append(box)
+                    self._im.paste(rgb, box, held[0].im)
+                    continue
+                strips = held[1] = _strips(held[0])
+                held[0] = None
+            for x0, y0, x1, y1, mask in strips:
+                box = (ox + x0, oy + y0, ox + x1, oy + y1)
+                self._drawn.append(box)
+                self._im.paste(rgb, box, mask)
 
     def _band(self, x0: float, y0: float, x1: float, y1: float, colour: Colour,
               width: float, vertical: bool) -> None:
@@ -1081,10 +1126,8 @@ class Canvas:
                 box = (x + left, y + top, x + right, y + bottom)
             TextLog.active.add_text(role, text, size, box)
         if not self.fast:
-            self.draw.text((self._v(xy[0]), self._v(xy[1])), text, fill=fill,
-                           font=self.font(size, bold), anchor=anchor,
-                           stroke_width=self._w(stroke) if stroke else 0,
-                           stroke_fill=stroke_fill)
+            self._slow_text((self._v(xy[0]), self._v(xy[1])), text, fill, self.font(size, bold),
+                            anchor, self._w(stroke) if stroke else 0, stroke_fill)
             return
         stroke_q = round(stroke * 2) / 2 if stroke and stroke_fill is not None else 0.0
         fill_mask, stroke_mask, dx, dy, w, h = _text_masks(
@@ -1096,6 +1139,32 @@ class Canvas:
         if stroke_mask is not None and stroke_fill is not None:
             self._im.paste(tuple(stroke_fill[:3]), box, stroke_mask)
         self._im.paste(tuple(fill[:3]), box, fill_mask)
+
+    def _slow_text(self, xy: tuple[int, int], text: str, fill: Colour, fnt: Font, anchor: str,
+                   stroke: int, stroke_fill: Colour | None) -> None:
+        """``ImageDraw.text`` at whole pixels, its glyphs' masks kept (:func:`_glyph_mask`):
+        a sprite's or a layer's text drawn larger is laid out and rendered once."""
+        if not isinstance(fnt, ImageFont.FreeTypeFont) or "\n" in text:
+            self.draw.text(xy, text, fill=fill, font=fnt, anchor=anchor, stroke_width=stroke,
+                           stroke_fill=stroke_fill)
+            return
+        draw = self.draw
+
+        def getink(colour: Colour | None) -> int | None:  # as ImageDraw.text's
+            ink, fill_ink = draw._getink(colour)
+            return fill_ink if ink is None else ink
+
+        ink = getink(fill)
+        if ink is None:
+            return
+        stroke_ink = (getink(stroke_fill) if stroke_fill is not None else ink) \
+            if stroke else None
+        passes: list[tuple[int, int]] = [(stroke_ink, stroke)] if stroke_ink is not None else []
+        if stroke_ink is None or ink != stroke_ink:
+            passes.append((ink, 0))
+        for colour, width in passes:
+            mask, offset = _glyph_mask(fnt, text, anchor, width, colour)
+            draw.draw.draw_bitmap((xy[0] + offset[0], xy[1] + offset[1]), mask, colour)
 
     # output
 
