@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from PIL import Image
@@ -245,7 +245,13 @@ def _draw_battle_list(c: Canvas, entries: list[Mapping[str, Any]], table: _Table
     for i, e in enumerate(entries):
         r, col = divmod(i, cols)
         bx, by = gx0 + col * (tw + gap), gy0 + r * (th + gap)
-        _battle_tile(c, (bx, by, bx + tw, by + th), e, table)
+        tile = (bx, by, bx + tw, by + th)
+        won_by = e.get("won_by")
+        winner = (table.name(won_by), table.style(won_by)) if won_by is not None else None
+        # a tile changes only with its battle: drawn once per look, then pasted
+        c.reuse(("battlecards tile", tile, content_key(e), winner),
+                (bx - 2, by - 2, bx + tw + 2, by + th + 2),
+                partial(_battle_tile, c, tile, e, table))
 
 
 def _battle_tile(c: Canvas, box: Box, e: Mapping[str, Any], table: _Table) -> None:

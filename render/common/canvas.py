@@ -324,6 +324,22 @@ OVERLAY_CACHE = 16
 _OVERLAYS: OrderedDict[Hashable, tuple[Image.Image, Any]] = OrderedDict()
 #: The grid (pixels) an overlay's patches are filed in, to find those drawn over quickly.
 _CELL = 48
+#: The cells each item of a patch covers, by the overlay's spans (kept with them) and patch.
+_COVERS: dict[tuple[int, int], tuple[Any, dict[int, set[int]]]] = {}
+
+
+def _covers(spans: Sequence[Box4 | None], k: int) -> dict[int, set[int]]:
+    """Where the cells covered by the items of patch ``k`` of an overlay are kept (filled
+    by :meth:`Canvas._patch_around` when empty)."""
+    kept = _COVERS.get((id(spans), k))
+    if kept is None or kept[0] is not spans:
+        if len(_COVERS) > 256:
+            _COVERS.clear()
+        kept = _COVERS[(id(spans), k)] = (spans, {})
+    return kept[1]
+#: A patch with something drawn under part of it is pasted in cells this many pixels wide
+#: where nothing is under (:meth:`Canvas._patch_around`).
+_PCELL = 16
 
 
 Box4 = tuple[int, int, int, int]
@@ -564,6 +580,7 @@ def clear_caches() -> None:
     _REGIONS.clear()
     _REGION_BYTES[0] = 0
     _OVERLAYS.clear()
+    _COVERS.clear()
     _BASE_INDICES.clear()
     _PASTED.clear()
     _DERIVED.clear()
@@ -1029,28 +1046,104 @@ class Canvas:
             under = _under(self._drawn[:before], patches, grid)
             cores = [self.image.crop(box).im if k not in under and box[2] else None
                      for k, (box, _) in enumerate(patches)]
-            _OVERLAYS[full_key] = (self._base, (patches, grid, cores, spans, item_keys))
+            _OVERLAYS[full_key] = (self._base, (patches, grid, cores, spans, item_keys, {}))
             while len(_OVERLAYS) > OVERLAY_CACHE:
                 _OVERLAYS.popitem(last=False)
             return
         _OVERLAYS.move_to_end(full_key)
-        patches, grid, cores = kept[1][:3]
+        patches, grid, cores, spans, _, stale = kept[1]
+        drawn = len(self._drawn)
         under = _under(self._drawn, patches, grid)
         for k, (box, indices) in enumerate(patches):
             core = cores[k]
-            if k in under or core is None:
+            marks = stale.get(k)
+            if core is not None and (k in under or marks is not None):
+                self._patch_around(box, core, indices, spans, items, drawn, marks,
+                                   _covers(spans, k))
+                if k not in under and box[2]:  # drawn over the bare base: kept now
+                    cores[k] = self.image.crop(box).im
+                    stale.pop(k, None)
+            elif k in under or core is None:
                 for i in indices:
                     items[i](self)
                 if k not in under and box[2]:  # drawn over the bare base: kept now
                     cores[k] = self.image.crop(box).im
+                    stale.pop(k, None)
             else:
                 self._drawn.append(box)
                 self._im.paste(core, box)
 
+    def _patch_around(self, box: Box4, core: Any, indices: list[int],
+                      spans: Sequence[Box4 | None], items: Sequence[Callable[[Canvas], None]],
+                      drawn: int, marks: tuple[set[int], list[Box4]] | None,
+                      kept: dict[int, set[int]]) -> None:
+        """A kept patch with something drawn under part of it (one of the first ``drawn``
+        boxes), or with ``marks``: items of it that changed (the same pixels covered) and
+        boxes where the base layer changed. In cells of :data:`_PCELL` pixels, the items
+        over those parts (and the changed ones) are drawn again, with every item over the
+        cells those touch, and so on; the rest of the patch is pasted (nothing lies under
+        it there, and no item drawn again reaches it). Everything drawn again if that is
+        the whole patch. ``kept`` holds (for this patch) the cells each item covers."""
+        if len(indices) < 2:  # one item covers its whole patch
+            for i in indices:
+                items[i](self)
+            return
+        cell = _PCELL
+        x0, y0, x1, y1 = box
+        cols, rows = (x1 - x0 + cell - 1) // cell, (y1 - y0 + cell - 1) // cell
+
+        def cells(b: Box4) -> set[int]:
+            c0, c1 = max(0, (b[0] - x0) // cell), min(cols - 1, (b[2] - 1 - x0) // cell)
+            r0, r1 = max(0, (b[1] - y0) // cell), min(rows - 1, (b[3] - 1 - y0) // cell)
+            return {r * cols + c for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)}
+
+        redraw: set[int] = set()
+        for b in [*self._drawn[:drawn], *(marks[1] if marks is not None else ())]:
+            if b[0] < x1 and x0 < b[2] and b[1] < y1 and y0 < b[3]:
+                redraw |= cells(b)
+        covers = kept
+        if not covers:
+            covers.update((i, cells(span)) for i in indices if (span := spans[i]) is not None
+                          and span[0] < x1 and x0 < span[2] and span[1] < y1 and y0 < span[3])
+        again: set[int] = set()
+        for i in marks[0] if marks is not None else ():
+            if i in covers:
+                again.add(i)
+                redraw |= covers[i]
+        grown = True
+        while grown:  # the items over cells drawn again, and the cells they cover
+            grown = False
+            for i, over in covers.items():
+                if i not in again and over & redraw:
+                    again.add(i)
+                    redraw |= over
+                    grown = True
+        if len(again) == len(covers) or len(redraw) >= cols * rows:
+            for i in indices:
+                items[i](self)
+            return
+        for r in range(rows):  # the rest pasted, a run of cells at a time
+            c = 0
+            while c < cols:
+                if r * cols + c in redraw:
+                    c += 1
+                    continue
+                start = c
+                while c < cols and r * cols + c not in redraw:
+                    c += 1
+                part = (x0 + start * cell, y0 + r * cell, min(x1, x0 + c * cell),
+                        min(y1, y0 + (r + 1) * cell))
+                self._drawn.append(part)
+                self._im.paste(core.crop((part[0] - x0, part[1] - y0, part[2] - x0,
+                                          part[3] - y0)), part)
+        for i in indices:
+            if i in again or i not in covers:
+                items[i](self)
+
     def _derived_overlay(self, key: Hashable, count: int) -> tuple[Image.Image, Any] | None:
         """The overlay ``key`` kept on the base layer this canvas's base was derived from
-        (:func:`derive_base`), its patches over what changed dropped (drawn again): a map
-        whose tints changed keeps the names that lie elsewhere."""
+        (:func:`derive_base`), its patches over what changed marked (drawn again there, see
+        :meth:`_patch_around`): a map whose tints changed keeps the names elsewhere."""
         derived = _DERIVED.get(id(self._base))
         if derived is None or derived[0]() is not self._base:
             return None
@@ -1060,17 +1153,19 @@ class Canvas:
         kept = _OVERLAYS.get((key, id(parent), self.width, self.height, count))
         if kept is None or kept[0] is not parent:
             return None
-        patches, grid, cores, spans, item_keys = kept[1]
-        changed = _under(derived[2], patches, grid)
-        return self._base, (patches, grid, [None if k in changed else core
-                                            for k, core in enumerate(cores)], spans, item_keys)
+        patches, grid, cores, spans, item_keys, stale = kept[1]
+        marks = {k: (set(items), list(boxes)) for k, (items, boxes) in stale.items()}
+        for k in _under(derived[2], patches, grid):  # the base changed under these patches
+            marks.setdefault(k, (set(), []))[1].extend(derived[2])
+        return self._base, (patches, grid, list(cores), spans, item_keys, marks)
 
     def _rekeyed(self, kept: tuple[Image.Image, Any], items: Sequence[Callable[[Canvas], None]],
                  item_keys: tuple[Hashable, ...] | None) -> tuple[Image.Image, Any] | None:
-        """An overlay kept with other item keys, its patches holding the items whose keys
-        changed dropped (drawn again), if those items still cover exactly what they did
-        (tried on a scratch canvas); else None (everything drawn again)."""
-        patches, grid, cores, spans, old_keys = kept[1]
+        """An overlay kept with other item keys, the items whose keys changed marked in
+        their patches (drawn again, see :meth:`_patch_around`), if those items still cover
+        exactly what they did (tried on a scratch canvas); else None (everything drawn
+        again)."""
+        patches, grid, cores, spans, old_keys, stale = kept[1]
         if item_keys is None or old_keys is None or len(old_keys) != len(item_keys):
             return None
         changed = {i for i, (a, b) in enumerate(zip(old_keys, item_keys, strict=True))
@@ -1087,9 +1182,12 @@ class Canvas:
                     max(b[2] for b in boxes), max(b[3] for b in boxes)) if boxes else None
             if span != spans[i]:
                 return None
-        cores = [None if any(i in changed for i in indices) else cores[k]
-                 for k, (_, indices) in enumerate(patches)]
-        return kept[0], (patches, grid, cores, spans, item_keys)
+        marks = {k: (set(items), list(boxes)) for k, (items, boxes) in stale.items()}
+        for k, (_, indices) in enumerate(patches):  # these patches' changed items drawn again
+            for i in indices:
+                if i in changed:
+                    marks.setdefault(k, (set(), []))[0].add(i)
+        return kept[0], (patches, grid, list(cores), spans, item_keys, marks)
 
     # text
 
