@@ -416,7 +416,7 @@ class _Region:
 
 #: Pictures pasted whole (a player's panel drawn once) and their palette indices, kept.
 _PASTED: OrderedDict[int, tuple[Any, Image.Image, Any]] = OrderedDict()
-PASTED_CACHE = 64
+PASTED_CACHE = 32
 
 
 class _Pasted:
@@ -461,8 +461,9 @@ def _region_size(region: _Region) -> int:
     return 5 * w * h + len(region.under or b"") + 256  # RGB in 4 bytes, its indices in 1
 
 
-#: Base layers' palette indices kept (see :func:`_base_indices`): the least recent go first.
-BASE_INDICES = 6
+#: Base layers' palette indices kept (see :func:`_base_indices`), about 1 MB each (one per
+#: game): the least recent go first.
+BASE_INDICES = 5
 _BASE_INDICES: OrderedDict[tuple[int, int], tuple[Any, Image.Image, Image.Image]] = \
     OrderedDict()
 #: Base layers known to differ from another only inside some boxes (:func:`derive_base`).
