@@ -66,7 +66,7 @@ import engine
 import render
 import render.common as drawing
 from db import Store
-from tests.boards import played
+from tests.boards import game_boards, played
 
 
 @dataclass
@@ -193,27 +193,6 @@ def bench_warm(quick: bool) -> None:
         figure("warm", *f[:2], f[2], *f[3:])
 
 
-def _game_boards(kind: str, seed: int, count: int) -> list[tuple[Any, Any]]:
-    """A game's successive digest boards, as play makes them: (view, the turn's events)
-    each time the players to act change, at the largest table, seeded random play."""
-    game = engine.GAMES[kind]
-    rng = random.Random(seed)
-    state = game.new_game([f"p{i}" for i in range(1, game.max_players + 1)], seed)
-    boards: list[tuple[Any, Any]] = []
-    turn: list[dict[str, Any]] = []
-    for _ in range(2000):
-        to_act = game.to_act(state)
-        if not to_act or len(boards) >= count:
-            break
-        state, events = game.apply(state, to_act[0],
-                                   rng.choice(game.legal_actions(state, to_act[0])))
-        turn += [e for e in events if "private_to" not in e]
-        if game.to_act(state) != to_act:
-            boards.append((game.view(state, None), turn or None))
-            turn = []
-    return boards
-
-
 def bench_render_games(quick: bool) -> None:
     """Each board a new position, as in play (the figures above draw one position again
     and again, which the renderers' kept parts favour)."""
@@ -223,7 +202,7 @@ def bench_render_games(quick: bool) -> None:
     for kind in engine.GAMES:
         times: list[float] = []
         for seed in range(2 if quick else 4):
-            boards = _game_boards(kind, 100 + seed, 15 if quick else 30)
+            boards = game_boards(kind, 100 + seed, 15 if quick else 30)
             for view, events in boards[:2]:                # this game's colours and names
                 render.render(kind, view, events, names)
             times += timed_each([lambda v=v, e=e, k=kind: render.render(k, v, e, names)

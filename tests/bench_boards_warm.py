@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import os
-import random
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -29,29 +28,17 @@ from typing import Any
 import engine
 import render
 from cogs.boards import _worker_start
+from tests.boards import random_view
 
 #: The games drawn after the first (other new games, each a different seed).
 WARM_BOARDS = 6
 MOVES = 30
 
 
-def _position(kind: str, seed: int) -> dict[str, Any]:
-    game = engine.GAMES[kind]
-    state = game.new_game([f"x{i}" for i in range(game.max_players)], seed)
-    rng = random.Random(seed)
-    for _ in range(MOVES):
-        to_act = game.to_act(state)
-        actions = game.legal_actions(state, to_act[0]) if to_act else []
-        if not actions:
-            break
-        state, _ = game.apply(state, to_act[0], rng.choice(actions))
-    return game.view(state, None)
-
-
 def boards_cpu(kind: str, seeds: list[int]) -> list[float]:
     """In a worker: a board of a new game per seed, in order; the CPU ms of each (the
     positions are built first and not counted)."""
-    views = [_position(kind, seed) for seed in seeds]
+    views = [random_view(kind, engine.GAMES[kind].max_players, seed, MOVES) for seed in seeds]
     names = {f"x{i}": f"Player {i}" for i in range(8)}
     out = []
     for view in views:

@@ -74,7 +74,7 @@ from db.schema import SCHEMA_VERSION
 from tests import databases
 from tests.bench_e2e import GAME, KIND, Watcher, _dispatch
 from tests.discord_double import DiscordDouble, FakeGuild, loopback_only
-from tests.shards import BotProcess, proc_cpu_seconds
+from tests.shards import BotProcess, descendants, proc_cpu_seconds
 
 Figures = list[tuple[Any, ...]]
 
@@ -107,27 +107,9 @@ def _ticks(pid: int) -> tuple[float, float]:
     return (int(fields[11]) + int(fields[12])) / hz, (int(fields[13]) + int(fields[14])) / hz
 
 
-def _descendants(pid: int) -> list[int]:
-    """Every live process below ``pid``: a bot's board workers (a forkserver's children)."""
-    parents: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            parents.setdefault(int(fields[1]), []).append(int(entry.name))
-    out, todo = [], [pid]
-    while todo:
-        for child in parents.get(todo.pop(), []):
-            out.append(child)
-            todo.append(child)
-    return out
-
-
 def _workers_cpu(pid: int) -> dict[int, float]:
     """CPU seconds so far of each process below ``pid``."""
-    return {c: proc_cpu_seconds(c) for c in _descendants(pid)}
+    return {c: proc_cpu_seconds(c) for c in descendants(pid)}
 
 
 def _machine() -> tuple[float, float, float]:

@@ -50,6 +50,44 @@ def played(kind: str, players: int, seed: int, plies: int,
     return state, [e for batch in recent for e in batch]
 
 
+def random_view(kind: str, players: int, seed: int, moves: int) -> dict[str, Any]:
+    """The public view of a game of ``kind`` (players ``x0``, ``x1``...) after ``moves``
+    seeded random moves: a position no warm-up drew."""
+    game = engine.GAMES[kind]
+    state = game.new_game([f"x{i}" for i in range(players)], seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        to_act = game.to_act(state)
+        actions = game.legal_actions(state, to_act[0]) if to_act else []
+        if not actions:
+            break
+        state, _ = game.apply(state, to_act[0], rng.choice(actions))
+    return game.view(state, None)
+
+
+def game_boards(kind: str, seed: int, count: int,
+                plies: int = 2000) -> list[tuple[dict[str, Any], list[dict[str, Any]] | None]]:
+    """A game's successive digest boards, as play makes them: (public view, the turn's
+    public events) each time the players to act change, at the largest table, seeded
+    random play; at most ``count`` of them."""
+    game = engine.GAMES[kind]
+    rng = random.Random(seed)
+    state = game.new_game([f"p{i}" for i in range(1, game.max_players + 1)], seed)
+    boards: list[tuple[dict[str, Any], list[dict[str, Any]] | None]] = []
+    turn: list[dict[str, Any]] = []
+    for _ in range(plies):
+        to_act = game.to_act(state)
+        if not to_act or len(boards) >= count:
+            break
+        state, events = game.apply(state, to_act[0],
+                                   rng.choice(game.legal_actions(state, to_act[0])))
+        turn += [e for e in events if "private_to" not in e]
+        if game.to_act(state) != to_act:
+            boards.append((game.view(state, None), turn or None))
+            turn = []
+    return boards
+
+
 def sample_boards(kind: str, seeds: range = range(3)) -> list[Board]:
     """The opening, a middle game marking a turn and a crowded late game, per player
     count and seed."""

@@ -10,7 +10,6 @@ the next board, plus a few (a new position has new words)."""
 from __future__ import annotations
 
 import asyncio
-import random
 import sys
 import threading
 from typing import Any
@@ -22,6 +21,7 @@ import engine
 import render
 from cogs.boards import Boards, warm_positions
 from render.common import cache_sizes
+from tests.boards import random_view
 
 #: Caches of whole static layers (maps, backdrops, their layouts): never built for a first
 #: board once a worker has warmed up.
@@ -61,20 +61,6 @@ def _filled() -> dict[str, int]:
     return out
 
 
-def _position(kind: str, count: int, seed: int, moves: int) -> dict[str, Any]:
-    """A game the warm-up never drew: ``moves`` random moves into seed ``seed``."""
-    game = engine.GAMES[kind]
-    state = game.new_game([f"x{i}" for i in range(count)], seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        to_act = game.to_act(state)
-        actions = game.legal_actions(state, to_act[0]) if to_act else []
-        if not actions:
-            break
-        state, _ = game.apply(state, to_act[0], rng.choice(actions))
-    return game.view(state, None)
-
-
 def _work(kind: str, view: dict[str, Any]) -> dict[str, int]:
     """The drawings one board made, by cache (those it had to make only)."""
     before = _caches()
@@ -89,8 +75,8 @@ def first_and_second_boards() -> dict[str, list[tuple[dict[str, int], dict[str, 
     out: dict[str, list[tuple[dict[str, int], dict[str, int]]]] = {}
     for kind, game in engine.GAMES.items():
         for count in range(game.min_players, game.max_players + 1):
-            first = _work(kind, _position(kind, count, 99, 30))
-            second = _work(kind, _position(kind, count, 98, 30))
+            first = _work(kind, random_view(kind, count, 99, 30))
+            second = _work(kind, random_view(kind, count, 98, 30))
             out.setdefault(kind, []).append((first, second))
     return out
 
