@@ -201,7 +201,7 @@ class Announcer:
         return lock
 
     def passes(self, game_id: int) -> int:
-        """Delivery passes of the game so far (see :meth:`deliver`'s ``read``)."""
+        """Delivery passes of the game finished so far (see :meth:`deliver`'s ``read``)."""
         return self._passes.get(game_id, 0)
 
     async def deliver(self, game_id: int,
@@ -230,12 +230,15 @@ class Announcer:
             except StoreError:
                 log.exception("Reading game %s's announcements failed", game_id)
                 return
-            self._passes[game_id] = self.passes(game_id) + 1
             self._reads[game_id] = read
             try:
                 await self._deliver_read(read, interaction)
             finally:
                 del self._reads[game_id]
+                # Counted once its marks are written: a move that read its news while
+                # this pass was under way (and so read what this pass sent) sees the
+                # count moved and reads again.
+                self._passes[game_id] = self.passes(game_id) + 1
 
     async def _deliver_read(self, read: Delivery,
                             interaction: discord.Interaction | None) -> None:

@@ -730,6 +730,35 @@ async def test_a_moves_own_read_of_its_news_is_used_only_if_no_delivery_came_bet
     assert await store.outbox.pending(game_id) == []
 
 
+async def test_a_move_that_reads_its_news_while_a_delivery_is_under_way_reads_again(
+        store: Store, client: FakeClient, box: Outbox) -> None:
+    """A pass of the game is sending when a move reads its news: the move's read holds
+    what that pass is sending, so it must not be used once the pass is over."""
+    game_id = await started_game(store)
+    await store.apply_action(game_id, A, "end")              # news for a pass to send
+    sending, release = asyncio.Event(), asyncio.Event()
+    real_send = client.channel.send
+
+    async def held(content: str | None = None, **kwargs: Any) -> Any:
+        sending.set()
+        await release.wait()
+        return await real_send(content, **kwargs)
+
+    client.channel.send = held  # type: ignore[method-assign]
+    under_way = asyncio.create_task(client.announcer.deliver(game_id))
+    await sending.wait()                                     # the pass is mid-send
+    before = client.announcer.passes(game_id)
+    move = await store.apply_action(game_id, B, "end", prefetch=store.outbox.delivery)
+    assert move.delivery is not None and len(move.delivery.pending) == 4   # both turns
+    release.set()
+    await under_way
+    client.channel.send = real_send  # type: ignore[method-assign]
+    await client.announcer.deliver(game_id, read=move.delivery, read_after=before)
+    digests = [m.content for m in box.public()]
+    assert len(digests) == 2 and digests[0] != digests[1]    # each turn's digest once
+    assert await store.outbox.pending(game_id) == []
+
+
 async def test_a_sweep_delivers_page_after_page_and_several_games_at_once(
         store: Store, client: FakeClient, box: Outbox,
         monkeypatch: pytest.MonkeyPatch) -> None:
