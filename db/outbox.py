@@ -25,8 +25,10 @@ from db.records import (
     entries_from_rows,
 )
 
-#: Announcements read at once for one game's delivery (more wait for the next pass).
+#: Announcements read at once for one game's delivery (more wait for the next pass), and
+#: the most logged actions read with them.
 DELIVERY_LIMIT = 500
+DELIVERY_ENTRIES = 200
 
 
 def told_from(item: Announcement) -> int:
@@ -68,7 +70,8 @@ class Outbox:
         pending = tuple(announcement_from_row(row) for row in rows)
         first = min((told_from(a) for a in pending), default=None)
         entries: dict[int, LogEntry] = {}
-        if first is not None and first <= record.version:
+        # (a long backlog's actions are read when each is sent, not all here)
+        if first is not None and first <= record.version < first + DELIVERY_ENTRIES:
             entries = {e.seq: e for e in entries_from_rows(await conn.execute_fetchall(
                 f"SELECT {LOG_COLUMNS} FROM actions WHERE game_id = ? AND seq BETWEEN ? "
                 "AND ? ORDER BY seq", (record.id, first, record.version)))}
