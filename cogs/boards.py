@@ -43,8 +43,8 @@ CACHE_SIZE = 128
 def warm_positions(kind: str) -> list[dict[str, Any]]:
     """Views to warm ``kind``'s renderer with: a fresh game at every table size (its
     layout, backdrop and seat colours) and the same 15 and 45 random moves in (pieces,
-    marks and the log's words), built by the engine alone (no database). Empty for a kind the engine
-    does not know (a test's toy renderer)."""
+    marks and the log's words), built by the engine alone (no database). Empty for a kind
+    the engine does not know (a test's toy renderer)."""
     import random
 
     import engine
@@ -59,14 +59,21 @@ def warm_positions(kind: str) -> list[dict[str, Any]]:
         views.append(game.view(state, None))
         rng = random.Random(count)
         for moves in (15, 30):
-            for _ in range(moves):
-                to_act = game.to_act(state)
-                actions = game.legal_actions(state, to_act[0]) if to_act else []
-                if not actions:
-                    break
-                state, _ = game.apply(state, to_act[0], rng.choice(actions))
+            state = play_randomly(game, state, rng, moves)
             views.append(game.view(state, None))
     return views
+
+
+def play_randomly(game: Any, state: Any, rng: Any, moves: int) -> Any:
+    """``state`` after up to ``moves`` random legal actions (``rng.choice``), each by
+    the first player to act; fewer if the game ends."""
+    for _ in range(moves):
+        to_act = game.to_act(state)
+        actions = game.legal_actions(state, to_act[0]) if to_act else []
+        if not actions:
+            break
+        state, _ = game.apply(state, to_act[0], rng.choice(actions))
+    return state
 
 
 def warm_up(kinds: Sequence[str] | None = None, pause: float = 0.0) -> dict[str, int]:

@@ -38,8 +38,8 @@ import logging
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import replace
 from typing import Any, Self, TypeVar
 
@@ -110,6 +110,18 @@ _WRITABLE = _JSON_COLUMNS | {"status", "host_id", "seed", "state", "version",
 Prefetch = Callable[[Connection, GameRecord], Awaitable[Delivery]]
 
 log = logging.getLogger("warhost.db")
+
+
+@contextmanager
+def worded_errors(*, written: bool) -> Iterator[None]:
+    """A closed database becomes :class:`StoreClosed`, any other database error a
+    :class:`StoreError` in words for people (saying nothing was saved, if ``written``)."""
+    try:
+        yield
+    except ClosedError as exc:
+        raise StoreClosed(str(exc)) from exc
+    except DatabaseError as exc:
+        raise StoreError(database_failed(exc, written=written)) from exc
 
 #: Parsed states kept in memory (one per game, most recently used).
 STATE_CACHE_SIZE = 512
@@ -234,56 +246,36 @@ class StoreCore:
     async def reading(self, snapshot: bool = False) -> AsyncIterator[Connection]:
         """A connection for reads outside any transaction of ours (``snapshot``: every
         statement sees the same moment). Database errors become :class:`StoreError`."""
-        try:
+        with worded_errors(written=False):
             async with self.backend.reading(snapshot) as conn:
                 yield conn
-        except ClosedError as exc:
-            raise StoreClosed(str(exc)) from exc
-        except DatabaseError as exc:
-            raise StoreError(database_failed(exc, written=False)) from exc
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Connection]:
         """A write transaction; any exception rolls everything back, and a database
         error becomes a :class:`StoreError` that says nothing was saved."""
-        try:
+        with worded_errors(written=True):
             async with self.backend.transaction() as conn:
                 yield conn
-        except ClosedError as exc:
-            raise StoreClosed(str(exc)) from exc
-        except DatabaseError as exc:
-            raise StoreError(database_failed(exc, written=True)) from exc
 
     async def batch(self, body: Callable[[Connection], Awaitable[T]]) -> T:
         """``body(conn)`` in one write transaction, in one hop to SQLite's thread
         (:meth:`db.backend.SQLiteBackend.batch`): ``body`` awaits nothing but ``conn``.
         Errors as :meth:`transaction`."""
-        try:
+        with worded_errors(written=True):
             return await self.backend.batch(body)
-        except ClosedError as exc:
-            raise StoreClosed(str(exc)) from exc
-        except DatabaseError as exc:
-            raise StoreError(database_failed(exc, written=True)) from exc
 
     async def write_one(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
         """One statement committed by itself: a single round trip to the database.
         Errors as :meth:`transaction`."""
-        try:
+        with worded_errors(written=True):
             return await self.backend.write_one(sql, params)
-        except ClosedError as exc:
-            raise StoreClosed(str(exc)) from exc
-        except DatabaseError as exc:
-            raise StoreError(database_failed(exc, written=True)) from exc
 
     async def batch_read(self, body: Callable[[Connection], Awaitable[T]]) -> T:
         """``body(conn)`` reading one snapshot, in one hop to SQLite's thread. Errors as
         :meth:`reading`."""
-        try:
+        with worded_errors(written=False):
             return await self.backend.batch_read(body)
-        except ClosedError as exc:
-            raise StoreClosed(str(exc)) from exc
-        except DatabaseError as exc:
-            raise StoreError(database_failed(exc, written=False)) from exc
 
     async def fetch(self, conn: Connection, game_id: int) -> GameRecord:
         """The game's row; in a PostgreSQL write transaction it stays locked until

@@ -205,23 +205,13 @@ def bench_render_games(quick: bool) -> None:
             boards = game_boards(kind, 100 + seed, 15 if quick else 30)
             for view, events in boards[:2]:                # this game's colours and names
                 render.render(kind, view, events, names)
-            times += timed_each([lambda v=v, e=e, k=kind: render.render(k, v, e, names)
-                                 for v, e in boards[2:]])
+            times += [timed(lambda v=v, e=e, k=kind: render.render(k, v, e, names), 1)[0]
+                      for v, e in boards[2:]]
         m = median_ms(times)
         figure("render", f"{kind} game boards median", m, "ms", "<= 10", m <= 10,
                f"{len(times)} boards")
         figure("render", f"{kind} game boards p90", sorted(times)[int(0.9 * (len(times) - 1))]
                * 1000, "ms")
-
-
-def timed_each(calls: list[Callable[[], Any]]) -> list[float]:
-    """CPU seconds of each call, once each."""
-    out = []
-    for call in calls:
-        began = time.process_time()
-        call()
-        out.append(time.process_time() - began)
-    return out
 
 
 # -- store --------------------------------------------------------------------------------

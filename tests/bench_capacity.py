@@ -72,9 +72,9 @@ from urllib.parse import urlsplit
 from db import Store, StoreError
 from db.schema import SCHEMA_VERSION
 from tests import databases
-from tests.bench_e2e import GAME, KIND, Watcher, _dispatch
+from tests.bench_e2e import GAME, KIND, Watcher, _dispatch, start_game
 from tests.discord_double import DiscordDouble, FakeGuild, loopback_only
-from tests.shards import BotProcess, descendants, proc_cpu_seconds
+from tests.shards import BotProcess, descendants, machine_jiffies, proc_cpu_seconds
 
 Figures = list[tuple[Any, ...]]
 
@@ -110,17 +110,6 @@ def _ticks(pid: int) -> tuple[float, float]:
 def _workers_cpu(pid: int) -> dict[int, float]:
     """CPU seconds so far of each process below ``pid``."""
     return {c: proc_cpu_seconds(c) for c in descendants(pid)}
-
-
-def _machine() -> tuple[float, float, float]:
-    """Jiffies of the whole machine so far: (busy, all, stolen by the hypervisor)."""
-    try:
-        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    except (OSError, ValueError):
-        return 0.0, 0.0, 0.0
-    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
-    steal = fields[7] if len(fields) > 7 else 0
-    return sum(fields[:8]) - idle, sum(fields[:8]), steal
 
 
 def _client_ports(pids: list[int], server_port: int) -> set[int]:
@@ -418,12 +407,8 @@ class Live:
         self.game_id = 0
 
     async def create(self, store: Store, seed: int) -> None:
-        a, b = (u.id for u in self.users)
-        lobby = await store.lobby.open(KIND, self.guild.id, self.channel.id, a)
-        await store.lobby.join(lobby.id, b)
-        record = await store.lobby.start(lobby.id, a, seed=seed)
-        self.game_id = record.id
-        self.state = store.load_state(record)
+        self.game_id, self.state = await start_game(store, self.guild.id, self.channel.id,
+                                                    self.users, seed)
 
     async def move(self, timeout: float) -> tuple[float, float]:
         """One ``/play action:end``: (dispatched, board landed), ``time.perf_counter``.
@@ -570,7 +555,7 @@ async def _peak(backend: str, processes: int, target: str, live: int, window: fl
             before_workers = [_workers_cpu(p) for p in pids]
             before_double = time.process_time()
             before_pg = {p: proc_cpu_seconds(p) for p in pg}
-            machine = _machine()
+            machine = machine_jiffies()
             zero = time.perf_counter()
             for at, n in arrivals:
                 delay = zero + at - time.perf_counter()
@@ -584,7 +569,7 @@ async def _peak(backend: str, processes: int, target: str, live: int, window: fl
             spent = time.perf_counter() - zero
             pg_after = {p: proc_cpu_seconds(p)
                         for p in set(pg) | set(_postgres_serving(target, pids))} if pg else {}
-            busy, total, steal = (b - a for a, b in zip(machine, _machine(), strict=True))
+            busy, total, steal = (b - a for a, b in zip(machine, machine_jiffies(), strict=True))
             cpu_bots = [_ticks(p)[0] - b for p, b in zip(pids, before_bots, strict=True)]
             cpu_workers = [sum(v - b.get(c, 0.0) for c, v in _workers_cpu(p).items())
                            for p, b in zip(pids, before_workers, strict=True)]

@@ -77,6 +77,16 @@ async def _dispatch(dd: DiscordDouble, table: Any, user: str, command: str,
     return reply
 
 
+async def start_game(store: Store, guild_id: str, channel_id: str, users: Any,
+                     seed: int) -> tuple[int, Any]:
+    """A Conqueror game of the two ``users`` started in the channel: (its id, its state)."""
+    a, b = (u.id for u in users)
+    lobby = await store.lobby.open(KIND, guild_id, channel_id, a)
+    await store.lobby.join(lobby.id, b)
+    record = await store.lobby.start(lobby.id, a, seed=seed)
+    return record.id, store.load_state(record)
+
+
 class Match:
     """One game in its own channel, with a mirror of its state to know who acts."""
 
@@ -89,12 +99,8 @@ class Match:
         self.game_id = 0
 
     async def create(self, store: Store, seed: int) -> None:
-        a, b = (u.id for u in self.users)
-        lobby = await store.lobby.open(KIND, self.dd.guild.id, self.channel.id, a)
-        await store.lobby.join(lobby.id, b)
-        record = await store.lobby.start(lobby.id, a, seed=seed)
-        self.game_id = record.id
-        self.state = store.load_state(record)
+        self.game_id, self.state = await start_game(store, self.dd.guild.id, self.channel.id,
+                                                    self.users, seed)
 
     def mover(self) -> str:
         pid = GAME.to_act(self.state)[0]

@@ -48,7 +48,7 @@ from typing import Any
 import engine
 from db import Store
 from tests import databases
-from tests.bench_e2e import KIND, Match, Watcher
+from tests.bench_e2e import KIND, Match, Watcher, start_game
 from tests.discord_double import DiscordDouble, FakeGuild, loopback_only
 from tests.shards import (
     REPO,
@@ -99,12 +99,8 @@ class ShardMatch(Match):
         self.game_id = 0
 
     async def create(self, store: Store, seed: int) -> None:
-        a, b = (u.id for u in self.users)
-        lobby = await store.lobby.open(KIND, self.guild.id, self.channel.id, a)
-        await store.lobby.join(lobby.id, b)
-        record = await store.lobby.start(lobby.id, a, seed=seed)
-        self.game_id = record.id
-        self.state = store.load_state(record)
+        self.game_id, self.state = await start_game(store, self.guild.id, self.channel.id,
+                                                    self.users, seed)
 
 
 @dataclass

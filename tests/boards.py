@@ -53,16 +53,11 @@ def played(kind: str, players: int, seed: int, plies: int,
 def random_view(kind: str, players: int, seed: int, moves: int) -> dict[str, Any]:
     """The public view of a game of ``kind`` (players ``x0``, ``x1``...) after ``moves``
     seeded random moves: a position no warm-up drew."""
+    from cogs.boards import play_randomly
+
     game = engine.GAMES[kind]
     state = game.new_game([f"x{i}" for i in range(players)], seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        to_act = game.to_act(state)
-        actions = game.legal_actions(state, to_act[0]) if to_act else []
-        if not actions:
-            break
-        state, _ = game.apply(state, to_act[0], rng.choice(actions))
-    return game.view(state, None)
+    return game.view(play_randomly(game, state, random.Random(seed), moves), None)
 
 
 def game_boards(kind: str, seed: int, count: int,

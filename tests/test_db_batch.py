@@ -137,3 +137,22 @@ async def test_batch_read_sees_one_moment(store: Store, database: str,
     assert await store.batch_read(both) == (1, 2)
     if not is_postgres(database):
         assert hops.count == 1
+
+
+async def test_a_long_backlog_reads_its_actions_when_each_is_sent(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The move's delivery read holds the logged actions its news tells, unless the news
+    waiting goes back further than ``DELIVERY_ENTRIES`` actions: then none (each is read
+    as it is sent), so a game whose channel fails for a while costs its moves nothing."""
+    import db.outbox
+
+    record = await started(store)
+    for player in ("1", "2", "1"):
+        move = await store.apply_action(record.id, player, "end",
+                                        prefetch=store.outbox.delivery)
+    assert move.delivery is not None and move.delivery.between(1, 3) is not None
+    monkeypatch.setattr(db.outbox, "DELIVERY_ENTRIES", 3)     # the opening's news is at 0
+    move = await store.apply_action(record.id, "2", "end", prefetch=store.outbox.delivery)
+    assert move.delivery is not None and move.delivery.entries == {}
+    assert move.delivery.between(4, 4) is None
+    assert len(move.delivery.pending) == len((await store.outbox.read_delivery(record.id)).pending)

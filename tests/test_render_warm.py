@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -31,34 +32,28 @@ LAYERS = ("_backdrop", "_map_layer", "spots", "_static_room", "_layout", "game_m
 SLACK = 12
 
 
-def _caches() -> dict[str, int]:
-    """Every render cache's misses so far (functools caches and drawing caches), by name."""
-    out: dict[str, int] = {}
+def _render_caches() -> Iterator[tuple[str, Any]]:
+    """Every render cache (functools caches and drawing caches), by name."""
     for name, module in list(sys.modules.items()):
         if not (name == "render" or name.startswith("render.")) or module is None:
             continue
         for attr, obj in vars(module).items():
             info = getattr(obj, "cache_info", None)
-            if callable(info) and getattr(obj, "__module__", None) == name:
-                out[f"{name}.{attr}"] = info().misses
-            elif type(obj).__name__ == "DrawingCache":
-                out[f"{name}.{attr}"] = obj.misses
-    return out
+            if (callable(info) and getattr(obj, "__module__", None) == name) \
+                    or type(obj).__name__ == "DrawingCache":
+                yield f"{name}.{attr}", obj
+
+
+def _caches() -> dict[str, int]:
+    """Every render cache's misses so far, by name."""
+    return {name: obj.cache_info().misses if hasattr(obj, "cache_info") else obj.misses
+            for name, obj in _render_caches()}
 
 
 def _filled() -> dict[str, int]:
     """How many things each render cache holds, by name."""
-    out: dict[str, int] = {}
-    for name, module in list(sys.modules.items()):
-        if not (name == "render" or name.startswith("render.")) or module is None:
-            continue
-        for attr, obj in vars(module).items():
-            info = getattr(obj, "cache_info", None)
-            if callable(info) and getattr(obj, "__module__", None) == name:
-                out[f"{name}.{attr}"] = info().currsize
-            elif type(obj).__name__ == "DrawingCache":
-                out[f"{name}.{attr}"] = len(obj._items)
-    return out
+    return {name: obj.cache_info().currsize if hasattr(obj, "cache_info") else len(obj._items)
+            for name, obj in _render_caches()}
 
 
 def _work(kind: str, view: dict[str, Any]) -> dict[str, int]:
