@@ -11,6 +11,7 @@ its anti-aliased edges make. Run this after changing a renderer's colours.
 
 from __future__ import annotations
 
+import io
 import random
 import sys
 from dataclasses import dataclass
@@ -30,6 +31,20 @@ class Board:
     view: dict[str, Any]
     events: list[dict[str, Any]] | None
     names: dict[str, str]
+
+
+def same_picture(png: bytes, other: bytes) -> bool:
+    """Whether two PNGs show the same picture: size, mode, palette and every pixel.
+
+    Boards drawn in different processes or along different paths are compared this way,
+    not byte for byte: the deflate stream is one of many encodings of the same rows, and
+    nothing a player sees depends on which one a process wrote."""
+    if png == other:
+        return True
+    first, second = Image.open(io.BytesIO(png)), Image.open(io.BytesIO(other))
+    return (first.size == second.size and first.mode == second.mode
+            and first.getpalette() == second.getpalette()
+            and first.tobytes() == second.tobytes())
 
 
 def played(kind: str, players: int, seed: int, plies: int,
