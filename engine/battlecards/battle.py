@@ -6,7 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from engine.battlecards.cards import CONFLICTS, FORCES, UNITS, ConflictCard
-from engine.battlecards.state import Battle, BattlecardsState, Unit, draw_conflict
+from engine.battlecards.state import (
+    Battle,
+    BattlecardsState,
+    Unit,
+    draw_conflict,
+    forget_stack,
+    remember,
+)
 from engine.core import Event
 
 LETTERS = {"ground": "g", "air": "a", "sea": "s"}
@@ -164,6 +171,7 @@ def start(state: BattlecardsState, events: list[Event]) -> str | None:
             for i, cid in enumerate(seat.stacks[force], 1):
                 units.append(Unit(f"{LETTERS[force]}{i}", seat.id, cid))
             seat.stacks[force] = []
+            forget_stack(state, seat, force)  # revealed now: nothing face down to remember
     state.battle = Battle(agg.id, dfd.id, units)
     state.phase = "battle"
     events.append({"type": "battle_start", "card": card.name, "aggressor": agg.id,
@@ -350,7 +358,8 @@ def give_support(state: BattlecardsState, s: Unit, u: Unit, events: list[Event])
 
 def finish(state: BattlecardsState, winner: str, events: list[Event]) -> None:
     """Award the battlecard; survivors and withdrawn units go back face down on their
-    stacks, destroyed ones to their owner's arsenal discard."""
+    stacks, destroyed ones to their owner's arsenal discard. Both sides saw the units
+    that go back face down: the opponent remembers them."""
     card = card_of(state)
     b = state.battle
     if b is not None:
@@ -360,6 +369,7 @@ def finish(state: BattlecardsState, winner: str, events: list[Event]) -> None:
                 seat.discard.append(u.card)
             else:
                 seat.stacks[u.force].append(u.card)
+                remember(state, seat, u.force, [u.card])
     state.seat(winner).won.append(card.id)
     state.battle = None
     state.current = None

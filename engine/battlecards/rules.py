@@ -235,6 +235,7 @@ class Battlecards(Game[BattlecardsState]):
                 opp = state.opponent(seat.id)
                 force = action.args[0]
                 names = [UNITS[c].name for c in opp.stacks[force]]
+                seat.known[force] = list(opp.stacks[force])  # the whole stack, seen now
                 events.append({"type": "scouted", "player": seat.id, "opponent": opp.id,
                                "stack": force, "count": len(names)})
                 events.append({"type": "scout_report", "private_to": seat.id,
@@ -470,15 +471,20 @@ class Battlecards(Game[BattlecardsState]):
 
         What ``player`` sees (docs/games/battlecards.md, *Secrets*): their own hand, stacks
         and kept cards; every count; both arsenal discards, the conflict discard, the
-        battlecards won and the units in a battle. Redrawn: the order of their own arsenal
-        deck; the opponent's hand, stacks (each stack keeps its size and holds only units
-        of its force) and arsenal deck, dealt from one pool; the opponent's kept cards
-        (only keep cards) and the conflict deck, dealt from another; and the dice. Each
-        pool is sorted before it is shuffled, so the result depends only on the pool's
-        contents, which ``player`` can work out, never on where its cards really are.
-        What a player may remember beyond the state (a scouted stack, the survivors of a
-        battle that went back face down) is forgotten: the computer knows less, never
-        more, than a person in its seat.
+        battlecards won and the units in a battle. What ``player`` remembers (their seat's
+        ``known``): the enemy cards they saw on each enemy stack, by scouting it or as the
+        survivors of a battle went back face down, which stay there until a battle reveals
+        that stack again. Those stay where they are, at the bottom of their stack. Redrawn:
+        the order of their own arsenal deck; the rest of the opponent's arsenal (hand,
+        the unknown part of each stack, which keeps its size and holds only units of its
+        force, and the deck), dealt from one pool; the opponent's kept cards (only keep
+        cards) and the conflict deck, dealt from another; and the dice. Each pool is
+        sorted before it is shuffled, so the result depends only on the pool's contents,
+        which ``player`` can work out, never on where its cards really are. The
+        opponent's own memory is kept as it is: it is what they saw of ``player``'s
+        stacks, which ``player`` can work out from the public scouting and battles.
+        Knowledge that is not a card's place is not kept: after a discard pile is
+        reshuffled into its deck, the deck is dealt from the whole pool again.
         """
         new = state.copy()
         if state.seat_of(player) is None:  # not a player's seat: only the dice to come
@@ -487,13 +493,16 @@ class Battlecards(Game[BattlecardsState]):
         mine, theirs = new.seat(player), new.opponent(player)
         # my own deck: its cards are mine to count, its order nobody knows
         mine.deck = _shuffled(mine.deck, rng)
-        # the opponent's arsenal: hand, face-down stacks and deck
-        pool = _shuffled([*theirs.hand, *theirs.deck,
-                          *(c for f in FORCES for c in theirs.stacks[f])], rng)
+        # the opponent's arsenal: hand, face-down stacks and deck, but for what I remember
+        remembered = {c for f in FORCES for c in mine.known[f]}
+        pool = _shuffled([c for c in [*theirs.hand, *theirs.deck,
+                                      *(c for f in FORCES for c in theirs.stacks[f])]
+                          if c not in remembered], rng)
         for force in FORCES:
-            size = len(theirs.stacks[force])
+            kept_here = list(mine.known[force])
+            size = len(theirs.stacks[force]) - len(kept_here)
             taken = [c for c in pool if UNITS[c].stack == force][:size]
-            theirs.stacks[force] = taken
+            theirs.stacks[force] = kept_here + taken
             for c in taken:
                 pool.remove(c)
         theirs.hand, theirs.deck = pool[:len(theirs.hand)], pool[len(theirs.hand):]

@@ -35,6 +35,11 @@ class Seat:
     kept: list[str] = field(default_factory=list)
     won: list[str] = field(default_factory=list)  # battlecards won
     placed: int = 0  # setup deployments made
+    #: This seat's memory of the *opponent's* face-down stacks: for each force, the enemy
+    #: cards this seat has legitimately seen and knows are still there (bottom first):
+    #: a scouted stack, and units that went back face down after a battle. Secret to
+    #: this seat; only the computer's determinization and the position format read it.
+    known: dict[str, list[str]] = field(default_factory=lambda: {f: [] for f in FORCES})
 
     @property
     def vp(self) -> int:
@@ -48,7 +53,8 @@ class Seat:
     def copy(self) -> Seat:
         return Seat(self.id, self.side, self.autofire, list(self.deck), list(self.discard),
                     list(self.hand), {f: list(v) for f, v in self.stacks.items()},
-                    list(self.kept), list(self.won), self.placed)
+                    list(self.kept), list(self.won), self.placed,
+                    {f: list(v) for f, v in self.known.items()})
 
 
 @dataclass
@@ -172,6 +178,19 @@ def _refilled(deck: list[str], discard: list[str], dice: Dice) -> tuple[list[str
     return deck, discard
 
 
+def forget_stack(state: BattlecardsState, owner: Seat, force: str) -> None:
+    """``owner``'s ``force`` stack was emptied (its units revealed in a battle): the
+    opponent no longer remembers any card in it."""
+    state.opponent(owner.id).known[force] = []
+
+
+def remember(state: BattlecardsState, owner: Seat, force: str, cards: list[str]) -> None:
+    """``owner``'s opponent has seen ``cards`` go (or sit) face down on ``owner``'s
+    ``force`` stack."""
+    known = state.opponent(owner.id).known[force]
+    known += [c for c in cards if c not in known]
+
+
 def draw_conflict(state: BattlecardsState) -> str | None:
     """The top conflict card (reshuffling the discard pile into an empty deck)."""
     state.conflict_deck, state.conflict_discard = _refilled(
@@ -198,7 +217,10 @@ def dump(state: BattlecardsState) -> str:
         "players": [
             {"id": s.id, "side": s.side, "autofire": s.autofire, "deck": s.deck,
              "discard": s.discard, "hand": s.hand, "stacks": s.stacks, "kept": s.kept,
-             "won": s.won, "placed": s.placed}
+             "won": s.won, "placed": s.placed,
+             # written only once the seat remembers something, so a position without
+             # memory reads as it always did
+             **({"known": s.known} if any(s.known.values()) else {})}
             for s in state.seats],
         "conflict": {"deck": state.conflict_deck, "discard": state.conflict_discard},
         "current": state.current,
@@ -265,6 +287,17 @@ def _load(text: str) -> BattlecardsState:
         seats.append(seat)
     if seats[0].id == seats[1].id:
         raise ValueError("player ids must differ")
+    for i, p in enumerate(raw_players):
+        # older positions have no memory: the seat remembers nothing
+        known_raw = p.get("known", {})
+        if not isinstance(known_raw, dict) or set(known_raw) - set(FORCES):
+            raise ValueError("known has ground, air and sea")
+        seat, opp = seats[i], seats[1 - i]
+        seat.known = {f: _ids(known_raw.get(f, []), f"known {f}") for f in FORCES}
+        for force, cards in seat.known.items():
+            if len(set(cards)) != len(cards) or not set(cards) <= set(opp.stacks[force]):
+                raise ValueError(f"{seat.id}: known {force} cards must be on "
+                                 f"{opp.id}'s {force} stack")
     ids = [s.id for s in seats]
     conflict = data.get("conflict", {})
     deck = _ids(conflict.get("deck", []), "conflict deck")
