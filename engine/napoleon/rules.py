@@ -299,7 +299,7 @@ class Napoleon(Game[NapoleonState]):
         if verb == "discard":
             cid = action.args[0]
             state.hands[side].remove(cid)
-            state.discard.append(cid)
+            state.to_discard([cid], seen_by=(side,))  # face down: only its side knows it
             events.append({"type": "discard", "side": side, "player": player,
                            "hand_count": len(state.hands[side])})
             events.append({"type": "discarded", "private_to": player, "side": side,
@@ -318,7 +318,7 @@ class Napoleon(Game[NapoleonState]):
             country = action.args[0]
             cid = next(c for c in state.hands[side] if BY_ID[c].kind == "march")
             state.hands[side].remove(cid)
-            state.discard.append(cid)
+            state.to_discard([cid])  # played face up: both sides saw it
             count = state.moved[country]
             state.moved[country] = 0
             events.append({"type": "march", "side": side, "player": player,
@@ -358,9 +358,8 @@ class Napoleon(Game[NapoleonState]):
         drawn = []
         for _ in range(st.DRAW):
             if not state.deck and state.discard:
-                state.deck = state.dice.shuffle(state.discard)
                 events.append({"type": "reshuffle", "count": len(state.discard)})
-                state.discard = []
+                state.reshuffle()
             if not state.deck:
                 break
             cid = state.deck.pop(0)
@@ -455,7 +454,7 @@ class Napoleon(Game[NapoleonState]):
         b = state.battle
         assert b is not None
         for s in SIDES:
-            state.discard += b.cards[s]
+            state.to_discard(b.cards[s])  # played face up in the battle: seen by both
         self._next_battle(state, events)
 
     def _end_turn(self, state: NapoleonState, events: list[Event]) -> None:
@@ -516,24 +515,33 @@ class Napoleon(Game[NapoleonState]):
         """A state ``player`` cannot tell from ``state``, its secrets redealt from ``rng``.
 
         ``player`` sees their own hand, the cards played in the current battle and every
-        count (docs/games/napoleon.md, *Secrets*). The discard pile mixes cards played face
-        up with cards discarded face down over the hand limit, and the state does not say
-        which is which, so all of it is treated as unseen: the opponent's hand, the
-        discard pile and the deck are dealt afresh, in their sizes, from one pool sorted
-        and then shuffled by ``rng`` (the pool is every card but ``player``'s hand and
-        the battle's, which ``player`` can work out), and the dice are redrawn. The
-        computer so forgets which cards it saw played, and never learns one it did not.
+        count (docs/games/napoleon.md, *Secrets*), and remembers (``state.seen``) which
+        cards of the discard pile it saw go there: every card played face up, by either
+        side, and its own face-down discards. Those stay where they are. The rest of the
+        discard pile (the opponent's face-down discards), the opponent's hand and the deck
+        are dealt afresh, in their sizes, from one pool sorted and then shuffled by
+        ``rng`` (the pool is every card but ``player``'s hand, the battle's and the
+        discards ``player`` saw, which ``player`` can work out), and the dice are
+        redrawn. Once the discard pile is reshuffled into the deck, its cards' places are
+        unknown again (they are back in the pool). The computer so keeps what it saw,
+        and never learns a card it did not. The opponent's memory is kept as it is: which
+        of the discards they saw is public (who discarded face down, and what was played
+        face up).
         """
         new = state.copy()
         side = state.side_of(player)
         if side is not None:
             foe = other(side)
-            pool = sorted([*state.hands[foe], *state.discard, *state.deck])
+            known = set(state.seen[side])
+            unseen = [i for i in range(len(state.discard)) if i not in known]
+            pool = sorted([*state.hands[foe], *(state.discard[i] for i in unseen),
+                           *state.deck])
             rng.shuffle(pool)
-            n_hand, n_discard = len(state.hands[foe]), len(state.discard)
+            n_hand, n_unseen = len(state.hands[foe]), len(unseen)
             new.hands[foe] = pool[:n_hand]
-            new.discard = pool[n_hand:n_hand + n_discard]
-            new.deck = pool[n_hand + n_discard:]
+            for i, cid in zip(unseen, pool[n_hand:n_hand + n_unseen], strict=True):
+                new.discard[i] = cid
+            new.deck = pool[n_hand + n_unseen:]
         new.dice = Dice.from_seed(rng.getrandbits(64))
         return new
 

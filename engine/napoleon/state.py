@@ -84,6 +84,12 @@ class NapoleonState:
     battle: Battle | None = None
     winner: str | None = None  # a side
     result: str | None = None  # one of RESULTS once over
+    #: Each side's memory of the discard pile: the positions (indices into ``discard``,
+    #: ascending) of the cards that side saw go there, every card played face up (a march,
+    #: a battle's cards) and its own face-down discards. The rest are the other side's
+    #: face-down discards. A side's secret: only the computer's determinization and the
+    #: position format read it.
+    seen: dict[str, list[int]] = field(default_factory=lambda: {s: [] for s in SIDES})
 
     def copy(self) -> NapoleonState:
         return NapoleonState(
@@ -92,7 +98,21 @@ class NapoleonState:
             moved=dict(self.moved), hands={s: list(v) for s, v in self.hands.items()},
             deck=list(self.deck), discard=list(self.discard), dice=self.dice.copy(),
             battle=self.battle.copy() if self.battle else None, winner=self.winner,
-            result=self.result)
+            result=self.result, seen={s: list(v) for s, v in self.seen.items()})
+
+    def to_discard(self, cards: list[str], seen_by: tuple[str, ...] = SIDES) -> None:
+        """Put ``cards`` on the discard pile, remembered by the sides in ``seen_by`` (both
+        for a card played face up; only its own side for a face-down discard)."""
+        for cid in cards:
+            self.discard.append(cid)
+            for side in seen_by:
+                self.seen[side].append(len(self.discard) - 1)
+
+    def reshuffle(self) -> None:
+        """The discard pile becomes the deck, shuffled: nobody knows where its cards are."""
+        self.deck = self.dice.shuffle(self.discard)
+        self.discard = []
+        self.seen = {s: [] for s in SIDES}
 
     @property
     def over(self) -> bool:
@@ -178,6 +198,8 @@ def dump(state: NapoleonState) -> str:
         "result": state.result,
         "dice": state.dice.to_json(),
     }
+    if any(state.seen.values()):  # written once a side remembers something
+        data["seen"] = {s: list(state.seen[s]) for s in SIDES}
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
@@ -187,7 +209,7 @@ def load(text: str) -> NapoleonState:
 
 
 FIELDS = ("format", "players", "rounds", "round", "turn", "phase", "armies", "moved", "hands",
-          "deck", "discard", "battle", "winner", "result", "dice", "forced", "seed")
+          "deck", "discard", "battle", "winner", "result", "dice", "forced", "seed", "seen")
 
 
 def _side(value: Any, where: str) -> str:
@@ -339,10 +361,30 @@ def _load(text: str) -> NapoleonState:
         raise ValueError(f"result: {result!r} is not one of {', '.join(RESULTS)}")
     if (phase == "over") != (result is not None) or (phase == "over") != (winner is not None):
         raise ValueError("a finished game (phase over), and only one, has a winner and a result")
+    seen = _seen(data.get("seen", {}), len(discard))
     return NapoleonState(players=list(players), rounds=rounds, round=round_, turn=turn,
                          phase=phase, armies=armies, moved=moved, hands=hands, deck=deck,
                          discard=discard, dice=dice, battle=battle, winner=winner,
-                         result=result)
+                         result=result, seen=seen)
+
+
+def _seen(value: Any, size: int) -> dict[str, list[int]]:
+    """Each side's memory of the discard pile (none in older positions: nothing seen)."""
+    raw = json_object(value, "seen")
+    for key in raw:
+        _side(key, "seen")
+    out = {}
+    for s in SIDES:
+        found = raw.get(s, [])
+        if not isinstance(found, list):
+            raise ValueError(f"seen.{s} must be a list of positions in the discard pile")
+        where = [bounded(i, 0, max(size - 1, 0), f"seen.{s}[{n}]") for n, i in enumerate(found)]
+        if size == 0 and where:
+            raise ValueError(f"seen.{s}: the discard pile is empty")
+        if where != sorted(set(where)):
+            raise ValueError(f"seen.{s}: positions must be in ascending order, each once")
+        out[s] = where
+    return out
 
 
 def _shuffle_rest(cards: list[str], seed: int) -> list[str]:
