@@ -6,9 +6,12 @@
 plays ``--games`` games between N copies of the automatic player (engine/antiquity/ai.py),
 seeds S, S+1, ... (the seed deals the nations to the seats; seat order is turn order), and
 prints the games' length (rounds and turns, average and median), the wins of each seat with
-a 95% interval, the wins of each nation, how the games ended (a nation reached the target,
-or the round limit) and the personalities earned, by kind. ``--all`` does this for every
-player count from 2 to 6. The figures are published in docs/games/antiquity.md.
+a 95% interval, how the games ended (a nation reached the target, or the round limit) and
+the personalities earned, by kind. For each nation it prints the games it was in, its win
+share (a shared win counts 1/len(winners)), that share as a multiple of the fair share 1/N
+and a 95% Wilson interval, then the largest such ratio at the count. ``--all`` does this for
+every player count from 2 to 6 and ends with the largest nation ratio per count. The
+figures are published in docs/games/antiquity.md.
 """
 
 from __future__ import annotations
@@ -119,6 +122,35 @@ class Tally:
         top = max(self.seat_wins.get(s, 0) for s in range(self.players))
         return top / self.games * self.players
 
+    def nation_share(self, nation: str) -> float:
+        """The nation's win share: its wins (shared wins split) over the games it was in."""
+        games = self.nation_games.get(nation, 0)
+        return self.nation_wins.get(nation, 0) / games if games else 0.0
+
+    def nation_ratio(self, nation: str) -> float:
+        """The nation's win share as a multiple of the fair share 1/N."""
+        return self.nation_share(nation) * self.players
+
+    def max_nation_ratio(self) -> float:
+        """The largest :meth:`nation_ratio` at this player count (the balance goal: at
+        most 1.3)."""
+        return max((self.nation_ratio(n) for n in self.nation_games), default=0.0)
+
+    def nation_rows(self) -> list[tuple[str, int, float, float, float, float]]:
+        """Per nation, in nation order: (nation, games, win share, ratio to the fair
+        share, 95% interval low, high)."""
+        from engine.antiquity.board import NATION_ORDER
+
+        rows = []
+        for nation in NATION_ORDER:
+            games = self.nation_games.get(nation, 0)
+            if not games:
+                continue
+            low, high = wilson_interval(self.nation_wins.get(nation, 0), games)
+            rows.append((nation, games, self.nation_share(nation), self.nation_ratio(nation),
+                         low, high))
+        return rows
+
     def summary(self) -> dict[str, Any]:
         """The figures as data (for tests and the doc)."""
         return {
@@ -132,6 +164,9 @@ class Tally:
             "endings": dict(self.endings),
             "personalities": dict(self.personalities),
             "worst_seat": self.worst_seat(),
+            "nation_games": dict(self.nation_games),
+            "nation_ratio": {n: self.nation_ratio(n) for n in self.nation_games},
+            "max_nation_ratio": self.max_nation_ratio(),
         }
 
     def lines(self) -> list[str]:
@@ -150,12 +185,13 @@ class Tally:
                          f"{100 * low:.1f}-{100 * high:.1f}%)")
         out.append(f"  wins by seat (fair {fair:.1f}%; best seat {s['worst_seat']:.2f}x fair): "
                    + "; ".join(seats))
-        nations = []
-        for nation in sorted(self.nation_games, key=lambda n: -self.nation_games[n]):
+        out.append(f"  wins by nation (fair {fair:.1f}%; largest ratio "
+                   f"{self.max_nation_ratio():.2f}x fair):")
+        for nation, games, share, ratio, low, high in self.nation_rows():
             w = self.nation_wins.get(nation, 0)
-            nations.append(f"{nation} {w:g}/{self.nation_games[nation]} "
-                           f"({100 * w / max(1, self.nation_games[nation]):.1f}%)")
-        out.append("  wins by nation: " + ", ".join(sorted(nations)))
+            out.append(f"    {nation:<14} games {games:>5}  wins {w:>7.1f}  share "
+                       f"{100 * share:5.1f}%  {ratio:4.2f}x fair  95% "
+                       f"{100 * low:.1f}-{100 * high:.1f}%")
         out.append("  ended: " + ", ".join(
             f"{ENDINGS.get(k, k)} {v} ({100 * v / g:.1f}%)"
             for k, v in sorted(self.endings.items())))
@@ -202,8 +238,16 @@ def report(counts: list[int], games: int, first_seed: int = 0,
            rounds: int | None = None, jobs: int = 1) -> str:
     limit = rounds if rounds is not None else C.ROUNDS
     lines = [f"round limit {limit}, seeds {first_seed}-{first_seed + games - 1}"]
+    worst = []
     for n in counts:
-        lines += run(n, games, first_seed, rounds, jobs).lines()
+        tally = run(n, games, first_seed, rounds, jobs)
+        lines += tally.lines()
+        top = max(tally.nation_rows(), key=lambda row: row[3], default=None)
+        if top is not None:
+            worst.append(f"  {n} players: {top[3]:.2f}x ({top[0]})")
+    if len(worst) > 1:
+        lines.append("largest nation ratio per player count (goal: at most 1.30x):")
+        lines += worst
     return "\n".join(lines)
 
 
