@@ -19,7 +19,8 @@ from engine.liege.state import LiegeState
 
 
 def reference(state: LiegeState, player: str) -> str:
-    """The scan of every legal action (the computer player before issue 30)."""
+    """The scan of every legal action (the computer player before issue 30, and since
+    issue 31 stepping a piece out of its walled-in General's way)."""
     legal = GAME.legal_actions(state, player)
     if not legal:
         raise ValueError(f"{player} has nothing to do")
@@ -40,6 +41,12 @@ def reference(state: LiegeState, player: str) -> str:
         return legal[0]
     geo = state.geo
     enemies = [s.general for s in state.alive if s.id != player and s.general]
+    # walled in: short of the far edge, and no General step (legal now or not) nearer it
+    assert seat.general is not None
+    to_go = geo.to_go(seat.side, seat.general)
+    ahead = {s for s in geo.neighbours[seat.general] if geo.to_go(seat.side, s) < to_go}
+    walled = to_go > 0 and all(geo.to_go(seat.side, s) >= to_go
+                               for s in GAME._general_moves(state, seat))
     best, best_score = "end", 0.0
     for action in legal:
         words = action.split()
@@ -47,6 +54,13 @@ def reference(state: LiegeState, player: str) -> str:
         if words[0] == "general" and seat.general is not None:
             gain = geo.to_go(seat.side, seat.general) - geo.to_go(seat.side, words[1])
             score = 60 + 10 * gain if gain > 0 else -1
+        elif words[0] == "shift" and walled and words[1] in ahead \
+                and words[2] not in ahead:
+            # a piece of one's own ahead steps aside, nearest an enemy General first
+            near = min((max(abs(a - b) for a, b in zip(geo.coords(words[2]), geo.coords(e),
+                                                       strict=True)) for e in enemies),
+                       default=0)
+            score = 55 - near / 100
         elif words[0] == "attack":
             target = unit_at(state, words[2])
             score = 80 if target is not None and target.kind == "general" else 50

@@ -3,6 +3,10 @@
 A heuristic, not a search: march the General toward its far edge, buy Rifles (and the odd
 Machine Gun) near the front, attack whatever is in reach (the enemy General first), and
 give up the cheapest piece when a fight is lost. Good enough to finish games in tests.
+When its own pieces stand on every square ahead of the General (a wall it bought itself,
+with no credits left to buy its way out), it steps one of them aside so the General can
+push on: without that, two players walled in by their own Rifles end every turn doing
+nothing, for ever (issue 31).
 """
 
 from __future__ import annotations
@@ -18,6 +22,67 @@ from engine.liege.state import LiegeState, Piece, Seat
 
 #: How much the AI minds losing each kind of piece as a casualty.
 _LOSS = {"mortar": 10, "rifle": 20, "mg": 60, "av": 150, "general": 1000}
+#: The heuristic's score for stepping a piece out of its walled-in General's way: above
+#: buying (which would only thicken the wall) and attacking a piece (still possible after
+#: the step), below a step of the General forward and an attack on a General.
+_UNBLOCK = 55
+
+
+def _ahead(state: LiegeState, seat: Seat) -> list[str]:
+    """The squares next to the General that are one nearer its far edge, in board order."""
+    geo = state.geo
+    here = seat.general
+    assert here is not None
+    to_go = geo.to_go(seat.side, here)
+    return [s for s in geo.neighbours[here] if geo.to_go(seat.side, s) < to_go]
+
+
+def _walled(game: Liege, state: LiegeState, seat: Seat) -> bool:
+    """Whether the General can step no nearer its far edge now (short of the edge)."""
+    assert seat.general is not None
+    geo = state.geo
+    here = geo.to_go(seat.side, seat.general)
+    if here == 0:
+        return False
+    return all(geo.to_go(seat.side, s) >= here for s in game._general_moves(state, seat))
+
+
+def _unblocking(game: Liege, state: LiegeState, seat: Seat) -> list[tuple[int, str]]:
+    """When the General cannot step nearer its far edge and its own pieces stand ahead of
+    it: for each such piece that may still step, its step off the squares ahead, to the
+    free square nearest an enemy General (the first of equals in board order), with that
+    distance; pieces in board order. Empty otherwise."""
+    if seat.general is None or not _walled(game, state, seat):
+        return []
+    ahead = _ahead(state, seat)
+    mine = [s for s in ahead if (p := state.pieces.get(s)) is not None and p.owner == seat.id]
+    if not mine:
+        return []
+    generals = [s.general for s in state.alive if s.id != seat.id and s.general]
+
+    def near(square: str) -> int:
+        return min((distance(square, g) for g in generals), default=0)
+
+    taken = state.occupied()
+    geo = state.geo
+    out = []
+    for src in mine:
+        if game._shift_problem(state, seat, src, None) is not None:
+            continue
+        free = [d for d in geo.neighbours[src] if d not in taken and d not in ahead]
+        if free:
+            dst = min(free, key=near)  # neighbours come in board order: first of equals
+            out.append((near(dst), f"shift {src} {dst}"))
+    return out
+
+
+def _self_walled(game: Liege, state: LiegeState, seat: Seat) -> bool:
+    """Whether the General can step no nearer its far edge with a piece of its own on one
+    of the squares ahead (a wall it can open by stepping that piece aside)."""
+    if seat.general is None or not _walled(game, state, seat):
+        return False
+    return any((p := state.pieces.get(s)) is not None and p.owner == seat.id
+               for s in _ahead(state, seat))
 
 
 def choose_action(game: Liege, state: LiegeState, player: str) -> str:
@@ -51,9 +116,10 @@ def _best(game: Liege, state: LiegeState, seat: Seat) -> str:
     """The best scored action of the turn, the first of equals in ``legal_actions``'
     order, or `end` (`skip` in the General step) when none scores above 0.
 
-    Only a General's step, an attack and a Rifle (or, when rich, a Machine Gun) score
-    above 0, so they are the only actions looked at, taken from the same helpers
-    ``legal_actions`` lists them from and in its order (General steps, buys, then
+    Only a General's step, an attack, a Rifle (or, when rich, a Machine Gun) and the
+    step of a piece out of its walled-in General's way (:func:`_unblocking`) score above
+    0, so they are the only actions looked at, taken from the same helpers
+    ``legal_actions`` lists them from and in its order (General steps, buys, shifts, then
     attacks): the full list (hundreds of buys) is never built."""
     geo = state.geo
     phase = state.phase
@@ -84,6 +150,10 @@ def _best(game: Liege, state: LiegeState, seat: Seat) -> str:
                     score = base - nearest
                     if score > best_score:
                         best, best_score = f"buy {kind} {spot}", score
+    if phase in ("general", "deploy", "move") and best_score < _UNBLOCK:
+        steps = _unblocking(game, state, seat)
+        if steps:
+            best, best_score = min(steps, key=lambda item: item[0])[1], _UNBLOCK
     if not state.blasted:
         for attacker, square in game._attacks(state, seat):
             target = unit_at(state, square)
@@ -107,6 +177,11 @@ _LIFE = 260
 _STEP = 70
 #: A General on its far edge wins when its turn comes round unless it is dislodged.
 _ON_EDGE = 900
+#: A General that cannot step nearer its far edge because its own pieces stand ahead
+#: counts as a square further away, so the search opens such a wall and does not build
+#: one (issue 31: two searchers walled in by their own Rifles, with no credits left,
+#: ended every turn doing nothing until the step cap).
+_WALLED = _STEP
 #: How sharply a lead in credits turns into a share of the win (softmax temperature).
 _TEMPERATURE = 260.0
 #: The chance a threatened blast is actually fired at the next turn.
@@ -180,13 +255,15 @@ def _threat(state: LiegeState, seat: Seat) -> float:
     return best
 
 
-def _score(state: LiegeState, seat: Seat) -> float:
+def _score(game: Liege, state: LiegeState, seat: Seat) -> float:
     geo = state.geo
     assert seat.general is not None
     to_go = geo.to_go(seat.side, seat.general)
     score: float = seat.credits + _LIFE * seat.lives - _STEP * to_go
     if to_go == 0:
         score += _ON_EDGE
+    elif _self_walled(game, state, seat):
+        score -= _WALLED
     for piece in state.pieces.values():
         if piece.owner == seat.id:
             score += _piece_value(piece)
@@ -195,9 +272,10 @@ def _score(state: LiegeState, seat: Seat) -> float:
 
 def evaluate(game: Liege, state: LiegeState) -> dict[str, float]:
     """Each player's share of a win, in [0, 1], summing to 1: a softmax, in credits, of
-    the General's lives and distance to its far edge (standing on it all but wins), the
-    credits and the pieces, less the best blast (Grenade, Missile, Mustard Gas) each
-    opponent can fire at one's pieces next turn."""
+    the General's lives and distance to its far edge (standing on it all but wins; walled
+    in by its own pieces, a square further), the credits and the pieces, less the best
+    blast (Grenade, Missile, Mustard Gas) each opponent can fire at one's pieces next
+    turn."""
     outcome = game.outcome(state)
     if outcome is not None:
         return {s.id: (1.0 / len(outcome.winners) if s.id in outcome.winners else 0.0)
@@ -205,7 +283,7 @@ def evaluate(game: Liege, state: LiegeState) -> dict[str, float]:
     alive = [s for s in state.alive if s.general is not None]
     if not alive:
         return {s.id: 1.0 / len(state.seats) for s in state.seats}
-    scores = {s.id: _score(state, s) for s in alive}
+    scores = {s.id: _score(game, state, s) for s in alive}
     if len(alive) > 1:
         for seat in alive:
             threat = _threat(state, seat)
@@ -240,7 +318,8 @@ def candidates(game: Liege, state: LiegeState, player: str, legal: list[str]) ->
     """The moves worth searching: every General step, attack and casualty; each piece
     bought only on the squares nearest the enemy; a Trench only just ahead of the General;
     a blast only where it hurts the others more than oneself (the best few); a quarter
-    turn only when it brings more enemies into range; no piece shuffling. Always holds the
+    turn only when it brings more enemies into range; no piece shuffling, except the step
+    of a piece out of its walled-in General's way (:func:`_unblocking`). Always holds the
     move :func:`choose_action` plays."""
     if state.phase == "setup" or state.pending is not None:
         return legal
@@ -256,6 +335,8 @@ def candidates(game: Liege, state: LiegeState, player: str, legal: list[str]) ->
         return min((distance(square, e) for e in generals), default=0)
 
     keep: set[str] = set()
+    if state.phase in ("general", "deploy", "move"):
+        keep.update(a for _, a in _unblocking(game, state, seat))
     buys: dict[str, list[tuple[int, int, str]]] = {}
     blasts: list[tuple[float, str]] = []
     ahead = geo.step(seat.general, FORWARD[seat.side])
