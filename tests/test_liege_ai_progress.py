@@ -25,6 +25,7 @@ from engine import search
 from engine.liege import GAME
 from engine.liege.ai import candidates, choose_action, evaluate
 from engine.liege.state import LiegeState
+from engine.tournament import Match, derive, play_match
 from tests.liege_positions import mg, mortar, rifle
 from tests.liege_positions import position as liege_position
 
@@ -119,14 +120,10 @@ def test_the_search_opens_the_wall(level: str, seed: int) -> None:
     assert opens_the_wall(choice.action, "B"), choice.ranking[:4]
 
 
-def test_two_searchers_walled_in_play_the_game_out() -> None:
-    """Before the fix, the tournament's searchers played skip, end from this position
-    until the 3,000-action cap; now two easy searchers finish the game."""
-    state = position()
-    steps = 0
-    while GAME.outcome(state) is None and steps < 600:
-        actor = GAME.to_act(state)[0]
-        choice = search.choose(GAME, state, actor, level="easy", seed=steps, seconds=None)
-        state, _ = GAME.apply(state, actor, choice.action)
-        steps += 1
-    assert GAME.outcome(state) is not None, f"still running after {steps} actions"
+def test_the_capped_tournament_game_now_ends() -> None:
+    """The tournament game that reached the step cap (medium against easy, seed 1, its
+    tenth game: easy first, from action 124 both sides played skip, end every turn), played
+    again with the same seeds: now it ends long before the cap."""
+    deal = derive(1, 9 // 2) % (1 << 31)
+    result = play_match(Match("liege", "medium", "easy", deal, first=False, step_cap=600))
+    assert not result.capped and result.steps < 600, result
