@@ -32,7 +32,8 @@ def position(
     **extra: Any,
 ) -> BattlecardsState:
     """Players are "g" (German) and "b" (British). ``g``/``b`` set hand, stacks (by
-    name, bottom first, stack inferred), kept, won, discard, deck, autofire.
+    name, bottom first, stack inferred), kept, won, discard, deck, autofire, and known
+    (the enemy cards that player remembers on the enemy stacks, stack inferred).
     ``deck`` is the top of the conflict deck, by name."""
     players = []
     placed_conflict: list[str] = []
@@ -48,9 +49,13 @@ def position(
         rest = [c.id for c in ARSENAL[side] if c.id not in used and c.id not in top]
         kept, won = ids(spec.get("kept", [])), ids(spec.get("won", []))
         placed_conflict += kept + won
+        known: dict[str, list[str]] = {f: [] for f in FORCES}
+        for cid in ids(spec.get("known", [])):  # enemy cards remembered on enemy stacks
+            known[UNITS[cid].stack].append(cid)
         players.append({"id": pid, "side": side, "autofire": spec.get("autofire", True),
                         "deck": top + rest, "discard": discard_units, "hand": hand,
-                        "stacks": stacks, "kept": kept, "won": won, "placed": 3})
+                        "stacks": stacks, "kept": kept, "won": won, "placed": 3,
+                        "known": known})
     top = ids(deck or [])
     disc = ids(discard or [])
     current = extra.get("current")

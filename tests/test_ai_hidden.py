@@ -83,8 +83,9 @@ def _napoleon_position(seed: int) -> tuple[NapoleonState, str]:
 
 
 def _swap_battlecards(state: BattlecardsState, player: str) -> BattlecardsState:
-    """The same position as ``player`` sees it: the opponent's hand, stacks and kept cards
-    traded with cards of their decks, both decks reordered, other dice to come."""
+    """The same position as ``player`` sees it: the opponent's hand, stacks (but for the
+    cards ``player`` remembers on them) and kept cards traded with cards of their decks,
+    both decks reordered, other dice to come."""
     new = state.copy()
     me, opp = new.seat(player), new.opponent(player)
     for i in range(min(len(opp.hand), len(opp.deck))):
@@ -92,6 +93,8 @@ def _swap_battlecards(state: BattlecardsState, player: str) -> BattlecardsState:
     for force in FORCES:
         stack = opp.stacks[force]
         for i, cid in enumerate(stack):
+            if cid in me.known[force]:  # seen there: swapping it would change what I know
+                continue
             same = [j for j, d in enumerate(opp.deck) if UNITS[d].stack == force]
             if same:
                 j = same[i % len(same)]
@@ -108,8 +111,9 @@ def _swap_battlecards(state: BattlecardsState, player: str) -> BattlecardsState:
 
 
 def _swap_napoleon(state: NapoleonState, player: str) -> NapoleonState:
-    """The same position as ``player`` sees it: the opponent's hand and the discard pile
-    traded with cards of the deck, the deck reordered, other dice to come."""
+    """The same position as ``player`` sees it: the opponent's hand and the discards
+    ``player`` did not see traded with cards of the deck, the deck reordered, other dice to
+    come."""
     new = state.copy()
     side = new.side_of(player)
     assert side is not None
@@ -117,7 +121,8 @@ def _swap_napoleon(state: NapoleonState, player: str) -> NapoleonState:
     for i in range(min(len(hand), len(deck))):
         hand[i], deck[-1 - i] = deck[-1 - i], hand[i]
     for i in range(min(len(new.discard), len(deck))):
-        new.discard[i], deck[i] = deck[i], new.discard[i]
+        if i not in new.seen[side]:
+            new.discard[i], deck[i] = deck[i], new.discard[i]
     deck.reverse()
     new.dice = Dice.from_seed(state.dice.state ^ 0xDEADBEEF)
     return new
