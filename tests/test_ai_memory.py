@@ -72,7 +72,7 @@ def test_scouting_remembers_the_whole_stack_secretly() -> None:
     assert b.known == {f: [] for f in FORCES}  # the British saw nothing
     # no event, no view says more than before: the report is the scout's own private event
     assert [e["type"] for e in events] == ["scouted", "scout_report", "turn"]
-    assert [e for e in events if "private_to" in e][0]["private_to"] == "g"
+    assert [e["private_to"] for e in events if "private_to" in e] == ["g"]
     for viewer in (None, "b", "g"):
         assert BC.view(after, viewer) == BC.view(_no_memory_bc(after), viewer)
         assert "known" not in _private_free(BC, after, viewer)
