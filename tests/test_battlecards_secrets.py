@@ -89,3 +89,28 @@ def test_narrated_public_events_name_no_private_card():
     private = next(e for e in events if "private_to" in e)
     assert private["card"] not in "\n".join(GAME.narrate(events))
     assert all("private_to" not in e for e in public_events(events))
+
+
+def test_what_a_seat_remembers_is_in_no_view_and_no_event():
+    """A seat's memory of the enemy stacks (scouted cards, survivors gone back face down)
+    is its own secret: every view is the same without it, and no event carries it."""
+    remembered = 0
+    for seed in range(100):
+        rng = random.Random(seed)
+        state = GAME.new_game(["ger", "bri"], seed)
+        for _ in range(80):
+            acting = GAME.to_act(state)
+            if not acting:
+                break
+            p = acting[0]
+            state, events = GAME.apply(state, p, choose_action(GAME, state, p)
+                                       if rng.random() < 0.6
+                                       else rng.choice(GAME.legal_actions(state, p)))
+            bare = state.copy()
+            for seat in bare.seats:
+                seat.known = {f: [] for f in seat.known}
+            for viewer in (None, "ger", "bri"):
+                assert GAME.view(state, viewer) == GAME.view(bare, viewer)
+            assert not any("known" in e for e in events)
+            remembered += any(c for seat in state.seats for c in seat.known.values())
+    assert remembered > 250  # the games really remember something
