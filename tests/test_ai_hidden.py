@@ -88,6 +88,8 @@ def _swap_battlecards(state: BattlecardsState, player: str) -> BattlecardsState:
     both decks reordered, other dice to come."""
     new = state.copy()
     me, opp = new.seat(player), new.opponent(player)
+    # once a deck was made from a discard pile, both players know it holds only those
+    assert not me.deck_from and not new.conflict_from, "a twin for another position"
     for i in range(min(len(opp.hand), len(opp.deck))):
         opp.hand[i], opp.deck[-1 - i] = opp.deck[-1 - i], opp.hand[i]
     for force in FORCES:

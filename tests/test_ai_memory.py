@@ -21,7 +21,7 @@ import pytest
 
 from engine import search
 from engine.battlecards import GAME as BC
-from engine.battlecards.cards import FORCES, UNITS
+from engine.battlecards.cards import ARSENAL, CONFLICT, FORCES, UNITS
 from engine.battlecards.state import BattlecardsState
 from engine.core import Game, IllegalAction
 from engine.napoleon import GAME as NW
@@ -34,10 +34,16 @@ ids = bp.ids
 BOMBERS = ["No. 617 Squadron", "No. 83 Squadron", "No. 35 Squadron", "No. 101 Squadron"]
 
 
-def _no_memory_bc(state: BattlecardsState) -> BattlecardsState:
+def _no_memory_bc(state: BattlecardsState, decks: bool = False) -> BattlecardsState:
+    """``state`` without the seats' memory of the stacks (and, with ``decks``, without
+    what the decks were last made from)."""
     new = state.copy()
     for seat in new.seats:
         seat.known = {f: [] for f in FORCES}
+        if decks:
+            seat.deck_from = []
+    if decks:
+        new.conflict_from = []
     return new
 
 
@@ -168,6 +174,60 @@ def test_remembered_cards_make_twins_differ_only_where_unseen() -> None:
         one = BC.determinize(s, "g", random.Random(seed))
         two = BC.determinize(twin, "g", random.Random(seed))
         assert BC.dump(one) == BC.dump(two)
+
+
+def test_a_reshuffled_arsenal_is_made_of_the_discards_everyone_saw() -> None:
+    """The British arsenal deck is empty; drawing shuffles their (public) discard pile into
+    it. The German then knows the deck holds only those cards: a determinization deals it
+    from them, and the British hand and stacks from the rest."""
+    hand, stacks = ["No. 19 Squadron", "HMS Hood"], ["7th Armoured Division", "HMS Kelly"]
+    rest = [bp.NAME[c.id] for c in ARSENAL["british"]
+            if bp.NAME[c.id] not in {*hand, *stacks}]
+    s = bp.position(g={"stacks": ["1st Panzer Division"]},
+                    b={"hand": hand, "stacks": stacks, "discard": rest},
+                    deck=["Training Schools"], turn="b")
+    assert s.seats[1].deck == [] and s.seats[0].deck_from == []
+    s, _ = BC.apply(s, "b", "draw")  # draw 1 arsenal card: the pile is reshuffled first
+    g, b = s.seats
+    assert g.deck_from == sorted(ids(rest)) and b.deck_from == []
+    assert len(b.hand) == 3 and b.discard == []
+    assert BC.load(BC.dump(s)).seats[0].deck_from == g.deck_from
+    assert BC.view(s, "g") == BC.view(_no_memory_bc(s, decks=True), "g")
+    for seed in range(10):
+        det = BC.determinize(s, "g", random.Random(seed))
+        theirs = det.seats[1]
+        assert set(theirs.deck) <= set(ids(rest))
+        assert set(ids(hand)) <= set(theirs.hand) | {c for f in FORCES
+                                                     for c in theirs.stacks[f]}
+    bare = _no_memory_bc(s, decks=True)
+    assert any(not set(BC.determinize(bare, "g", random.Random(seed)).seats[1].deck)
+               <= set(ids(rest)) for seed in range(10))
+    data = json.loads(BC.dump(s))
+    data["players"][0]["deck_from"] = ids(["No. 19 Squadron"])  # not all of the deck
+    with pytest.raises(IllegalAction, match="deck_from"):
+        BC.load(json.dumps(data))
+
+
+def test_a_reshuffled_conflict_deck_tells_which_keep_card_is_kept() -> None:
+    """The conflict deck is empty; the British hold Radar Warning, every other card not won
+    is in the discard pile. Once the pile becomes the deck, the British kept card can only
+    be the one keep card not in it."""
+    kept, won = ["Radar Warning"], ["Battle of Britain"]
+    others = [c.name for c in CONFLICT if c.name not in {*kept, *won}]
+    s = bp.position(g={"stacks": ["1st Panzer Division"], "won": won},
+                    b={"stacks": ["7th Armoured Division"], "kept": kept},
+                    discard=others)
+    assert s.conflict_deck == []
+    s, _ = BC.apply(s, "g", "draw")
+    assert s.conflict_from == sorted(ids(others))
+    assert json.loads(BC.dump(s))["conflict"]["deck_from"] == s.conflict_from
+    for seed in range(10):
+        det = BC.determinize(s, "g", random.Random(seed))
+        assert det.seats[1].kept == ids(kept)
+        assert set(det.conflict_deck) <= set(s.conflict_from)
+    bare = _no_memory_bc(s, decks=True)
+    assert any(BC.determinize(bare, "g", random.Random(seed)).seats[1].kept != ids(kept)
+               for seed in range(10))
 
 
 # -- Battlecards: the computer uses what it scouted ---------------------------------------
@@ -308,15 +368,15 @@ BEFORE = {
     "battlecards": "c59cb0715834236e5d0ddc0b6651aeec6b79eda119fc96c35fbcb94db24b3b73",
     "napoleon": "5cc97fe7c3951d03893093bb41537e4d92cdb1f0084074b3354251b786884ec8",
 }
-MEMORY_FIELDS = {"battlecards": "known", "napoleon": "seen"}
+MEMORY_FIELDS = ("known", "deck_from", "seen")
 
 
-def _without_memory(kind: str, text: str) -> str:
+def _without_memory(text: str) -> str:
     data = json.loads(text)
-    data.pop(MEMORY_FIELDS[kind], None)
-    for p in data.get("players", []):
-        if isinstance(p, dict):
-            p.pop(MEMORY_FIELDS[kind], None)
+    for part in (data, *data.get("players", []), data.get("conflict", {})):
+        if isinstance(part, dict):
+            for name in MEMORY_FIELDS:
+                part.pop(name, None)
     return json.dumps(data, sort_keys=True)
 
 
@@ -332,7 +392,7 @@ def _digest(game: Game[Any], seeds: range, steps: int = 4000) -> str:
             action = rng.choice(game.legal_actions(state, pid))
             state, events = game.apply(state, pid, action)
             h.update(f"{pid}:{action}|{json.dumps(events, sort_keys=True)}\n".encode())
-        h.update(_without_memory(game.kind, game.dump(state)).encode())
+        h.update(_without_memory(game.dump(state)).encode())
     return h.hexdigest()
 
 

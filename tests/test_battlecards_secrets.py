@@ -93,8 +93,9 @@ def test_narrated_public_events_name_no_private_card():
 
 def test_what_a_seat_remembers_is_in_no_view_and_no_event():
     """A seat's memory of the enemy stacks (scouted cards, survivors gone back face down)
-    is its own secret: every view is the same without it, and no event carries it."""
-    remembered = 0
+    and of what the decks were last made from is its own: every view is the same without
+    it, and no event carries it."""
+    remembered = reshuffled = 0
     for seed in range(100):
         rng = random.Random(seed)
         state = GAME.new_game(["ger", "bri"], seed)
@@ -108,9 +109,12 @@ def test_what_a_seat_remembers_is_in_no_view_and_no_event():
                                        else rng.choice(GAME.legal_actions(state, p)))
             bare = state.copy()
             for seat in bare.seats:
-                seat.known = {f: [] for f in seat.known}
+                seat.known, seat.deck_from = {f: [] for f in seat.known}, []
+            bare.conflict_from = []
             for viewer in (None, "ger", "bri"):
                 assert GAME.view(state, viewer) == GAME.view(bare, viewer)
-            assert not any("known" in e for e in events)
+            assert not any("known" in e or "deck_from" in e for e in events)
             remembered += any(c for seat in state.seats for c in seat.known.values())
-    assert remembered > 250  # the games really remember something
+            reshuffled += bool(state.conflict_from or state.seats[0].deck_from
+                               or state.seats[1].deck_from)
+    assert remembered > 250 and reshuffled > 0  # the games really remember something

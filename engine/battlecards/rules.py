@@ -483,8 +483,11 @@ class Battlecards(Game[BattlecardsState]):
         which ``player`` can work out, never on where its cards really are. The
         opponent's own memory is kept as it is: it is what they saw of ``player``'s
         stacks, which ``player`` can work out from the public scouting and battles.
-        Knowledge that is not a card's place is not kept: after a discard pile is
-        reshuffled into its deck, the deck is dealt from the whole pool again.
+        A discard pile is public, so when one is shuffled into its empty deck both players
+        know what that deck is made of (the seat's ``deck_from`` for the opponent's
+        arsenal, the state's ``conflict_from`` for the conflict deck): the redealt deck
+        then holds only those cards, and a card not among them goes to the hand, a stack
+        or the kept cards.
         """
         new = state.copy()
         if state.seat_of(player) is None:  # not a player's seat: only the dice to come
@@ -498,17 +501,40 @@ class Battlecards(Game[BattlecardsState]):
         pool = _shuffled([c for c in [*theirs.hand, *theirs.deck,
                                       *(c for f in FORCES for c in theirs.stacks[f])]
                           if c not in remembered], rng)
+        unseen = {f: len(theirs.stacks[f]) - len(mine.known[f]) for f in FORCES}
+        deck: list[str] | None = None
+        if mine.deck_from:
+            # their deck was made from a discard pile I saw: it holds only those cards, and
+            # leaves each stack enough units of its force
+            allowed = set(mine.deck_from)
+            room = {f: sum(UNITS[c].stack == f for c in pool) - unseen[f] for f in FORCES}
+            deck = []
+            for c in pool:
+                if len(deck) == len(theirs.deck):
+                    break
+                if c in allowed and room[UNITS[c].stack] > 0:
+                    deck.append(c)
+                    room[UNITS[c].stack] -= 1
+            chosen = set(deck)
+            pool = [c for c in pool if c not in chosen]
         for force in FORCES:
-            kept_here = list(mine.known[force])
-            size = len(theirs.stacks[force]) - len(kept_here)
-            taken = [c for c in pool if UNITS[c].stack == force][:size]
-            theirs.stacks[force] = kept_here + taken
+            taken = [c for c in pool if UNITS[c].stack == force][:unseen[force]]
+            theirs.stacks[force] = [*mine.known[force], *taken]
             for c in taken:
                 pool.remove(c)
-        theirs.hand, theirs.deck = pool[:len(theirs.hand)], pool[len(theirs.hand):]
-        # the opponent's kept cards and the conflict deck
+        if deck is None:
+            theirs.hand, theirs.deck = pool[:len(theirs.hand)], pool[len(theirs.hand):]
+        else:
+            theirs.hand, theirs.deck = pool, deck
+        # the opponent's kept cards and the conflict deck (which, once it was made from
+        # the discard pile, holds only those cards: a keep card not among them is kept)
         pool = _shuffled([*theirs.kept, *new.conflict_deck], rng)
-        kept = [c for c in pool if CONFLICTS[c].kind == "keep"][:len(theirs.kept)]
+        keeps = [c for c in pool if CONFLICTS[c].kind == "keep"]
+        if new.conflict_from:
+            made_from = set(new.conflict_from)
+            keeps = [*(c for c in keeps if c not in made_from),
+                     *(c for c in keeps if c in made_from)]
+        kept = keeps[:len(theirs.kept)]
         for c in kept:
             pool.remove(c)
         theirs.kept, new.conflict_deck = kept, pool

@@ -19,6 +19,7 @@ PENDING_KINDS = ("deploy", "scout", "decide", "homeland")
 #: auto-firing side offered its kept cards before its units shoot ("ready"); withdrawals.
 STEPS = ("round", "bonus", "fire", "ready", "withdraw")
 STATUSES = ("active", "destroyed", "withdrawn")
+ARSENAL_IDS = {side: frozenset(c.id for c in ARSENAL[side]) for side in SIDES}
 SETUP_DEAL = 6
 SETUP_DEPLOY = 3
 
@@ -40,6 +41,10 @@ class Seat:
     #: a scouted stack, and units that went back face down after a battle. Secret to
     #: this seat; only the computer's determinization and the position format read it.
     known: dict[str, list[str]] = field(default_factory=lambda: {f: [] for f in FORCES})
+    #: The cards the opponent's arsenal deck was last made from, when this seat saw their
+    #: discard pile (public) shuffled into it: that deck holds none but these (sorted;
+    #: empty: nothing known). This seat's secret, like ``known``.
+    deck_from: list[str] = field(default_factory=list)
 
     @property
     def vp(self) -> int:
@@ -54,7 +59,7 @@ class Seat:
         return Seat(self.id, self.side, self.autofire, list(self.deck), list(self.discard),
                     list(self.hand), {f: list(v) for f, v in self.stacks.items()},
                     list(self.kept), list(self.won), self.placed,
-                    {f: list(v) for f, v in self.known.items()})
+                    {f: list(v) for f, v in self.known.items()}, list(self.deck_from))
 
 
 @dataclass
@@ -139,6 +144,10 @@ class BattlecardsState(Seated[Seat]):
     result: str | None = None  # total | standard | last_battle | resigned | draw
     last_shots: list[dict[str, Any]] = field(default_factory=list)
     last_move: dict[str, Any] | None = None
+    #: The cards the conflict deck was last made from (its discard pile, public, shuffled
+    #: when the deck ran out): the deck holds none but these (sorted; empty: no reshuffle
+    #: yet). Both players know it; only the computer's determinization reads it.
+    conflict_from: list[str] = field(default_factory=list)
 
     def copy(self) -> BattlecardsState:
         return BattlecardsState(
@@ -148,7 +157,8 @@ class BattlecardsState(Seated[Seat]):
             pending=self.pending.copy() if self.pending else None,
             battle=self.battle.copy() if self.battle else None, winner=self.winner,
             result=self.result, last_shots=[dict(s) for s in self.last_shots],
-            last_move=dict(self.last_move) if self.last_move else None)
+            last_move=dict(self.last_move) if self.last_move else None,
+            conflict_from=list(self.conflict_from))
 
     @property
     def over(self) -> bool:
@@ -193,6 +203,8 @@ def remember(state: BattlecardsState, owner: Seat, force: str, cards: list[str])
 
 def draw_conflict(state: BattlecardsState) -> str | None:
     """The top conflict card (reshuffling the discard pile into an empty deck)."""
+    if not state.conflict_deck and state.conflict_discard:
+        state.conflict_from = sorted(state.conflict_discard)  # seen face up by both
     state.conflict_deck, state.conflict_discard = _refilled(
         state.conflict_deck, state.conflict_discard, state.dice)
     return state.conflict_deck.pop(0) if state.conflict_deck else None
@@ -201,6 +213,8 @@ def draw_conflict(state: BattlecardsState) -> str | None:
 def draw_arsenal(state: BattlecardsState, seat: Seat) -> str | None:
     """The top card of ``seat``'s arsenal (reshuffling their discard pile into an empty
     deck)."""
+    if not seat.deck and seat.discard:
+        state.opponent(seat.id).deck_from = sorted(seat.discard)  # a public pile
     seat.deck, seat.discard = _refilled(seat.deck, seat.discard, state.dice)
     return seat.deck.pop(0) if seat.deck else None
 
@@ -220,7 +234,8 @@ def dump(state: BattlecardsState) -> str:
              "won": s.won, "placed": s.placed,
              # written only once the seat remembers something, so a position without
              # memory reads as it always did
-             **({"known": s.known} if any(s.known.values()) else {})}
+             **({"known": s.known} if any(s.known.values()) else {}),
+             **({"deck_from": s.deck_from} if s.deck_from else {})}
             for s in state.seats],
         "conflict": {"deck": state.conflict_deck, "discard": state.conflict_discard},
         "current": state.current,
@@ -239,6 +254,8 @@ def dump(state: BattlecardsState) -> str:
         "last_shots": state.last_shots,
         "last_move": state.last_move,
     }
+    if state.conflict_from:
+        data["conflict"]["deck_from"] = state.conflict_from
     return position_text(data)
 
 
@@ -298,9 +315,21 @@ def _load(text: str) -> BattlecardsState:
             if len(set(cards)) != len(cards) or not set(cards) <= set(opp.stacks[force]):
                 raise ValueError(f"{seat.id}: known {force} cards must be on "
                                  f"{opp.id}'s {force} stack")
+        seat.deck_from = sorted(_ids(p.get("deck_from", []), "deck_from"))
+        if len(set(seat.deck_from)) != len(seat.deck_from):
+            raise ValueError(f"{seat.id}: deck_from names each card once")
+        if seat.deck_from and not set(opp.deck) <= set(seat.deck_from):
+            raise ValueError(f"{seat.id}: deck_from must hold every card of {opp.id}'s deck")
+        if any(c not in ARSENAL_IDS[opp.side] for c in seat.deck_from):
+            raise ValueError(f"{seat.id}: deck_from holds {opp.id}'s arsenal cards only")
     ids = [s.id for s in seats]
     conflict = data.get("conflict", {})
     deck = _ids(conflict.get("deck", []), "conflict deck")
+    conflict_from = sorted(_ids(conflict.get("deck_from", []), "conflict deck_from"))
+    if conflict_from and not set(deck) <= set(conflict_from):
+        raise ValueError("conflict deck_from must hold every card of the conflict deck")
+    if any(c not in CONFLICTS for c in conflict_from):
+        raise ValueError("conflict deck_from holds conflict cards only")
     discard = _ids(conflict.get("discard", []), "conflict discard")
     current = data.get("current")
     if current is not None and current not in CONFLICTS:
@@ -387,4 +416,5 @@ def _load(text: str) -> BattlecardsState:
         seats=seats, conflict_deck=deck, conflict_discard=discard, dice=dice,
         turn=ids.index(turn_id), round=whole(data.get("round", 1), 1, 10**9, "round"),
         phase=phase, current=current, pending=pending, battle=battle, winner=winner,
-        result=result, last_shots=list(shots), last_move=last_move)
+        result=result, last_shots=list(shots), last_move=last_move,
+        conflict_from=conflict_from)
