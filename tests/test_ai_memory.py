@@ -53,7 +53,7 @@ def _no_memory_nw(state: NapoleonState) -> NapoleonState:
     return new
 
 
-def _private_free(game: Game[Any], state: Any, player: str | None) -> str:
+def _view_text(game: Game[Any], state: Any, player: str | None) -> str:
     return json.dumps(game.view(state, player), sort_keys=True)
 
 
@@ -81,8 +81,8 @@ def test_scouting_remembers_the_whole_stack_secretly() -> None:
     assert [e["private_to"] for e in events if "private_to" in e] == ["g"]
     for viewer in (None, "b", "g"):
         assert BC.view(after, viewer) == BC.view(_no_memory_bc(after), viewer)
-        assert "known" not in _private_free(BC, after, viewer)
-    public = _private_free(BC, after, None)
+        assert "known" not in _view_text(BC, after, viewer)
+    public = _view_text(BC, after, None)
     assert not any(UNITS[c].name in public or c in public for c in b.stacks["air"])
     # the position format carries it; loading gives it back
     assert json.loads(BC.dump(after))["players"][0]["known"]["air"] == b.stacks["air"]
@@ -295,7 +295,7 @@ def _after_a_battle() -> NapoleonState:
 def test_napoleon_remembers_cards_played_and_own_discards() -> None:
     s = _after_a_battle()
     for viewer in (None, F, A):
-        assert "seen" not in _private_free(NW, s, viewer)
+        assert "seen" not in _view_text(NW, s, viewer)
         assert NW.view(s, viewer) == NW.view(_no_memory_nw(s), viewer)
     assert json.loads(NW.dump(s))["seen"] == {"french": [0, 1], "allies": [0, 1, 2]}
     assert NW.load(NW.dump(s)).seen == s.seen
