@@ -367,6 +367,13 @@ class Game(ABC, Generic[S]):
             return dataclasses.replace(state, dice=Dice.from_seed(rng.getrandbits(64)))
         return state
 
+    def forget(self, state: S) -> S:
+        """``state`` without what its seats remember having seen (a scouted stack, cards
+        seen played): knowledge that follows from the actions, not part of the position
+        itself. A record fingerprints positions without it, so records written before a
+        game kept such memory still verify. The default: a game with no memory."""
+        return state
+
     def reseed(self, state: S, seed: int) -> S:
         """``state`` with its dice generator started afresh from ``seed`` (forced results
         dropped): how a game started from a position gets dice nobody chose. By default a

@@ -150,9 +150,10 @@ def replay(game: Game[Any], start: Any, entries: Iterable[LogEntry]) -> Iterator
 
 
 def position_hash(game: Game[Any], state: Any) -> str:
-    """A short fingerprint of a position (16 hex digits of the SHA-256 of its dump): what
-    a complete record keeps after each action, so a change shows where it begins."""
-    return hashlib.sha256(game.dump(state).encode()).hexdigest()[:16]
+    """A short fingerprint of a position (16 hex digits of the SHA-256 of its dump, without
+    what the seats remember: :meth:`~engine.core.Game.forget`): what a complete record
+    keeps after each action, so a change shows where it begins."""
+    return hashlib.sha256(game.dump(game.forget(state)).encode()).hexdigest()[:16]
 
 
 def rename_players(text: str, mapping: Mapping[str, str]) -> str:

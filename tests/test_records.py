@@ -361,3 +361,35 @@ def test_reseeding_restarts_the_dice_and_keeps_a_game_without_them() -> None:
     antiquity = engine.get_game("antiquity")
     dealt = antiquity.new_game(SEATS, 4)
     assert antiquity.dump(antiquity.reseed(dealt, 99)) == antiquity.dump(dealt)
+
+
+@pytest.mark.parametrize("kind", ["battlecards", "napoleon"])
+def test_a_record_written_before_the_seats_remembered_still_checks_out(kind: str) -> None:
+    """Battlecards and Napoleon positions now carry what each seat remembers (issue 31);
+    a record exported before holds positions without it. Its fingerprints and final
+    position (the dump without the memory) still verify; a changed one still fails."""
+    game = engine.get_game(kind)
+    for rng_seed in range(40):   # a finished game whose final position remembers something
+        entries, state = play(kind, mixed_seed(SECRET, CONTRIBUTIONS), rng_seed=rng_seed)
+        if game.outcome(state) is not None and game.dump(game.forget(state)) != game.dump(state):
+            break
+    else:
+        raise AssertionError("no random game ended with a memory")
+    old = record_of(kind, entries)
+    old["final_position"] = game.dump(game.forget(state))
+    # what a writer without the memory fingerprinted: the dump as it was then
+    position = game.new_game(SEATS, mixed_seed(SECRET, CONTRIBUTIONS),
+                             dict(game.facts.short_game))
+    for entry, item in zip(entries, old["actions"], strict=True):
+        position, _ = game.apply(position, entry.player, entry.action)
+        then = game.dump(game.forget(position))
+        assert not {'"known"', '"deck_from"', '"seen"'} & set(then.replace(":", " ").split())
+        assert item["position"] == hashlib.sha256(then.encode()).hexdigest()[:16]
+    verdict = verify(round_trip(old))
+    assert verdict.ok is True, verdict.lines
+    current = record_of(kind, entries)
+    assert current["final_position"] == game.dump(state)          # the memory is kept
+    assert verify(round_trip(current)).ok is True
+    tampered = copy.deepcopy(old)
+    tampered["final_position"] = game.dump(game.forget(state)).replace('"round":', '"round": ')
+    assert verify(round_trip(tampered)).where == "final position"

@@ -465,6 +465,16 @@ class Battlecards(Game[BattlecardsState]):
 
     # -- computer players ----------------------------------------------------------
 
+    def forget(self, state: BattlecardsState) -> BattlecardsState:
+        """The position without the seats' memory (``known``, ``deck_from``, the conflict
+        deck's ``conflict_from``)."""
+        new = state.copy()
+        for seat in new.seats:
+            seat.known = {f: [] for f in FORCES}
+            seat.deck_from = []
+        new.conflict_from = []
+        return new
+
     def determinize(self, state: BattlecardsState, player: str,
                     rng: random.Random) -> BattlecardsState:
         """A state ``player`` cannot tell from ``state``, its secrets redealt from ``rng``.

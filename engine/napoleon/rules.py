@@ -510,6 +510,12 @@ class Napoleon(Game[NapoleonState]):
 
     # -- computer players ----------------------------------------------------------
 
+    def forget(self, state: NapoleonState) -> NapoleonState:
+        """The position without each side's memory of the discard pile (``seen``)."""
+        new = state.copy()
+        new.seen = {s: [] for s in SIDES}
+        return new
+
     def determinize(self, state: NapoleonState, player: str,
                     rng: random.Random) -> NapoleonState:
         """A state ``player`` cannot tell from ``state``, its secrets redealt from ``rng``.
