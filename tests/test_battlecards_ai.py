@@ -1,0 +1,105 @@
+"""The Battlecards computer player's heuristics (engine/battlecards/ai.py): the
+evaluation the search scores its play-outs with, and the moves it searches."""
+
+from __future__ import annotations
+
+import random
+
+from engine import search
+from engine.battlecards import GAME, ai
+from engine.battlecards.state import Pending
+from tests.battlecards_positions import position
+
+
+def share(state, player="g"):
+    return ai.evaluate(GAME, state)[player]
+
+
+def test_evaluate_is_a_share_of_a_win_for_each_player():
+    s = position(g={"stacks": ["Jagdgeschwader 3"]}, b={"stacks": ["No. 19 Squadron"]})
+    shares = ai.evaluate(GAME, s)
+    assert set(shares) == {"g", "b"}
+    assert abs(shares["g"] + shares["b"] - 1.0) < 1e-9
+    assert all(0.0 < v < 1.0 for v in shares.values())
+
+
+def test_evaluate_prefers_a_won_battle_more_units_and_more_cards():
+    g = {"stacks": ["Jagdgeschwader 3", "KMS Scharnhorst"], "hand": ["1st Panzer Division"]}
+    b = {"stacks": ["No. 19 Squadron", "HMS Hood"], "hand": ["7th Armoured Division"]}
+    even = share(position(g=g, b=b))
+    assert share(position(g={**g, "won": ["Battle of Britain"]}, b=b)) > even
+    assert share(position(g=g, b={**b, "won": ["Battle of Britain"]})) < even
+    assert share(position(g={**g, "stacks": [*g["stacks"], "2nd Panzer Division"]}, b=b)) > even
+    assert share(position(g=g, b={**b, "stacks": ["HMS Hood"]})) > even
+    assert share(position(g={**g, "hand": [*g["hand"], "2nd Panzer Division"]}, b=b)) > even
+
+
+def test_evaluate_values_a_battle_by_the_odds_of_winning_it():
+    def fought(g_stacks, b_stacks):
+        # by hand, so the battle waits for the first shot
+        s = position(g={"stacks": g_stacks, "autofire": False},
+                     b={"stacks": b_stacks, "autofire": False},
+                     deck=["Battle of Britain"])
+        s, _ = GAME.apply(s, "g", "draw")
+        s, _ = GAME.apply(s, "g", "attack")
+        assert s.battle is not None
+        return s
+    one = fought(["Jagdgeschwader 3"], ["No. 19 Squadron"])
+    two = fought(["Jagdgeschwader 3", "Jagdgeschwader 26"], ["No. 19 Squadron"])
+    odds_one, odds_two = ai.battle_odds(one), ai.battle_odds(two)
+    assert 0.0 < odds_one < odds_two < 1.0
+    assert share(two) > share(one)
+
+
+def test_evaluate_scores_a_finished_game_by_its_result():
+    s = position()
+    s.winner, s.phase = "b", "over"
+    assert ai.evaluate(GAME, s) == {"g": 0.0, "b": 1.0}
+
+
+def _positions(games=4, seed=7):
+    """Positions met in seeded games of the heuristic (with a few random moves)."""
+    rng = random.Random(seed)
+    for g in range(games):
+        state = GAME.new_game(["p1", "p2"], seed + g)
+        for _ in range(400):
+            if GAME.outcome(state) is not None:
+                break
+            actor = GAME.to_act(state)[0]
+            legal = GAME.legal_actions(state, actor)
+            yield state, actor, legal
+            action = (rng.choice(legal) if rng.random() < 0.2
+                      else search.heuristic_action(GAME, state, actor))
+            state, _ = GAME.apply(state, actor, action)
+
+
+def test_candidates_keep_the_heuristic_move_and_only_legal_ones():
+    seen = 0
+    for state, actor, legal in _positions():
+        out = ai.candidates(GAME, state, actor, legal)
+        assert out and set(out) <= set(legal)
+        assert search.heuristic_action(GAME, state, actor) in out
+        assert not any(a.startswith("autofire") for a in out)
+        seen += 1
+    assert seen > 200
+
+
+def test_candidates_try_one_of_cards_that_play_alike_and_a_few_deployments():
+    s = position(g={"hand": ["1st Panzer Division", "2nd Panzer Division",
+                             "7th Panzer Division", "Jagdgeschwader 3", "KMS Scharnhorst"]},
+                 phase="setup")
+    s.seats[0].placed = 0
+    legal = GAME.legal_actions(s, "g")
+    out = ai.candidates(GAME, s, "g", legal)
+    panzers = [a for a in out if s.seats[0].hand[int(a.split()[1]) - 1] in ("G01", "G02", "G03")]
+    assert len(panzers) <= 1
+    assert len(out) <= ai.DEPLOY_OPTIONS
+
+
+def test_candidates_scout_only_where_the_heuristic_looks():
+    s = position(g={"stacks": ["KMS Scharnhorst"]},
+                 b={"stacks": ["No. 19 Squadron", "HMS Hood", "7th Armoured Division"]})
+    s.phase, s.pending = "resolve", Pending("scout", "g")
+    legal = GAME.legal_actions(s, "g")
+    assert len([a for a in legal if a.startswith("scout")]) == 3
+    assert ai.candidates(GAME, s, "g", legal) == [search.heuristic_action(GAME, s, "g")]
