@@ -4,18 +4,19 @@ evaluation the search scores its play-outs with, and the moves it searches."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from engine import search
-from engine.battlecards import GAME, ai
+from engine.battlecards import GAME, BattlecardsState, ai
 from engine.battlecards.state import Pending
 from tests.battlecards_positions import position
 
 
-def share(state, player="g"):
+def share(state: BattlecardsState, player: str = "g") -> float:
     return ai.evaluate(GAME, state)[player]
 
 
-def test_evaluate_is_a_share_of_a_win_for_each_player():
+def test_evaluate_is_a_share_of_a_win_for_each_player() -> None:
     s = position(g={"stacks": ["Jagdgeschwader 3"]}, b={"stacks": ["No. 19 Squadron"]})
     shares = ai.evaluate(GAME, s)
     assert set(shares) == {"g", "b"}
@@ -23,7 +24,7 @@ def test_evaluate_is_a_share_of_a_win_for_each_player():
     assert all(0.0 < v < 1.0 for v in shares.values())
 
 
-def test_evaluate_prefers_a_won_battle_more_units_and_more_cards():
+def test_evaluate_prefers_a_won_battle_more_units_and_more_cards() -> None:
     g = {"stacks": ["Jagdgeschwader 3", "KMS Scharnhorst"], "hand": ["1st Panzer Division"]}
     b = {"stacks": ["No. 19 Squadron", "HMS Hood"], "hand": ["7th Armoured Division"]}
     even = share(position(g=g, b=b))
@@ -34,8 +35,8 @@ def test_evaluate_prefers_a_won_battle_more_units_and_more_cards():
     assert share(position(g={**g, "hand": [*g["hand"], "2nd Panzer Division"]}, b=b)) > even
 
 
-def test_evaluate_values_a_battle_by_the_odds_of_winning_it():
-    def fought(g_stacks, b_stacks):
+def test_evaluate_values_a_battle_by_the_odds_of_winning_it() -> None:
+    def fought(g_stacks: list[str], b_stacks: list[str]) -> BattlecardsState:
         # by hand, so the battle waits for the first shot
         s = position(g={"stacks": g_stacks, "autofire": False},
                      b={"stacks": b_stacks, "autofire": False},
@@ -51,13 +52,14 @@ def test_evaluate_values_a_battle_by_the_odds_of_winning_it():
     assert share(two) > share(one)
 
 
-def test_evaluate_scores_a_finished_game_by_its_result():
+def test_evaluate_scores_a_finished_game_by_its_result() -> None:
     s = position()
     s.winner, s.phase = "b", "over"
     assert ai.evaluate(GAME, s) == {"g": 0.0, "b": 1.0}
 
 
-def _positions(games=4, seed=7):
+def _positions(games: int = 4,
+               seed: int = 7) -> Iterator[tuple[BattlecardsState, str, list[str]]]:
     """Positions met in seeded games of the heuristic (with a few random moves)."""
     rng = random.Random(seed)
     for g in range(games):
@@ -73,7 +75,7 @@ def _positions(games=4, seed=7):
             state, _ = GAME.apply(state, actor, action)
 
 
-def test_candidates_keep_the_heuristic_move_and_only_legal_ones():
+def test_candidates_keep_the_heuristic_move_and_only_legal_ones() -> None:
     seen = 0
     for state, actor, legal in _positions():
         out = ai.candidates(GAME, state, actor, legal)
@@ -84,7 +86,7 @@ def test_candidates_keep_the_heuristic_move_and_only_legal_ones():
     assert seen > 200
 
 
-def test_candidates_try_one_of_cards_that_play_alike_and_a_few_deployments():
+def test_candidates_try_one_of_cards_that_play_alike_and_a_few_deployments() -> None:
     s = position(g={"hand": ["1st Panzer Division", "2nd Panzer Division",
                              "7th Panzer Division", "Jagdgeschwader 3", "KMS Scharnhorst"]},
                  phase="setup")
@@ -96,7 +98,7 @@ def test_candidates_try_one_of_cards_that_play_alike_and_a_few_deployments():
     assert len(out) <= ai.DEPLOY_OPTIONS
 
 
-def test_candidates_scout_only_where_the_heuristic_looks():
+def test_candidates_scout_only_where_the_heuristic_looks() -> None:
     s = position(g={"stacks": ["KMS Scharnhorst"]},
                  b={"stacks": ["No. 19 Squadron", "HMS Hood", "7th Armoured Division"]})
     s.phase, s.pending = "resolve", Pending("scout", "g")
