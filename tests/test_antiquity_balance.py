@@ -49,3 +49,71 @@ def test_the_report_names_every_figure(capsys: pytest.CaptureFixture[str]) -> No
         assert word in text
     main(["--players", "3", "--games", "1", "--seed", "2"])
     assert "3 players: 1 games" in capsys.readouterr().out
+
+
+# -- the map properties the balance pass rests on (docs/games/antiquity.md, "Balance") ---------
+
+def _early_sites(nation: str, n: int) -> list[str]:
+    """Empty sites (no home of a nation in play) one land step from one of ``nation``'s
+    homes, or on the shore of a shallow sea on a home's coast: what it can found without
+    know-how in its first Maneuvers."""
+    from engine.antiquity import board as B
+
+    taken = {h for other in B.nations_in_play(n) for h in B.NATIONS[other].home}
+    near: set[str] = set()
+    for home in B.NATIONS[nation].home:
+        near.update(B.neighbours(home, n))
+        for sea in B.coasts(home, n):
+            if not B.SEAS[sea].deep:
+                near.update(B.shore(sea, n))
+    return [p for p in B.provinces_in_play(n) if p in near and p not in taken]
+
+
+def test_the_map_keeps_the_rulings_shape() -> None:
+    from engine.antiquity import board as B
+
+    assert len(B.PROVINCES) == 33 and len(B.SEAS) == 13
+    assert {p.resource for p in B.PROVINCES.values()} == {"marble", "iron", "gold"}
+    assert [s for s in B.SEA_ORDER if B.SEAS[s].deep] == [
+        "atlanticus", "sardoum", "ionium", "libycum", "carpathium"]
+    for nation in B.NATIONS.values():
+        assert sorted(B.PROVINCES[h].resource for h in nation.home) == ["gold", "iron", "marble"]
+    assert [len(B.provinces_in_play(n)) for n in range(2, 7)] == [17, 23, 28, 32, 33]
+    assert [len(B.seas_in_play(n)) for n in range(2, 7)] == [8, 10, 12, 13, 13]
+
+
+def test_the_egyptian_corner_is_no_longer_a_fortress_with_one_door() -> None:
+    from engine.antiquity import board as B
+
+    # Judaea joins with the Egyptians (a second marble site behind Sinai, theirs alone at 4
+    # players) and Cyprus only with the sixth nation
+    assert (B.PROVINCES["judaea"].players, B.PROVINCES["cyprus"].players) == (4, 6)
+    assert B.PROVINCES["judaea"].resource == "marble"
+    assert _early_sites("egyptians", 4) == ["marmarica", "judaea"]
+    assert _early_sites("egyptians", 5) == ["marmarica", "cilicia"]
+    # gold on the coast at Sinai (on Mare Syriacum from 5 players), iron at Alexandreia
+    assert [B.PROVINCES[p].resource for p in ("aegyptus", "thebais", "sinai")] == [
+        "iron", "marble", "gold"]
+
+
+WEST = {"romans": ["narbonensis", "cisalpina", "apulia", "sardinia", "sicilia"],
+        "carthaginians": ["baetica", "tarraconensis", "narbonensis", "mauretania", "sicilia",
+                          "cyrenaica"]}
+EARLY = {
+    2: {**WEST, "carthaginians": WEST["carthaginians"][:-1]},
+    3: {**WEST, "greeks": ["illyria", "thracia", "creta"]},
+    4: {**WEST, "greeks": ["illyria", "thracia", "creta"], "egyptians": ["marmarica", "judaea"]},
+    5: {**WEST, "greeks": ["illyria", "thracia", "creta", "asia"],
+        "egyptians": ["marmarica", "cilicia"], "phoenicians": ["cilicia"]},
+    6: {**WEST, "carthaginians": ["narbonensis", "mauretania", "sicilia", "cyrenaica"],
+        "greeks": ["illyria", "thracia", "creta", "asia"],
+        "egyptians": ["marmarica", "cilicia", "cyprus"], "phoenicians": ["cilicia", "cyprus"],
+        "iberians": ["celtiberia", "narbonensis", "mauretania"]},
+}
+
+
+@pytest.mark.parametrize("n", sorted(EARLY))
+def test_each_home_reaches_the_free_sites_the_balance_figures_were_made_with(n: int) -> None:
+    from engine.antiquity import board as B
+
+    assert {nation: _early_sites(nation, n) for nation in B.nations_in_play(n)} == EARLY[n]

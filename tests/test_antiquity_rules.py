@@ -382,7 +382,9 @@ def test_galleys_need_navigation_for_deep_seas_and_sailing_for_range() -> None:
     assert {"ionium", "libycum", "carpathium", "siculum", "syriacum", "aegyptium"} <= set(moves)
     sail = pos(galleys={"tyrrhenum": {"greeks": 1}}, knowhow={"greeks": ["sailing"]})
     moves = [a.split()[-1] for a in legal(sail) if a.startswith("move 1 tyrrhenum")]
-    assert moves == ["balearicum", "ligusticum", "sardoum", "siculum"]
+    # two steps, around Mare Sardoum (deep since the balance pass) by Mare Ligusticum
+    assert moves == ["balearicum", "ligusticum", "siculum"]
+    refused(sail, "move 1 tyrrhenum sardoum", "deep sea")
     refused(sail, "move 1 tyrrhenum latium", "not both provinces or both seas")
 
 
@@ -573,9 +575,11 @@ def test_regions_not_in_play_do_not_exist_for_fewer_players() -> None:
         GAME.load(json.dumps({"players": ["a", "b", "c", "d"], "cities": {"syria": "romans"}}))
     s4 = GAME.load(json.dumps({"players": ["a", "b", "c", "d"], "phase": "action",
                                "field": "maneuver1", "turn": "egyptians",
-                               "legions": {"sinai": {"egyptians": 1}}}))
-    assert not any("judaea" in a for a in legal(s4))
-    refused(s4, "move 1 sinai judaea", "not in play")
+                               "legions": {"judaea": {"egyptians": 1}}}))
+    # Judaea joins at 4 players (a free site behind Sinai), Syria and Phoenicia at 5
+    assert "move 1 judaea sinai" in legal(s4)
+    assert not any("syria" in a or "phoenicia" in a for a in legal(s4))
+    refused(s4, "move 1 judaea syria", "not in play")
 
 
 def test_the_deal_gives_the_first_nations_to_the_seats_at_random_from_the_seed() -> None:

@@ -758,7 +758,7 @@ def test_regions_not_in_play_are_explained_by_the_legend(n: int) -> None:
     text = {d.text for d in log.drawn}
     left_out = any(r["players"] > n for r in [*DATA["provinces"].values(),
                                               *DATA["seas"].values()])
-    assert left_out == (n < 5)
+    assert left_out == (n < 6)  # Cyprus joins at 6 players
     assert ("Grey: not in play at this table" in text) == left_out
     if n <= 3:  # and on the grey east itself, where there is room
         assert {"Not in play", f"with {n} nations"} <= text
