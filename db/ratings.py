@@ -26,7 +26,8 @@ from db.backend import Connection
 from db.core import StoreCore
 from db.privacy import PLACEHOLDER_PREFIX
 from db.records import FINISHED, GAME_COLUMNS, GameRecord, game_from_row
-from db.standings import COMPUTER_PREFIX, GameResult, conservative
+from db.standings import COMPUTER_PREFIX, GameResult
+from engine.ratings import DEFAULT_MU, DEFAULT_SIGMA, conservative
 from engine.stats import wilson_interval
 
 log = logging.getLogger("warhost.db")
@@ -199,7 +200,7 @@ class Ratings:
             "kind = ? AND finished_at < ? AND rated = 1 ORDER BY finished_at DESC, "
             "game_id DESC LIMIT 1", (guild, row.player, kind, since))
         start = conservative(float(before[0][0]), float(before[0][1])) if before else \
-            conservative(standings.DEFAULT_MU, standings.DEFAULT_SIGMA)
+            conservative(DEFAULT_MU, DEFAULT_SIGMA)
         return Ranked(row.rank, row.player, row.mu, row.sigma, row.games, row.wins,
                       row.last_at, int(counted[0][0]), row.score - start)
 

@@ -15,7 +15,7 @@ rebuild (tests hold the two paths equal).
   its level, ``computer:<level>``, one rating per level per game kind, so players can
   measure themselves against "hard"; a human's seat the computer took over is still the
   human's.
-- **Ratings** are openskill's Weng-Lin Plackett-Luce model with its defaults (μ 25,
+- **Ratings** are openskill's Weng-Lin Plackett-Luce model (:mod:`engine.ratings`, μ 25,
   σ 25/3), per server and game kind, updated game after game in the order the games
   finished (``finished_at``, then the game's id). A player who appears twice in one game
   (two computer seats of one level) gets the mean of the two seats' new ratings.
@@ -34,19 +34,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from openskill.models import PlackettLuce
-
 from db import computers as cpu
 from db.backend import Connection
 from db.records import GameRecord
 from engine.core import Game
+from engine.ratings import Rating, conservative
+from engine.ratings import rate as rate_places
 
-#: openskill's model, with its defaults (μ 25, σ 25/3, β 25/6, τ 25/300).
-MODEL = PlackettLuce()
-DEFAULT_MU: float = float(MODEL.mu)
-DEFAULT_SIGMA: float = float(MODEL.sigma)
-#: The conservative rating leaderboards sort by: μ − 3σ.
-CONSERVATIVE_SIGMAS = 3.0
 #: The rating identity of a computer level: ``computer:hard``.
 COMPUTER_PREFIX = "computer:"
 #: Held by every transaction that writes ratings (PostgreSQL; SQLite needs none).
@@ -54,10 +48,6 @@ RATINGS_LOCK = "warhost:ratings"
 
 RESULT_COLUMNS = ("game_id, seat, guild_id, kind, player, side, place, won, players, rated, "
                   "finished_at, started_at, rounds, timeouts, decisions, thinking, mu, sigma")
-
-
-def conservative(mu: float, sigma: float) -> float:
-    return mu - CONSERVATIVE_SIGMAS * sigma
 
 
 def computer_identity(level: str) -> str:
@@ -195,20 +185,11 @@ def result_of(game: Game[Any], record: GameRecord, state: Any,
 # ---------------------------------------------------------------- the fold
 
 
-Rating = tuple[float, float]          # (mu, sigma)
-
-
 def rate(priors: Mapping[str, Rating], seats: Sequence[SeatResult]) -> dict[str, Rating]:
-    """The new rating of every player of one rated game, from their ratings before it."""
-    teams = [[MODEL.rating(*priors.get(s.player, (DEFAULT_MU, DEFAULT_SIGMA)))]
-             for s in seats]
-    ranks = [float(s.place if s.place is not None else len(seats)) for s in seats]
-    rated = MODEL.rate(teams, ranks=ranks)
-    found: dict[str, list[Rating]] = {}
-    for s, team in zip(seats, rated, strict=True):
-        found.setdefault(s.player, []).append((float(team[0].mu), float(team[0].sigma)))
-    return {p: (math.fsum(m for m, _ in got) / len(got), math.fsum(s for _, s in got) / len(got))
-            for p, got in found.items()}
+    """The new rating of every player of one rated game, from their ratings before it
+    (a seat without a place is last)."""
+    return rate_places(priors, [(s.player, s.place if s.place is not None else len(seats))
+                                for s in seats])
 
 
 @dataclass

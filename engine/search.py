@@ -83,6 +83,9 @@ PLAYOUT_NOISE = 0.15
 #: fading as 1/visits. With a small budget a couple of noisy play-outs then cannot talk the
 #: search out of a sound move; with a large one only evidence can.
 HEURISTIC_BIAS = 1.0
+#: Every this many iterations the search asks whether its choice is already settled
+#: (:func:`_decided`) and stops if so.
+DECIDED_CHECK = 8
 
 
 @dataclass(frozen=True)
@@ -162,6 +165,19 @@ class _Node:
         self.visits = 0
         self.value = 0.0            # sum of ``actor``'s rewards
         self.available = 1          # iterations in which this action could be chosen
+
+
+def _decided(root: _Node, left: int) -> bool:
+    """Whether the move played is settled: the most visited root move leads the next by
+    more than the iterations left, so no way of spending them could change the choice
+    (the search picks the most visited). Stopping then saves time and changes nothing."""
+    first = second = 0
+    for node in root.children.values():
+        if node.visits > first:
+            first, second = node.visits, first
+        elif node.visits > second:
+            second = node.visits
+    return first > second + left
 
 
 def _rewards(game: Game[Any], state: Any, evaluate: Evaluation | None) -> dict[str, float]:
@@ -245,6 +261,8 @@ class Searcher:
                 break
             self._iterate(root, game.determinize(self.state, self.player, rng))
             done += 1
+            if done % DECIDED_CHECK == 0 and _decided(root, self.iterations - done):
+                break
         ranking = sorted(
             ((key[1], node.visits, node.value / node.visits if node.visits else 0.0)
              for key, node in root.children.items() if key[0] == self.player),

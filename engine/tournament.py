@@ -5,8 +5,11 @@
 
 Players: ``random`` (a uniform legal move from a seeded generator), ``heuristic`` (the
 game's own ``engine/<kind>/ai.py`` ``choose_action``) and the search levels of
-:mod:`engine.search` (``easy``, ``medium``, ``hard``). Each level meets ``random``,
-``heuristic`` and the level below it (``easy``'s is the heuristic). The games of a
+:mod:`engine.search` (``easy``, ``medium``, ``hard``). The heuristic meets ``random``;
+each level meets ``random``, ``heuristic`` and the level below it (``easy``'s is the
+heuristic). ``--pairings ladder`` plays only each player against the one just below.
+Besides each row's score, the table gives each player's rating per game by the bot's
+rating model (:mod:`engine.ratings`), fitted to the tournament's games. The games of a
 pairing come in pairs on the same deal (game seed), one from each seat, so neither the
 first player's advantage nor a lucky deal favours anybody.
 
@@ -38,6 +41,7 @@ from typing import Any
 import engine
 from engine import search
 from engine.core import Game
+from engine.ratings import Rating, conservative, rate
 from engine.stats import wilson_interval
 
 #: Every player the tournament knows, weakest first.
@@ -50,9 +54,9 @@ _MASK = (1 << 63) - 1
 
 
 def pairings() -> list[tuple[str, str]]:
-    """(player, opponent) rows: each level against random, the heuristic and the level
-    below it (the heuristic for the weakest level)."""
-    out: list[tuple[str, str]] = []
+    """(player, opponent) rows: the heuristic against random, then each level against
+    random, the heuristic and the level below it (the heuristic for the weakest level)."""
+    out: list[tuple[str, str]] = [("heuristic", "random")]
     below = "heuristic"
     for level in search.LEVELS:
         for opponent in ("random", "heuristic", below):
@@ -60,6 +64,12 @@ def pairings() -> list[tuple[str, str]]:
                 out.append((level, opponent))
         below = level
     return out
+
+
+def ladder() -> list[tuple[str, str]]:
+    """The rows of the ladder: each player against the one just below it (``heuristic``
+    over ``random``, ``easy`` over ``heuristic``, ``medium`` over ``easy``...)."""
+    return list(zip(PLAYERS[1:], PLAYERS[:-1], strict=True))
 
 
 def derive(*parts: int) -> int:
@@ -247,6 +257,44 @@ def tournament(kinds: Iterable[str], rows: Iterable[tuple[str, str]], games: int
     return list(table.values())
 
 
+def ratings(rows: Sequence[Row]) -> dict[str, dict[str, tuple[Rating, int]]]:
+    """Each player's rating (μ, σ) and games per kind, by the bot's own rating model
+    (:mod:`engine.ratings`) run over the tournament's games, so a level's strength reads
+    on the scale of a server's leaderboard.
+
+    The games are rated in rounds, game ``i`` of every row before game ``i + 1`` of any,
+    so no row's games all come last; the result depends only on the games, never on
+    ``--jobs``."""
+    out: dict[str, dict[str, tuple[Rating, int]]] = {}
+    for kind in dict.fromkeys(r.kind for r in rows):
+        table: dict[str, Rating] = {}
+        games: dict[str, int] = {}
+        of_kind = [r for r in rows if r.kind == kind]
+        for i in range(max((r.games for r in of_kind), default=0)):
+            for row in of_kind:
+                if i >= row.games:
+                    continue
+                score = row.results[i].score
+                # a shared win or a capped game is a tie: both first
+                places = [(row.player, 1 if score >= 0.5 else 2),
+                          (row.opponent, 1 if score <= 0.5 else 2)]
+                table.update(rate(table, places))
+                for player, _ in places:
+                    games[player] = games.get(player, 0) + 1
+        out[kind] = {p: (table[p], games[p]) for p in PLAYERS if p in table}
+    return out
+
+
+RATING_HEADER = ("game", "player", "μ", "σ", "μ − 3σ", "games")
+
+
+def rating_cells(rows: Sequence[Row]) -> list[tuple[str, ...]]:
+    return [(kind, player, f"{mu:.1f}", f"{sigma:.2f}", f"{conservative(mu, sigma):.1f}",
+             str(games))
+            for kind, table in ratings(rows).items()
+            for player, ((mu, sigma), games) in table.items()]
+
+
 HEADER = ("game", "player", "opponent", "games", "score", "win rate", "95% interval",
           "s/decision mean", "s/decision max", "capped", "steps/game", "wall s", "")
 
@@ -259,11 +307,17 @@ def cells(row: Row) -> tuple[str, ...]:
             f"{row.seconds:.0f}", "clear" if row.clear else "")
 
 
-def text_table(rows: Sequence[Row]) -> str:
-    lines = [HEADER, *(cells(r) for r in rows)]
-    widths = [max(len(line[i]) for line in lines) for i in range(len(HEADER))]
+def _text(header: tuple[str, ...], body: Sequence[tuple[str, ...]]) -> str:
+    lines = [header, *body]
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     return "\n".join("  ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)).rstrip()
                      for line in lines)
+
+
+def text_table(rows: Sequence[Row]) -> str:
+    """The rows, then each player's rating per game."""
+    return (_text(HEADER, [cells(r) for r in rows]) + "\n\nratings (openskill, as the bot "
+            "rates players):\n" + _text(RATING_HEADER, rating_cells(rows)))
 
 
 def markdown_table(rows: Sequence[Row]) -> str:
@@ -272,6 +326,9 @@ def markdown_table(rows: Sequence[Row]) -> str:
            "| --- |"]
     for row in rows:
         out.append("| " + " | ".join(cells(row)) + " |")
+    out += ["", "| " + " | ".join(RATING_HEADER) + " |",
+            "| --- | --- | ---: | ---: | ---: | ---: |"]
+    out += ["| " + " | ".join(line) + " |" for line in rating_cells(rows)]
     return "\n".join(out)
 
 
@@ -280,6 +337,9 @@ def _pairing_filter(text: str | None) -> list[tuple[str, str]]:
     if not text:
         return rows
     wanted = [w.strip() for w in text.split(",") if w.strip()]
+    if "ladder" in wanted:
+        wanted.remove("ladder")
+        wanted += [f"{p}-{o}" for p, o in ladder()]
     chosen = []
     for player, opponent in rows:
         if f"{player}-{opponent}" in wanted or player in wanted:
@@ -302,7 +362,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "an even number gives every deal from both seats)")
     parser.add_argument("--kinds", help="comma-separated game kinds (default: all)")
     parser.add_argument("--pairings", help="comma-separated rows such as hard-medium, or a "
-                        "player's name for all its rows (default: "
+                        "player's name for all its rows, or `ladder` for each player "
+                        "against the one just below it (default: "
                         + ", ".join(f"{p}-{o}" for p, o in pairings()) + ")")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1,

@@ -29,6 +29,7 @@ import engine
 from db import Store
 from db import standings as st
 from db.records import canonical_json
+from engine.ratings import conservative
 from tests.fakegame import GAME as RACE
 
 Figure = tuple[str, float, str, str, bool | None, str]
@@ -75,7 +76,7 @@ def fill(path: str, games: int) -> None:
         conn.executemany(
             "INSERT INTO ratings (guild_id, kind, player, mu, sigma, score, games, wins, "
             "last_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(GUILD, KIND, p, s.mu, s.sigma, st.conservative(s.mu, s.sigma), s.games, s.wins,
+            [(GUILD, KIND, p, s.mu, s.sigma, conservative(s.mu, s.sigma), s.games, s.wins,
               s.last_at) for p, s in table.items()])
         conn.execute("UPDATE ratings_meta SET built = 1")
     conn.close()

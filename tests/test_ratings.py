@@ -15,8 +15,9 @@ from db import standings as st
 from db.clocks import TimeControl
 from db.ratings import MIN_GAMES
 from db.records import GameRecord
-from db.standings import DEFAULT_MU, DEFAULT_SIGMA, SeatResult
+from db.standings import SeatResult
 from engine.core import IllegalAction
+from engine.ratings import DEFAULT_MU, DEFAULT_SIGMA
 from tests.clocks import FakeClock
 from tests.databases import raw
 

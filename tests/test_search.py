@@ -309,12 +309,40 @@ def test_another_seed_searches_differently() -> None:
 
 
 @pytest.mark.parametrize("budget", [1, 7, 33])
-def test_a_budget_of_n_iterations_runs_exactly_n(budget: int) -> None:
+def test_a_budget_of_n_iterations_runs_exactly_n(budget: int,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(search, "DECIDED_CHECK", 10**9)    # never settled early
     choice = search.choose(RACE, _race(), "a", iterations=budget, seconds=None)
     assert choice.iterations == budget
     assert sum(visits for _, visits, _ in choice.ranking) == budget
     roomy = search.choose(RACE, _race(), "a", iterations=budget, seconds=60.0)
     assert roomy.iterations == budget
+
+
+def test_a_settled_search_stops_early_and_chooses_the_same(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once the most visited move leads by more than the iterations left, the search
+    stops: the choice cannot change, so it is the one the whole budget gives."""
+    stopped = 0
+    for seed in range(12):
+        state = _race()
+        early = search.choose(RACE, state, "a", iterations=200, seconds=None, seed=seed)
+        with monkeypatch.context() as m:
+            m.setattr(search, "DECIDED_CHECK", 10**9)
+            whole = search.choose(RACE, state, "a", iterations=200, seconds=None, seed=seed)
+        assert whole.iterations == 200
+        assert early.action == whole.action
+        if early.iterations < 200:
+            stopped += 1
+            (_, first, _), (_, second, _) = early.ranking[:2]
+            assert first > second + 200 - early.iterations    # nothing left could change it
+            # the same search up to there: identical statistics so far
+            with monkeypatch.context() as m:
+                m.setattr(search, "DECIDED_CHECK", 10**9)
+                same = search.choose(RACE, state, "a", iterations=early.iterations,
+                                     seconds=None, seed=seed)
+            assert same.ranking == early.ranking
+    assert stopped                      # the race's obvious moves settle early
 
 
 def test_levels_run_their_budgets() -> None:
@@ -476,9 +504,45 @@ def test_the_real_dice_to_come_make_no_difference() -> None:
 
 def test_the_pairings() -> None:
     rows = tournament.pairings()
-    assert rows == [("easy", "random"), ("easy", "heuristic"),
+    assert rows == [("heuristic", "random"), ("easy", "random"), ("easy", "heuristic"),
                     ("medium", "random"), ("medium", "heuristic"), ("medium", "easy"),
                     ("hard", "random"), ("hard", "heuristic"), ("hard", "medium")]
+    assert tournament.ladder() == [("heuristic", "random"), ("easy", "heuristic"),
+                                   ("medium", "easy"), ("hard", "medium")]
+    assert tournament._pairing_filter("ladder") == tournament.ladder()
+    assert tournament._pairing_filter("hard-easy,ladder") == [*tournament.ladder(),
+                                                              ("hard", "easy")]
+
+
+def _result(player: str, opponent: str, score: float, n: int) -> tournament.MatchResult:
+    match = tournament.Match("race", player, opponent, n, n % 2 == 0)
+    return tournament.MatchResult(match, score, score == 0.5, 10, (), 0.0)
+
+
+def test_ratings_order_the_ladder_by_the_bots_model() -> None:
+    """Each player's rating per game, by the model that rates players on a server: a
+    ladder where each level beats the one below most of the time rates them in order,
+    the same games give the same ratings, and a drawn or capped game moves nobody far."""
+    rows = []
+    below = "random"
+    for player in ("heuristic", "easy", "medium", "hard"):
+        row = tournament.Row("race", player, below)
+        row.results = [_result(player, below, 0.0 if n % 5 == 4 else 1.0, n)
+                       for n in range(20)]
+        rows.append(row)
+        below = player
+    rated = tournament.ratings(rows)["race"]
+    mus = [rated[p][0][0] for p in tournament.PLAYERS]
+    assert mus == sorted(mus) and mus[0] < mus[-1] - 5
+    assert [rated[p][1] for p in tournament.PLAYERS] == [20, 40, 40, 40, 20]
+    assert tournament.ratings(rows) == tournament.ratings(rows)
+    even = tournament.Row("race", "easy", "random", [_result("easy", "random", 0.5, n)
+                                                     for n in range(10)])
+    (mu_a, _), _ = tournament.ratings([even])["race"]["easy"]
+    (mu_b, _), _ = tournament.ratings([even])["race"]["random"]
+    assert abs(mu_a - mu_b) < 0.5
+    table = tournament.text_table(rows)
+    assert "ratings" in table and "μ − 3σ" in table
 
 
 def test_the_schedule_alternates_seats_on_each_deal() -> None:
