@@ -63,8 +63,8 @@ class Level:
 #: The strengths offered to players, weakest first.
 LEVELS: dict[str, Level] = {level.name: level for level in (
     Level("easy", 16, 2.0, "looks a little ahead; good for learning the game"),
-    Level("medium", 64, 4.0, "weighs its options with a few dozen play-outs"),
-    Level("hard", 256, 8.0, "searches hundreds of play-outs for every decision"),
+    Level("medium", 128, 4.0, "weighs its options with over a hundred play-outs"),
+    Level("hard", 1024, 8.0, "searches a thousand play-outs for every decision"),
 )}
 DEFAULT_LEVEL = "medium"
 

@@ -33,7 +33,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -211,13 +211,15 @@ class Row:
 
 
 def schedule(kinds: Iterable[str], rows: Iterable[tuple[str, str]], games: int, seed: int,
-             scale: float = 1.0, step_cap: int = STEP_CAP) -> list[Match]:
+             scale: float = 1.0, step_cap: int = STEP_CAP,
+             per_row: Mapping[tuple[str, str], int] | None = None) -> list[Match]:
     """Every match to play, in a fixed order; game ``i`` of a pairing is played on deal
-    ``i // 2`` with the seats swapped every other game."""
+    ``i // 2`` with the seats swapped every other game. ``per_row`` gives some rows
+    another number of games (the costly hard rows fewer, the cheap ones more)."""
     out = []
     for kind in kinds:
         for player, opponent in rows:
-            for i in range(games):
+            for i in range((per_row or {}).get((player, opponent), games)):
                 deal = derive(seed, i // 2) % (1 << 31)
                 out.append(Match(kind, player, opponent, deal, i % 2 == 0, scale, step_cap))
     return out
@@ -233,8 +235,10 @@ def _results(matches: Sequence[Match], jobs: int) -> Iterator[MatchResult]:
 
 def tournament(kinds: Iterable[str], rows: Iterable[tuple[str, str]], games: int,
                seed: int = 0, *, scale: float = 1.0, step_cap: int = STEP_CAP, jobs: int = 1,
-               progress: bool = False, into: list[Row] | None = None) -> list[Row]:
-    """Play every pairing ``games`` times in every kind; one :class:`Row` per pairing.
+               progress: bool = False, into: list[Row] | None = None,
+               per_row: Mapping[tuple[str, str], int] | None = None) -> list[Row]:
+    """Play every pairing ``games`` times (or its ``per_row`` number) in every kind; one
+    :class:`Row` per pairing.
 
     ``into`` (emptied first) receives the rows as they fill, so a caller interrupted
     halfway still has the games played so far."""
@@ -242,7 +246,7 @@ def tournament(kinds: Iterable[str], rows: Iterable[tuple[str, str]], games: int
     table = {(k, p, o): Row(k, p, o) for k in kinds for p, o in rows}
     if into is not None:
         into[:] = table.values()
-    matches = schedule(kinds, rows, games, seed, scale, step_cap)
+    matches = schedule(kinds, rows, games, seed, scale, step_cap, per_row)
     for n, result in enumerate(_results(matches, jobs), 1):
         m = result.match
         table[(m.kind, m.player, m.opponent)].results.append(result)
@@ -356,10 +360,29 @@ def _pairing_filter(text: str | None) -> list[tuple[str, str]]:
     return chosen
 
 
+def _per_row(text: str | None, rows: Sequence[tuple[str, str]],
+             parser: argparse.ArgumentParser) -> dict[tuple[str, str], int]:
+    out: dict[tuple[str, str], int] = {}
+    for item in (text or "").split(","):
+        if not item.strip():
+            continue
+        name, _, count = item.strip().partition("=")
+        row = tuple(name.split("-", 1))
+        if len(row) != 2 or (row[0], row[1]) not in rows:
+            parser.error(f"--games-per-row: {name!r} is not one of the rows played")
+        if not count.isascii() or not count.isdigit() or not 0 < int(count) <= 100_000:
+            parser.error(f"--games-per-row: {item!r} needs a number of games, like "
+                         f"{name}=16")
+        out[(row[0], row[1])] = int(count)
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, help="games per pairing and kind (default 20; "
                         "an even number gives every deal from both seats)")
+    parser.add_argument("--games-per-row", metavar="ROW=N,...", help="other numbers of games "
+                        "for some rows, e.g. hard-medium=16,easy-heuristic=60")
     parser.add_argument("--kinds", help="comma-separated game kinds (default: all)")
     parser.add_argument("--pairings", help="comma-separated rows such as hard-medium, or a "
                         "player's name for all its rows, or `ladder` for each player "
@@ -387,6 +410,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if games < 1 or args.jobs < 1 or scale <= 0 or step_cap < 1:
         parser.error("--games, --jobs, --scale and --step-cap must be positive")
     rows = _pairing_filter(args.pairings)
+    per_row = _per_row(args.games_per_row, rows, parser)
     print(f"{games} games per pairing, seed {args.seed}, budgets x{scale:g}, "
           f"step cap {step_cap}, {args.jobs} job(s)", flush=True)
     began = time.perf_counter()
@@ -400,7 +424,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     previous = signal.signal(signal.SIGTERM, stop) if main_thread else None
     try:
         tournament(kinds, rows, games, args.seed, scale=scale, step_cap=step_cap,
-                   jobs=args.jobs, progress=True, into=results)
+                   jobs=args.jobs, progress=True, into=results, per_row=per_row)
     except KeyboardInterrupt:
         played = sum(r.games for r in results)
         print(f"interrupted: the {played} games played so far")
