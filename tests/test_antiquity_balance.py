@@ -56,7 +56,7 @@ def test_the_report_names_every_figure(capsys: pytest.CaptureFixture[str]) -> No
 def _early_sites(nation: str, n: int) -> list[str]:
     """Empty sites (no home of a nation in play) one land step from one of ``nation``'s
     homes, or on the shore of a shallow sea on a home's coast: what it can found without
-    know-how in its first Maneuvers."""
+    know-how in its first Maneuvers. The simulation's figures were made with these."""
     from engine.antiquity import board as B
 
     taken = {h for other in B.nations_in_play(n) for h in B.NATIONS[other].home}
@@ -75,7 +75,7 @@ def test_the_map_keeps_the_rulings_shape() -> None:
     assert len(B.PROVINCES) == 33 and len(B.SEAS) == 13
     assert {p.resource for p in B.PROVINCES.values()} == {"marble", "iron", "gold"}
     assert [s for s in B.SEA_ORDER if B.SEAS[s].deep] == [
-        "atlanticus", "sardoum", "ionium", "libycum", "carpathium"]
+        "atlanticus", "ionium", "libycum", "carpathium"]
     for nation in B.NATIONS.values():
         assert sorted(B.PROVINCES[h].resource for h in nation.home) == ["gold", "iron", "marble"]
     assert [len(B.provinces_in_play(n)) for n in range(2, 7)] == [17, 23, 28, 32, 33]
@@ -97,15 +97,15 @@ def test_the_egyptian_corner_is_no_longer_a_fortress_with_one_door() -> None:
 
 
 WEST = {"romans": ["narbonensis", "cisalpina", "apulia", "sardinia", "sicilia"],
-        "carthaginians": ["baetica", "tarraconensis", "narbonensis", "mauretania", "sicilia",
-                          "cyrenaica"]}
+        "carthaginians": ["baetica", "tarraconensis", "narbonensis", "mauretania", "sardinia",
+                          "sicilia", "cyrenaica"]}
 EARLY = {
     2: {**WEST, "carthaginians": WEST["carthaginians"][:-1]},
     3: {**WEST, "greeks": ["illyria", "thracia", "creta"]},
     4: {**WEST, "greeks": ["illyria", "thracia", "creta"], "egyptians": ["marmarica", "judaea"]},
     5: {**WEST, "greeks": ["illyria", "thracia", "creta", "asia"],
         "egyptians": ["marmarica", "cilicia"], "phoenicians": ["cilicia"]},
-    6: {**WEST, "carthaginians": ["narbonensis", "mauretania", "sicilia", "cyrenaica"],
+    6: {**WEST, "carthaginians": ["narbonensis", "mauretania", "sardinia", "sicilia", "cyrenaica"],
         "greeks": ["illyria", "thracia", "creta", "asia"],
         "egyptians": ["marmarica", "cilicia", "cyprus"], "phoenicians": ["cilicia", "cyprus"],
         "iberians": ["celtiberia", "narbonensis", "mauretania"]},
