@@ -105,3 +105,12 @@ def test_candidates_scout_only_where_the_heuristic_looks() -> None:
     legal = GAME.legal_actions(s, "g")
     assert len([a for a in legal if a.startswith("scout")]) == 3
     assert ai.candidates(GAME, s, "g", legal) == [search.heuristic_action(GAME, s, "g")]
+
+
+def test_a_card_deployed_is_worth_more_than_the_same_card_in_hand() -> None:
+    for force in ("ground", "air", "sea"):
+        assert ai.W_STACK[force] > ai.W_HAND[force] > 0.0
+    hand = position(g={"hand": ["Jagdgeschwader 3"]}, b={"stacks": ["No. 19 Squadron"]})
+    deployed = position(g={"stacks": ["Jagdgeschwader 3"]},
+                        b={"stacks": ["No. 19 Squadron"]})
+    assert share(deployed) > share(hand)
