@@ -25,7 +25,7 @@ from engine import search
 from engine.liege import GAME
 from engine.liege.ai import candidates, choose_action, evaluate
 from engine.liege.state import LiegeState
-from engine.tournament import Match, derive, play_match
+from engine.tournament import derive
 from tests.liege_positions import mg, mortar, rifle
 from tests.liege_positions import position as liege_position
 
@@ -113,17 +113,28 @@ def test_the_evaluation_counts_a_walled_general_a_square_further() -> None:
     assert evaluate(GAME, back)["B"] == pytest.approx(evaluate(GAME, walled)["B"])
 
 
-@pytest.mark.parametrize("level,seed", [("easy", 0), ("easy", 1), ("medium", 0)])
-def test_the_search_opens_the_wall(level: str, seed: int) -> None:
+@pytest.mark.parametrize("iterations,seed", [(16, 0), (16, 1), (64, 0), (256, 0)])
+def test_the_search_opens_the_wall(iterations: int, seed: int) -> None:
+    # budgets pinned (easy 16, the old medium 64 and hard 256): with some seeds a larger
+    # search walks the General back a square instead (general d8), never skip or end
     state = position()
-    choice = search.choose(GAME, state, "B", level=level, seed=seed, seconds=None)
+    choice = search.choose(GAME, state, "B", iterations=iterations, seed=seed, seconds=None)
     assert opens_the_wall(choice.action, "B"), choice.ranking[:4]
 
 
 def test_the_capped_tournament_game_now_ends() -> None:
     """The tournament game that reached the step cap (medium against easy, seed 1, its
     tenth game: easy first, from action 124 both sides played skip, end every turn), played
-    again with the same seeds: now it ends long before the cap."""
+    again as ``engine.tournament.play_match`` plays it, with the budgets of the time (easy
+    16 play-outs, medium 64) and the same seeds: now it ends long before the cap."""
     deal = derive(1, 9 // 2) % (1 << 31)
-    result = play_match(Match("liege", "medium", "easy", deal, first=False, step_cap=600))
-    assert not result.capped and result.steps < 600, result
+    budgets = {"p1": 16, "p2": 64}  # p1 easy, p2 medium (the row player, second)
+    state = GAME.new_game(["p1", "p2"], deal)
+    steps = 0
+    while GAME.outcome(state) is None and steps < 600:
+        actor = GAME.to_act(state)[0]
+        choice = search.choose(GAME, state, actor, iterations=budgets[actor], seconds=None,
+                               seed=derive(deal, steps, ("p1", "p2").index(actor)))
+        state, _ = GAME.apply(state, actor, choice.action)
+        steps += 1
+    assert GAME.outcome(state) is not None, f"still running after {steps} actions"
