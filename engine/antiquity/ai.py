@@ -43,6 +43,18 @@ POINT = 8.0
 WAR_CHEST = 15
 #: The largest random nudge to a field's score when the caller passes an ``rng``.
 JITTER = 2.0
+#: What a city of the leader (the rival with the most personalities, ahead of the nation
+#: or near the target) is worth as a target over any other city, in resources, and more
+#: for every personality of its lead over the nation.
+LEADER_BONUS = 6.0
+LEADER_LEAD = 2.0
+#: Targets whose bonus is below minus this are spared (not marched on).
+SPARE_WEAK = 1.0
+#: Personalities behind the nation past which a rival's cities are no less a target.
+LEADER_FLOOR = 2
+#: Personalities short of the target from which the leader is fought even by a nation
+#: that is still expanding.
+LEADER_ALARM = 2
 
 
 def choose_among(game: Any, state: Any, player: str, legal: list[str]) -> str:
@@ -263,17 +275,68 @@ def _landing_seas(ctx: Context) -> dict[str, int]:
 
 
 def _at_war(ctx: Context) -> bool:
-    """Expansion is over (no empty site left) or the nation is sitting on resources."""
-    return not ctx.empty_sites() or sum(ctx.stock.values()) >= WAR_CHEST
+    """Expansion is over (no empty site left), the nation is sitting on resources or a
+    rival is close to the target and ahead of it."""
+    if not ctx.empty_sites() or sum(ctx.stock.values()) >= WAR_CHEST:
+        return True
+    leader, _ = _leader(ctx)
+    return leader is not None and ctx.cache["leader_points"] >= C.TARGET[ctx.n] - LEADER_ALARM
+
+
+def _leader(ctx: Context) -> tuple[str | None, dict[str, float]]:
+    """The rival to stop, and what a city of each rival is worth as a target over a city
+    of a rival level with the nation (in resources): the rival with the most
+    personalities (on a tie the most cities and temples, then the first in seat order) is
+    the leader when it is ahead of the nation or within ``LEADER_ALARM`` of the target,
+    and its cities are worth ``LEADER_BONUS`` more; every rival's cities are worth
+    ``LEADER_LEAD`` more for every personality it is ahead of the nation (less for every
+    one it is behind). Worked out once per decision."""
+    known: tuple[str | None, dict[str, float]] | None = ctx.cache.get("leader")
+    if known is not None:
+        return known
+    state = ctx.state
+    me = ctx.nation
+    personalities = state.personalities
+    mine = sum(personalities[me].values())
+    best: tuple[int, int, str] | None = None
+    tally: dict[str, int] = {}
+    for owner in ctx.cities.values():
+        tally[owner] = tally.get(owner, 0) + 1
+    for p in ctx.temples:
+        owner = ctx.cities.get(p)
+        if owner is not None:
+            tally[owner] = tally.get(owner, 0) + 1
+    bonus: dict[str, float] = {}
+    for nat in state.active():
+        if nat == me:
+            continue
+        points = sum(personalities[nat].values())
+        bonus[nat] = LEADER_LEAD * max(-LEADER_FLOOR, points - mine)
+        key = (points, tally.get(nat, 0), nat)
+        if best is None or key[:2] > best[:2]:
+            best = key
+    leader: str | None = None
+    top = 0
+    if best is not None:
+        top = best[0]
+        if top > mine or top >= C.TARGET[ctx.n] - LEADER_ALARM:
+            leader = best[2]
+            bonus[leader] += LEADER_BONUS
+    ctx.cache["leader_points"] = top
+    known = ctx.cache["leader"] = (leader, bonus)
+    return known
 
 
 def _war_target(ctx: Context) -> str | None:
-    """At war: the enemy city to take next (close, weak, with a temple if possible)."""
+    """At war: the enemy city to take next (close, weak, with a temple if possible, the
+    leader's above all: see :func:`_leader`)."""
     if "war" in ctx.cache:
         cached: str | None = ctx.cache["war"]
         return cached
     best: tuple[float, int, str] | None = None
     if _at_war(ctx):
+        _, bonus = _leader(ctx)
+        cities = ctx.cities
         bases = ctx.mine
         dist = ctx.land_steps(bases)
         coast = {s for b in bases for s in ctx.coast_lists[b]}
@@ -283,6 +346,10 @@ def _war_target(ctx: Context) -> str | None:
             if steps >= FAR:
                 continue
             score = 6.0 - defence - 1.5 * steps + (POINT if pid in ctx.temples else 0)
+            extra = bonus.get(cities[pid], 0.0)
+            if extra < -SPARE_WEAK:
+                continue
+            score += extra
             key = (score, -ctx.order_of(pid), pid)
             if best is None or key[:2] > best[:2]:
                 best = key
@@ -360,11 +427,15 @@ def _conquests(ctx: Context) -> list[float]:
     known: list[float] | None = ctx.cache.get("conquests")
     if known is None:
         near = _units_near(ctx)
+        _, bonus = _leader(ctx)
+        cities = ctx.cities
         # a defence is at least 1: a city no unit can reach is no conquest (nor worth its
         # defence worked out)
         known = ctx.cache["conquests"] = [
             5.0 + (POINT if pid in ctx.temples else 0.0)
-            for pid in ctx.target_sites() if (n := near.get(pid, 0)) and n >= _defence(ctx, pid)]
+            + max(0.0, bonus.get(cities[pid], 0.0) / 2)
+            for pid in ctx.target_sites() if (n := near.get(pid, 0)) and n >= _defence(ctx, pid)
+            and bonus.get(cities[pid], 0.0) >= -SPARE_WEAK]
     return known
 
 
@@ -534,11 +605,15 @@ def _pick_arming(ctx: Context, legal: list[str]) -> str:
 
 
 def _pick_maneuver(ctx: Context, legal: list[str]) -> str:
-    conquers = [a for a in legal if a.startswith("conquer ")]
+    leader, bonus = _leader(ctx)
+    conquers = [a for a in legal if a.startswith("conquer ")
+                and bonus.get(ctx.cities.get(a.split()[1], ""), 0.0) >= -SPARE_WEAK]
     if conquers:
-        def ckey(a: str) -> tuple[int, int, int]:
+
+        def ckey(a: str) -> tuple[int, int, int, int]:
             _, pid, n = a.split()
-            return (int(pid in ctx.temples), int(n), -ctx.order_of(pid))
+            return (int(ctx.cities.get(pid) == leader), int(pid in ctx.temples), int(n),
+                    -ctx.order_of(pid))
         return max(conquers, key=ckey)
     founds = [a.split()[1] for a in legal if a.startswith("found ")]
     if founds:
@@ -579,8 +654,11 @@ def _pick_move(ctx: Context, legal: list[str]) -> str | None:
     army = ctx.army
     sites = [pid for pid in ctx.empty_sites() if pid not in army and pid not in touched]
     near = _units_near(ctx)
+    _, bonus = _leader(ctx)
+    cities = ctx.cities
     targets = {pid: d - ctx.units_at(pid) for pid in ctx.target_sites()
-               if (n := near.get(pid, 0)) and n >= (d := _defence(ctx, pid))}
+               if (n := near.get(pid, 0)) and bonus.get(cities[pid], 0.0) >= -SPARE_WEAK
+               and n >= (d := _defence(ctx, pid))}
     targets = {pid: need for pid, need in targets.items() if need > 0}
     war = _war_target(ctx)
     if war is not None and war not in targets:
