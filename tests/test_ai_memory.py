@@ -261,7 +261,8 @@ def test_the_computer_attacks_a_stack_it_scouted_as_harmless() -> None:
     for seed in (0, 1):
         remembered = search.choose(BC, s, "g", seed=seed, iterations=200, seconds=None)
         forgotten = search.choose(BC, bare, "g", seed=seed, iterations=200, seconds=None)
-        assert remembered.iterations == forgotten.iterations == 200
+        # a search sure of its move may stop before its budget (search._decided)
+        assert 0 < remembered.iterations <= 200 and 0 < forgotten.iterations <= 200
         assert remembered.action == "attack", remembered.ranking
         assert forgotten.action == "decline", forgotten.ranking
         value = {a: v for a, _, v in remembered.ranking}
