@@ -303,9 +303,9 @@ def _leader(ctx: Context) -> tuple[str | None, dict[str, float]]:
     for owner in ctx.cities.values():
         tally[owner] = tally.get(owner, 0) + 1
     for p in ctx.temples:
-        owner = ctx.cities.get(p)
-        if owner is not None:
-            tally[owner] = tally.get(owner, 0) + 1
+        holder = ctx.cities.get(p)
+        if holder is not None:
+            tally[holder] = tally.get(holder, 0) + 1
     bonus: dict[str, float] = {}
     for nat in state.active():
         if nat == me:
