@@ -48,6 +48,8 @@ JITTER = 2.0
 #: for every personality of its lead over the nation.
 LEADER_BONUS = 6.0
 LEADER_LEAD = 2.0
+#: What a city or a temple adds to a rival's standing, in personalities.
+STANDING = 0.25
 #: Targets whose bonus is below minus this are spared (not marched on).
 SPARE_WEAK = 1.0
 #: Personalities behind the nation past which a rival's cities are no less a target.
@@ -289,15 +291,16 @@ def _leader(ctx: Context) -> tuple[str | None, dict[str, float]]:
     personalities (on a tie the most cities and temples, then the first in seat order) is
     the leader when it is ahead of the nation or within ``LEADER_ALARM`` of the target,
     and its cities are worth ``LEADER_BONUS`` more; every rival's cities are worth
-    ``LEADER_LEAD`` more for every personality it is ahead of the nation (less for every
-    one it is behind). Worked out once per decision."""
+    ``LEADER_LEAD`` more for every personality its standing is ahead of the nation's (less
+    for every one behind, down to ``LEADER_FLOOR``), where a standing is the
+    personalities plus ``STANDING`` for every city and temple (so that an early lead in
+    cities counts before anyone has a personality). Worked out once per decision."""
     known: tuple[str | None, dict[str, float]] | None = ctx.cache.get("leader")
     if known is not None:
         return known
     state = ctx.state
     me = ctx.nation
     personalities = state.personalities
-    mine = sum(personalities[me].values())
     best: tuple[int, int, str] | None = None
     tally: dict[str, int] = {}
     for owner in ctx.cities.values():
@@ -306,12 +309,15 @@ def _leader(ctx: Context) -> tuple[str | None, dict[str, float]]:
         holder = ctx.cities.get(p)
         if holder is not None:
             tally[holder] = tally.get(holder, 0) + 1
+    mine = sum(personalities[me].values())
+    mine_standing = mine + STANDING * tally.get(me, 0)
     bonus: dict[str, float] = {}
     for nat in state.active():
         if nat == me:
             continue
         points = sum(personalities[nat].values())
-        bonus[nat] = LEADER_LEAD * max(-LEADER_FLOOR, points - mine)
+        standing = points + STANDING * tally.get(nat, 0)
+        bonus[nat] = LEADER_LEAD * max(-LEADER_FLOOR, standing - mine_standing)
         key = (points, tally.get(nat, 0), nat)
         if best is None or key[:2] > best[:2]:
             best = key
