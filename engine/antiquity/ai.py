@@ -292,9 +292,10 @@ def _leader(ctx: Context) -> tuple[str | None, dict[str, float]]:
     the leader when it is ahead of the nation or within ``LEADER_ALARM`` of the target,
     and its cities are worth ``LEADER_BONUS`` more; every rival's cities are worth
     ``LEADER_LEAD`` more for every personality its standing is ahead of the nation's (less
-    for every one behind, down to ``LEADER_FLOOR``), where a standing is the
-    personalities plus ``STANDING`` for every city and temple (so that an early lead in
-    cities counts before anyone has a personality). Worked out once per decision."""
+    for every one behind, down to ``LEADER_FLOOR``; never less with a single rival),
+    where a standing is the personalities plus ``STANDING`` for every city and temple (so
+    that an early lead in cities counts before anyone has a personality).
+    Worked out once per decision."""
     known: tuple[str | None, dict[str, float]] | None = ctx.cache.get("leader")
     if known is not None:
         return known
@@ -312,12 +313,15 @@ def _leader(ctx: Context) -> tuple[str | None, dict[str, float]]:
     mine = sum(personalities[me].values())
     mine_standing = mine + STANDING * tally.get(me, 0)
     bonus: dict[str, float] = {}
-    for nat in state.active():
+    active = state.active()
+    # with a single rival there is nobody else to fight: it is never spared
+    floor = LEADER_FLOOR if len(active) > 2 else 0
+    for nat in active:
         if nat == me:
             continue
         points = sum(personalities[nat].values())
         standing = points + STANDING * tally.get(nat, 0)
-        bonus[nat] = LEADER_LEAD * max(-LEADER_FLOOR, standing - mine_standing)
+        bonus[nat] = LEADER_LEAD * max(-floor, standing - mine_standing)
         key = (points, tally.get(nat, 0), nat)
         if best is None or key[:2] > best[:2]:
             best = key
