@@ -56,3 +56,21 @@ def test_a_rival_behind_the_nation_is_spared() -> None:
     # spared, the Phoenicians are not
     points = {"greeks": {"scholar": 3}, "phoenicians": {"scholar": 3}}
     assert _choice(_position(points)).startswith("conquer asia")
+
+
+def test_a_single_rival_is_never_spared() -> None:
+    # 2 players: the Romans lead by 3 and can take a Carthaginian city; with nobody else
+    # to fight they take it
+    data: dict[str, Any] = {
+        "players": ["ann", "bob"], "nations": ["romans", "carthaginians"], "turn": "romans",
+        "phase": "action", "field": "maneuver1",
+        "cities": {"latium": "romans", "etruria": "romans", "campania": "romans",
+                   "sicilia": "carthaginians", "africa": "carthaginians"},
+        "legions": {"sicilia": {"romans": 3}, "latium": {"romans": 1},
+                    "etruria": {"romans": 1}, "campania": {"romans": 1}},
+        "personalities": {"romans": {"scholar": 3}},
+    }
+    state = GAME.load(json.dumps(data))
+    player = GAME.to_act(state)[0]
+    assert any(a.startswith("conquer sicilia") for a in GAME.legal_actions(state, player))
+    assert choose_action(GAME, state, player).startswith("conquer sicilia")
