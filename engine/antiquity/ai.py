@@ -50,7 +50,8 @@ LEADER_BONUS = 6.0
 LEADER_LEAD = 2.0
 #: What a city or a temple adds to a rival's standing, in personalities.
 STANDING = 0.25
-#: Targets whose bonus is below minus this are spared (not marched on).
+#: Cities whose bonus (see _leader) is below minus this are spared: not war targets, not
+#: marched on, not conquered.
 SPARE_WEAK = 1.0
 #: Personalities behind the nation past which a rival's cities are no less a target.
 LEADER_FLOOR = 2
