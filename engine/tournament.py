@@ -27,6 +27,7 @@ spreads matches over processes.
 from __future__ import annotations
 
 import argparse
+import math
 import multiprocessing
 import random
 import signal
@@ -137,9 +138,11 @@ def play_match(match: Match) -> MatchResult:
         elif kind == "heuristic":
             action = search.heuristic_action(game, state, actor)
         else:
+            # no time cap (``seconds=None`` would mean the level's): a busy machine must
+            # not cut a search short, or the scores would depend on the load
             choice = search.choose(game, state, actor, level=kind,
                                    seed=derive(match.seed, steps, SEATS.index(actor)),
-                                   iterations=budget(kind, match.scale), seconds=None)
+                                   iterations=budget(kind, match.scale), seconds=math.inf)
             action = choice.action
             if actor == row_seat and choice.iterations:
                 decisions.append(choice.seconds)

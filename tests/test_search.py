@@ -572,6 +572,29 @@ def test_a_quick_tournament_gives_sane_numbers(kind: str) -> None:
         row.results[0].score, row.results[0].steps, row.results[0].capped)
 
 
+def test_a_tournament_never_cuts_a_search_short(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A level's time cap is for the bot; the tournament runs every whole budget, so a
+    busy machine cannot change its scores (``seconds=None`` would mean the level's cap)."""
+    monkeypatch.setitem(engine.GAMES, "race", RACE)
+    monkeypatch.setitem(search.LEVELS, "easy", dataclasses.replace(search.LEVELS["easy"],
+                                                                  seconds=1e-9))
+    asked: list[tuple[int | None, float | None]] = []
+    real = search.choose
+
+    def spy(*args: Any, **kwargs: Any) -> search.Choice:
+        asked.append((kwargs.get("iterations"), kwargs.get("seconds")))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(search, "choose", spy)
+    match = tournament.Match("race", "easy", "random", 5, True)
+    result = tournament.play_match(match)
+    assert asked and all(it == search.LEVELS["easy"].iterations and sec == math.inf
+                         for it, sec in asked)
+    monkeypatch.setattr(search, "choose", real)
+    again = tournament.play_match(match)
+    assert (again.score, again.steps) == (result.score, result.steps)
+
+
 def test_a_tournament_scores_wins_and_caps(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(engine.GAMES, "race", RACE)
     rows = tournament.tournament(["race"], [("medium", "random")], games=4, seed=2)
