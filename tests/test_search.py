@@ -652,3 +652,22 @@ def test_a_real_search_explains_its_own_choice_first() -> None:
     assert choice.explain().startswith(f"**Recommended** `{choice.action}`")
     only = search.Choice("end", [("end", 0, 0.0)], reason="It is the only move.")
     assert only.explain() == "It is the only move."
+
+
+@pytest.mark.parametrize("given", ["hard-x=2", "hard-easy=4", "hard-medium=", "hard-medium=٣",
+                                   "hard-medium=-1", "hard-medium=0", "hard-medium=9" * 40])
+def test_games_per_row_refuses_what_it_cannot_play(given: str,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        tournament.main(["--quick", "--pairings", "ladder", "--games-per-row", given])
+    assert exited.value.code == 2
+    assert "--games-per-row" in capsys.readouterr().err
+
+
+def test_games_per_row_gives_a_row_its_own_number_of_games() -> None:
+    matches = tournament.schedule(["race"], tournament.ladder(), 4, seed=1,
+                                  per_row={("hard", "medium"): 2, ("easy", "heuristic"): 6})
+    counts = {(p, o): sum(1 for m in matches if (m.player, m.opponent) == (p, o))
+              for p, o in tournament.ladder()}
+    assert counts == {("heuristic", "random"): 4, ("easy", "heuristic"): 6,
+                      ("medium", "easy"): 4, ("hard", "medium"): 2}

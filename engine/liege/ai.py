@@ -52,12 +52,10 @@ def _unblocking(game: Liege, state: LiegeState, seat: Seat) -> list[tuple[int, s
     it: for each such piece that may still step, its step off the squares ahead, to the
     free square nearest an enemy General (the first of equals in board order), with that
     distance; pieces in board order. Empty otherwise."""
-    if seat.general is None or not _walled(game, state, seat):
-        return []
-    ahead = _ahead(state, seat)
-    mine = [s for s in ahead if (p := state.pieces.get(s)) is not None and p.owner == seat.id]
+    mine = _wall(game, state, seat)
     if not mine:
         return []
+    ahead = _ahead(state, seat)
     generals = [s.general for s in state.alive if s.id != seat.id and s.general]
 
     def near(square: str) -> int:
@@ -76,13 +74,14 @@ def _unblocking(game: Liege, state: LiegeState, seat: Seat) -> list[tuple[int, s
     return out
 
 
-def _self_walled(game: Liege, state: LiegeState, seat: Seat) -> bool:
-    """Whether the General can step no nearer its far edge with a piece of its own on one
-    of the squares ahead (a wall it can open by stepping that piece aside)."""
+def _wall(game: Liege, state: LiegeState, seat: Seat) -> list[str]:
+    """The squares ahead of a General that can step no nearer its far edge which hold a
+    piece of its own (a wall it can open by stepping such a piece aside); empty when the
+    General can go on, or nothing of its own blocks it."""
     if seat.general is None or not _walled(game, state, seat):
-        return False
-    return any((p := state.pieces.get(s)) is not None and p.owner == seat.id
-               for s in _ahead(state, seat))
+        return []
+    return [s for s in _ahead(state, seat)
+            if (p := state.pieces.get(s)) is not None and p.owner == seat.id]
 
 
 def choose_action(game: Liege, state: LiegeState, player: str) -> str:
@@ -262,7 +261,7 @@ def _score(game: Liege, state: LiegeState, seat: Seat) -> float:
     score: float = seat.credits + _LIFE * seat.lives - _STEP * to_go
     if to_go == 0:
         score += _ON_EDGE
-    elif _self_walled(game, state, seat):
+    elif _wall(game, state, seat):
         score -= _WALLED
     for piece in state.pieces.values():
         if piece.owner == seat.id:
