@@ -8,6 +8,8 @@ from collections.abc import Iterator
 
 from engine import search
 from engine.battlecards import GAME, BattlecardsState, ai
+from engine.battlecards import battle as bt
+from engine.battlecards.cards import UNITS
 from engine.battlecards.state import Pending
 from tests.battlecards_positions import position
 
@@ -114,3 +116,36 @@ def test_a_card_deployed_is_worth_more_than_the_same_card_in_hand() -> None:
     deployed = position(g={"stacks": ["Jagdgeschwader 3"]},
                         b={"stacks": ["No. 19 Squadron"]})
     assert share(deployed) > share(hand)
+
+
+def test_the_heuristic_withdraws_only_a_hittable_unit_that_cannot_hit() -> None:
+    withdrew = stayed_with_a_useless_unit = 0
+    for state, actor, legal in _positions(games=40, seed=11):
+        battle = state.battle
+        if "stay" not in legal or battle is None:
+            continue
+        action = search.heuristic_action(GAME, state, actor)
+        mine = battle.of(actor)
+        theirs = battle.of(state.opponent(actor).id)
+        useless = [u.ref for u in mine if not bt.can_hit_now(battle, u)
+                   and any(bt.chance(e, u) > 0 for e in theirs)]
+        if len(mine) > 1 and useless:
+            assert action == f"withdraw {useless[0]}"
+            withdrew += 1
+        else:
+            assert action == "stay"       # never the last unit, nor one nothing can hit
+            stayed_with_a_useless_unit += any(not bt.can_hit_now(battle, u) for u in mine)
+    assert withdrew >= 5 and stayed_with_a_useless_unit >= 5
+
+
+def test_the_heuristic_deploys_air_first() -> None:
+    checked = 0
+    for state, actor, legal in _positions(games=20, seed=12):
+        deploys = [a for a in legal if a.startswith("deploy")]
+        hand = state.seat(actor).hand
+        airs = [a for a in deploys if UNITS[hand[int(a.split()[1]) - 1]].stack == "air"]
+        if airs and len(airs) < len(deploys):
+            action = search.heuristic_action(GAME, state, actor)
+            assert action in airs
+            checked += 1
+    assert checked >= 10

@@ -1,6 +1,7 @@
-"""Simple, deterministic automatic players for Battlecards (used by tests and the balance
-simulation): deploy everything useful, always fight, fire greedily (auto-fire), play kept
-cards at once, withdraw units that cannot hit anything."""
+"""Simple, deterministic automatic players for Battlecards (used by tests, the balance
+simulation and the computer player's play-outs): deploy everything useful, Air first,
+always fight, fire greedily (auto-fire), play kept cards at once, and withdraw a unit that
+cannot hit anything but can be hit, never the last one in the battle."""
 
 from __future__ import annotations
 
@@ -36,9 +37,13 @@ def choose_among(game: Battlecards, state: BattlecardsState, player: str,
     seat = state.seat(player)
     deploys = [a for a in legal if a.startswith("deploy")]
     if deploys:
-        def score(action: str) -> tuple[int, int]:
+        # Air first: it fights in both homeland battles (see ``W_STACK``); then the
+        # emptiest stack and the strongest card (1,200 games against the rule without
+        # Air first, with the withdrawal rule below: 673 won)
+        def score(action: str) -> tuple[bool, int, int]:
             cid = seat.hand[int(action.split()[1]) - 1]
-            return (-len(seat.stacks[UNITS[cid].stack]), _value(cid))
+            stack = UNITS[cid].stack
+            return (stack == "air", -len(seat.stacks[stack]), _value(cid))
         return max(deploys, key=score)
     if "draw" in legal:
         return "emergency" if "emergency" in legal and len(seat.hand) >= 5 else "draw"
@@ -63,9 +68,15 @@ def choose_among(game: Battlecards, state: BattlecardsState, player: str,
             return bt.chance(u, t)
         return max(fires, key=chance)
     if "stay" in legal and state.battle is not None:
-        for u in state.battle.of(player):
-            if not bt.can_hit_now(state.battle, u):
-                return f"withdraw {u.ref}"
+        # a unit that cannot hit is only a target, so it goes home, unless nothing can
+        # hit it either, or it is the last one (that would give the battle away)
+        b = state.battle
+        mine, theirs = b.of(player), b.of(state.opponent(player).id)
+        if len(mine) > 1:
+            for u in mine:
+                if (not bt.can_hit_now(b, u)
+                        and any(bt.chance(e, u) > 0 for e in theirs)):
+                    return f"withdraw {u.ref}"
         return "stay"
     return legal[0]  # done, pass
 
