@@ -8,6 +8,7 @@ casualty dice.
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
 
@@ -439,6 +440,33 @@ def test_resigning_gives_the_game_to_the_other_side_even_out_of_turn() -> None:
     assert s.winner == "french" and s.result == "resigned"
     assert [e["type"] for e in events] == ["resign", "victory"]
     refused(s, F, "end", "over")
+
+
+def test_a_game_resigned_at_any_moment_is_stored_and_loaded_whole() -> None:
+    # in the middle of a battle (its cards go to the discard pile) or while the side on
+    # turn still has cards to discard, the finished position must load again
+    seen_phases: set[str] = set()
+    for seed in range(120):
+        rng = random.Random(seed)
+        state = GAME.new_game([F, A], seed)
+        for _ in range(rng.randrange(1, 260)):
+            if GAME.outcome(state) is not None:
+                break
+            actor = GAME.to_act(state)[0]
+            state, _ = GAME.apply(state, actor, rng.choice(GAME.legal_actions(state, actor)))
+        if GAME.outcome(state) is not None:
+            continue
+        seen_phases.add(state.phase)
+        cards = sorted(c for s in (state.hands["french"], state.hands["allies"],
+                                   state.deck, state.discard) for c in s)
+        if state.battle is not None:
+            cards = sorted(cards + state.battle.cards["french"] + state.battle.cards["allies"])
+        over, _ = GAME.apply(state, rng.choice([F, A]), "resign")
+        loaded = GAME.load(GAME.dump(over))
+        assert GAME.dump(loaded) == GAME.dump(over)
+        assert sorted(c for s in (loaded.hands["french"], loaded.hands["allies"],
+                                  loaded.deck, loaded.discard) for c in s) == cards
+    assert {"discard", "cards", "move"} <= seen_phases
 
 
 # -- secrets ---------------------------------------------------------------------------------

@@ -419,7 +419,9 @@ def _check_phase(phase: str, turn: str, armies: dict[str, dict[str, int]],
                  hands: dict[str, list[str]], battle: Battle | None) -> None:
     contested = [c for c in ORDER if armies["french"][c] and armies["allies"][c]]
     for s in SIDES:
-        limit = HAND_LIMIT + DRAW if (phase == "discard" and s == turn) else HAND_LIMIT
+        # a game may end (by resignation) while the side on turn is still to discard
+        limit = (HAND_LIMIT + DRAW if (phase in ("discard", "over") and s == turn)
+                 else HAND_LIMIT)
         if len(hands[s]) > limit:
             raise ValueError(f"hands.{s}: {len(hands[s])} cards, over the limit of {limit}")
     if phase == "discard" and len(hands[turn]) <= HAND_LIMIT:
