@@ -38,8 +38,8 @@ def choose_among(game: Battlecards, state: BattlecardsState, player: str,
     deploys = [a for a in legal if a.startswith("deploy")]
     if deploys:
         # Air first: it fights in both homeland battles (see ``W_STACK``); then the
-        # emptiest stack and the strongest card (1,200 games against the rule without
-        # Air first, with the withdrawal rule below: 673 won)
+        # emptiest stack and the strongest card. Against the rules before it, Air first
+        # won 636 games of 1,200, and with the withdrawal rule below 673
         def score(action: str) -> tuple[bool, int, int]:
             cid = seat.hand[int(action.split()[1]) - 1]
             stack = UNITS[cid].stack

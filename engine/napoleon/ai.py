@@ -276,9 +276,8 @@ PLAYOUT_STEPS = 30
 #: the results of 1,000 games of the heuristic against itself with 15% random moves
 #: (76,560 positions, every third step; a fifth of the games held out: log loss 0.441,
 #: against 0.496 for the earlier hand-set weights and 0.693 for a coin). The better
-#: predictions did not make the easy level measurably stronger: 134 of 240 games against
-#: the heuristic over four sets of deals (29 to 43 of 60 per set), against 67 of 120 on
-#: two of those sets with the earlier weights; docs/ai.md has the ladder.
+#: predictions did not make the easy level measurably stronger: it scored 151 of 300
+#: games against the heuristic (docs/ai.md, *Levers tried afterwards*).
 W_BIAS = -2.581
 #: The French hold all of the East (their win, once their turn ends).
 W_EAST_HELD = 6.812
