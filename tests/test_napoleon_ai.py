@@ -7,11 +7,8 @@ import math
 import random
 
 from engine import search
-from engine.napoleon import ai
-from engine.napoleon.rules import Napoleon
+from engine.napoleon import GAME, ai
 from engine.napoleon.state import NapoleonState
-
-GAME = Napoleon()
 
 
 def french(state: NapoleonState) -> float:

@@ -501,10 +501,11 @@ class Napoleon(Game[NapoleonState]):
         state.phase = "over"
         state.winner, state.result = side, result
         if state.battle is not None:
-            # a game resigned in the middle of a battle: its cards go to the discard pile
-            # (else they would be lost, and the stored position would not load)
+            # a game resigned in the middle of a battle: its cards, played face up, go to
+            # the discard pile as at a battle's end (else they would be lost, and the
+            # stored position would not load)
             for s in SIDES:
-                state.to_discard(state.battle.cards[s], seen_by=(s,))
+                state.to_discard(state.battle.cards[s])
         state.battle = None
         state.moved = st.full()
         outcome = self.outcome(state)
