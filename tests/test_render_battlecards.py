@@ -363,7 +363,8 @@ def test_odd_views_still_render() -> None:
                  {"players": "x", "battle": 7, "conflict": [], "last_shots": {}, "outcome": 3},
                  {"players": [None, 5, {"id": 9, "stacks": "lots", "vp": "many"}],
                   "battle": {"units": [None, {"card": 4}, {"ref": 5, "owner": None}]},
-                  "battlecard_list": [None, {"status": 5}], "victory_target": 0}):
+                  "battlecard_list": [None, {"status": 5}], "victory_target": 0},
+                 dict(between_view(), victory_target=10**15)):   # once hung on its ticks
         draw(view)
     view = battle_view()
     view["battle"]["units"].append({"ref": "g9", "owner": "ghost", "card": None,

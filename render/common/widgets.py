@@ -118,7 +118,7 @@ def progress_bar(canvas: Canvas, box: Box, fraction: float, fill: Colour, track:
         canvas.rect((x0 + h * 0.35, y0 + h * 0.18, max(right, x0 + h) - h * 0.35,
                      y0 + h * 0.36), fill=with_alpha(lighten(fill[:3], 0.35), 150),
                     radius=h * 0.1)
-    if ticks > 1 and tick is not None:
+    if 1 < ticks <= (x1 - x0) / 4 and tick is not None:
         for i in range(1, ticks):
             tx = x0 + (x1 - x0) * i / ticks
             canvas.line([(tx, y0 + h * 0.2), (tx, y1 - h * 0.2)], fill=tick, width=1)
