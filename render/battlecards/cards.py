@@ -95,7 +95,7 @@ def _unit_face(c: Canvas, box: Box, unit: Mapping[str, Any], style: Style, phase
     destroyed = status == "destroyed"
     withdrawn = status == "withdrawn"
     kind = card.get("type")
-    kind = kind if kind in FORCE_ICONS else card.get("stack")
+    kind = kind if isinstance(kind, str) and kind in FORCE_ICONS else card.get("stack")
     face, ink, muted = (FACE, INK, INK_MUTED) if not destroyed else (
         (128, 128, 130), (62, 62, 66), (92, 92, 96))
     head = style.head if not destroyed else (86, 86, 90)

@@ -53,7 +53,8 @@ def is_over(view: Mapping[str, Any]) -> bool:
 
 def winner_ids(outcome: Mapping[str, Any] | None) -> list[str]:
     """The player ids among an outcome's ``winners``, in order (none without an outcome)."""
-    return [w for w in (outcome or {}).get("winners") or [] if isinstance(w, str)]
+    winners = mapping(outcome).get("winners")
+    return [w for w in winners if isinstance(w, str)] if isinstance(winners, list) else []
 
 
 def first_to_act(view: Mapping[str, Any], default: Any = None) -> Any:

@@ -108,8 +108,9 @@ def _ground(c: Canvas, board: Mapping[str, Mapping[str, Any]], players: Players)
             box = _tile_box(name)
             assert box is not None
             sq = board.get(name, {})
-            resource = sq.get("resource", "hidden")
-            c.paste(_tile(resource if resource in TILE_COLOURS else "blank"), box[:2])
+            resource = sq.get("resource", "hidden") if isinstance(sq, dict) else None
+            known = isinstance(resource, str) and resource in TILE_COLOURS
+            c.paste(_tile(resource if known else "blank"), box[:2])
 
     # features: keeps, resource icons, forts
     for name, sq in board.items():

@@ -289,7 +289,7 @@ def _panel(c: Canvas, view: Mapping[str, Any], players: Players, board: _Board,
     gap = 8
     over = is_over(view)
     for i, p in enumerate(shown):
-        pid = p.get("id")
+        pid = p.get("id") if isinstance(p.get("id"), str) else None
         seat = as_int(p.get("seat"), i + 1)
         _player_card(c, y, card_h, p, players.name(pid), seat_colour(seat),
                      turn=not over and pid == turn, acting=not over and pid in acting,
