@@ -31,7 +31,7 @@ import importlib
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -100,6 +100,11 @@ class Heuristics:
     #: Moves not worth searching left out (a display setting, an obvious blunder).
     candidates: Candidates | None = None
     playout_steps: int = PLAYOUT_STEPS
+    #: Play-outs per decision for some levels where this game needs other budgets than
+    #: :data:`LEVELS` (``LEVEL_ITERATIONS`` in its ``ai.py``): a game where dice decide
+    #: most fights needs more play-outs before the search finds better moves than the
+    #: heuristic it plays out with.
+    level_iterations: Mapping[str, int] = field(default_factory=dict)
 
 
 @cache
@@ -113,7 +118,14 @@ def heuristics(kind: str) -> Heuristics:
                       policy_among=getattr(module, "choose_among", None),
                       evaluate=getattr(module, "evaluate", None),
                       candidates=getattr(module, "candidates", None),
-                      playout_steps=int(getattr(module, "PLAYOUT_STEPS", PLAYOUT_STEPS)))
+                      playout_steps=int(getattr(module, "PLAYOUT_STEPS", PLAYOUT_STEPS)),
+                      level_iterations=dict(getattr(module, "LEVEL_ITERATIONS", {})))
+
+
+def level_iterations(kind: str, level: str) -> int:
+    """The play-outs ``level`` runs per decision in game ``kind``: the level's own budget
+    unless the game sets another (``LEVEL_ITERATIONS`` in ``engine/<kind>/ai.py``)."""
+    return int(heuristics(kind).level_iterations.get(level, LEVELS[level].iterations))
 
 
 @dataclass
@@ -338,12 +350,15 @@ def choose(game: Game[Any], state: Any, player: str, *, level: str | Level = DEF
            seconds: float | None = None) -> Choice:
     """The move a computer player of ``level`` makes for ``player`` now.
 
-    ``iterations`` and ``seconds`` override the level's budget. Reads ``state`` only
-    through :meth:`Game.determinize`, so hidden cards it may not see play no part.
+    ``iterations`` and ``seconds`` override the level's budget (a level named by its
+    name runs the game's own budget for it, :func:`level_iterations`). Reads ``state``
+    only through :meth:`Game.determinize`, so hidden cards it may not see play no part.
     """
     spec = level if isinstance(level, Level) else LEVELS[level]
-    searcher = Searcher(game, state, player,
-                        iterations=spec.iterations if iterations is None else iterations,
+    if iterations is None:
+        iterations = (spec.iterations if isinstance(level, Level)
+                      else level_iterations(game.kind, level))
+    searcher = Searcher(game, state, player, iterations=iterations,
                         seconds=spec.seconds if seconds is None else seconds,
                         seed=seed, heuristics=heuristics(game.kind))
     return searcher.run()

@@ -110,9 +110,9 @@ class MatchResult:
     seconds: float
 
 
-def budget(player: str, scale: float) -> int:
-    """A level's iterations, scaled (at least one)."""
-    return max(1, round(search.LEVELS[player].iterations * scale))
+def budget(kind: str, player: str, scale: float) -> int:
+    """A level's iterations in game ``kind``, scaled (at least one)."""
+    return max(1, round(search.level_iterations(kind, player) * scale))
 
 
 def play_match(match: Match) -> MatchResult:
@@ -142,7 +142,8 @@ def play_match(match: Match) -> MatchResult:
             # not cut a search short, or the scores would depend on the load
             choice = search.choose(game, state, actor, level=kind,
                                    seed=derive(match.seed, steps, SEATS.index(actor)),
-                                   iterations=budget(kind, match.scale), seconds=math.inf)
+                                   iterations=budget(match.kind, kind, match.scale),
+                                   seconds=math.inf)
             action = choice.action
             if actor == row_seat and choice.iterations:
                 decisions.append(choice.seconds)

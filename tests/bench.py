@@ -408,8 +408,9 @@ def bench_ai(quick: bool) -> None:
     from engine import search
 
     medium, hard = search.LEVELS["medium"], search.LEVELS["hard"]
-    print(f"\n# ai: the computer player at medium ({medium.iterations} play-outs, "
-          f"{medium.seconds:g} s cap) and hard ({hard.iterations}, {hard.seconds:g} s cap) "
+    print(f"\n# ai: the computer player at medium ({medium.iterations} play-outs unless the "
+          f"game sets its own, {medium.seconds:g} s cap) and hard ({hard.iterations}, "
+          f"{hard.seconds:g} s cap) "
           f"from seeded mid-game positions, two seats and the largest table; heuristic "
           f"play-outs")
     for kind, game in engine.GAMES.items():
@@ -418,17 +419,18 @@ def bench_ai(quick: bool) -> None:
             positions += _thinking_positions(kind, 2 if quick else 4, game.max_players)
         for level, target in ((medium, 1.0), (hard, None)):
             rates, times, full, short = [], [], [], 0
+            iterations = search.level_iterations(kind, level.name)   # this game's budget
             for n, (state, actor) in enumerate(positions):
                 began = time.process_time()
-                choice = search.choose(game, state, actor, level=level, seed=n)
+                choice = search.choose(game, state, actor, level=level.name, seed=n)
                 used = max(time.process_time() - began, 1e-9)
                 rates.append(choice.iterations / used)
                 times.append(choice.seconds)
                 # the CPU seconds of the whole budget, had the time cap not cut it short
                 # (a search that settled early is counted as it ran)
-                full.append(used if choice.iterations < level.iterations and
+                full.append(used if choice.iterations < iterations and
                             choice.seconds < level.seconds else
-                            used * level.iterations / max(1, choice.iterations))
+                            used * iterations / max(1, choice.iterations))
                 short += choice.seconds >= level.seconds
             if not times:
                 continue
@@ -439,7 +441,7 @@ def bench_ai(quick: bool) -> None:
             name = level.name
             limit = target if target is not None else level.seconds
             figure("ai", f"{kind} {name} play-outs/s (CPU)", statistics.median(rates), "/s",
-                   note=f"{len(times)} positions")
+                   note=f"{len(times)} positions, {iterations} play-outs a decision")
             figure("ai", f"{kind} {name} decision CPU median", statistics.median(full),
                    "s", f"< {limit:g}", statistics.median(full) < limit)
             figure("ai", f"{kind} {name} decision CPU max", max(full), "s",

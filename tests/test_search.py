@@ -352,6 +352,31 @@ def test_levels_run_their_budgets() -> None:
     assert choice.iterations == search.LEVELS["easy"].iterations
 
 
+def test_a_game_may_set_its_own_budget_for_a_level(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``LEVEL_ITERATIONS`` in a game's ``ai.py`` changes a level's play-outs in that game
+    alone; a level named by the bot or the tournament runs it, a ``Level`` given whole
+    runs its own."""
+    own = search.Heuristics(level_iterations={"easy": 40})
+    monkeypatch.setattr(search, "heuristics",
+                        lambda kind: own if kind == RACE.kind else search.Heuristics())
+    monkeypatch.setattr(search, "DECIDED_CHECK", 10**9)     # no early stop: count them all
+    assert search.level_iterations(RACE.kind, "easy") == 40
+    assert search.level_iterations(RACE.kind, "medium") == search.LEVELS["medium"].iterations
+    assert search.level_iterations("other", "easy") == search.LEVELS["easy"].iterations
+    assert search.choose(RACE, _race(), "a", level="easy", seed=1).iterations == 40
+    assert search.choose(RACE, _race(), "a", level=search.LEVELS["easy"],
+                         seed=1).iterations == search.LEVELS["easy"].iterations
+    assert tournament.budget(RACE.kind, "easy", 1.0) == 40
+    assert tournament.budget(RACE.kind, "easy", 0.25) == 10
+
+
+def test_every_game_climbs_its_levels() -> None:
+    """Whatever budgets a game sets, each level searches more than the one below it."""
+    for kind in engine.GAMES:
+        budgets = [search.level_iterations(kind, level) for level in search.LEVELS]
+        assert budgets == sorted(set(budgets)), (kind, budgets)
+
+
 def test_a_single_legal_move_returns_at_once() -> None:
     game = OneShot()
     began = time.perf_counter()
