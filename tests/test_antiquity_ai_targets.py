@@ -10,15 +10,15 @@ from engine.antiquity import GAME
 from engine.antiquity.ai import choose_action
 from engine.antiquity.state import AntiquityState
 
-FIVE = ["romans", "carthaginians", "greeks", "egyptians", "phoenicians"]
-PLAYERS = ["ann", "bob", "cy", "dee", "eve"]
+SIX = ["romans", "carthaginians", "greeks", "egyptians", "phoenicians", "iberians"]
+PLAYERS = ["ann", "bob", "cy", "dee", "eve", "fay"]
 
 
 def _position(points: dict[str, dict[str, int]]) -> AntiquityState:
     """Greeks in a Maneuver with two legions standing in Asia (a Phoenician city) and two
     in Thracia (a Roman city with a temple): both can be conquered now."""
     data: dict[str, Any] = {
-        "players": PLAYERS, "nations": FIVE, "turn": "greeks", "phase": "action",
+        "players": PLAYERS, "nations": SIX, "turn": "greeks", "phase": "action",
         "field": "maneuver1",
         "cities": {"attica": "greeks", "peloponnesus": "greeks", "macedonia": "greeks",
                    "asia": "phoenicians", "phoenicia": "phoenicians", "syria": "phoenicians",

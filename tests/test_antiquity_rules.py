@@ -16,13 +16,15 @@ from engine.antiquity import constants as C
 from engine.antiquity.state import AntiquityState
 from engine.core import IllegalAction
 
-FIVE = ["romans", "carthaginians", "greeks", "egyptians", "phoenicians"]
-PLAYERS = ["ann", "bob", "cy", "dee", "eve"]
+# Six nations: the Phoenicians (Tyros, the seed's examples) play only at 6 players
+# (docs/games/antiquity.md, "The regions in play by player count").
+SIX = ["romans", "carthaginians", "greeks", "egyptians", "phoenicians", "iberians"]
+PLAYERS = ["ann", "bob", "cy", "dee", "eve", "fay"]
 
 
 def pos(**fields: Any) -> AntiquityState:
-    """A 5-player position (Greeks to play a Maneuver unless told otherwise)."""
-    data: dict[str, Any] = {"players": PLAYERS, "nations": FIVE, "turn": "greeks",
+    """A 6-player position (Greeks to play a Maneuver unless told otherwise)."""
+    data: dict[str, Any] = {"players": PLAYERS, "nations": SIX, "turn": "greeks",
                             "phase": "action", "field": "maneuver1"}
     data.update(fields)
     return GAME.load(json.dumps(data))
@@ -253,7 +255,7 @@ def test_production_counts_cities_temples_and_bonuses_and_ends_the_turn() -> Non
 
 
 def test_the_round_turns_after_the_last_seat() -> None:
-    s = pos(turn="phoenicians", field="temple", round=3)
+    s = pos(turn="iberians", field="temple", round=3)
     after, events = act(s, "end")
     assert after.turn == "romans" and after.round == 4
     assert events == [{"type": "turn", "nation": "romans", "player": "ann", "round": 4}]
@@ -413,7 +415,10 @@ def test_fight_removes_one_for_one() -> None:
     assert after.count("aegaeum", "greeks") == 0 and after.count("aegaeum", "egyptians") == 3
     refused(s, "fight attica egyptians", "have no legions")
     refused(s, "fight attica greeks", "yourself")
-    refused(s, "fight attica iberians", "not in this game")
+    five = GAME.load(json.dumps({"players": PLAYERS[:5], "turn": "greeks", "phase": "action",
+                                 "field": "maneuver1",
+                                 "legions": {"attica": {"greeks": 3, "romans": 2}}}))
+    refused(five, "fight attica phoenicians", "not in this game")  # they play only at 6
 
 
 def test_found_needs_a_unit_no_foreign_legion_and_one_of_each_resource() -> None:
@@ -470,7 +475,7 @@ def test_navigator_counts_different_seas() -> None:
 
 
 def test_victory_at_the_end_of_the_nations_own_turn() -> None:
-    goal = C.TARGET[5]
+    goal = C.TARGET[6]
     s = pos(field="knowhow", resources={"greeks": {"gold": 20}},
             personalities={"greeks": {"scholar": goal - 1}, "romans": {"king": goal + 2}})
     after, events = act(s, "learn wheel")
@@ -493,28 +498,28 @@ def test_victory_at_the_end_of_the_nations_own_turn() -> None:
 
 def test_production_ending_a_turn_can_win() -> None:
     s = pos(phase="wheel", field=None, wheel={"greeks": "knowhow"},
-            personalities={"greeks": {"king": C.TARGET[5]}})
+            personalities={"greeks": {"king": C.TARGET[6]}})
     over, events = act(s, "go gold")
     assert types(events)[-1] == "victory" and over.result == "target"
 
 
 def test_the_round_limit_and_its_tie_breaks() -> None:
-    base: dict[str, Any] = dict(rounds=5, round=5, turn="phoenicians", field="temple")
+    base: dict[str, Any] = dict(rounds=5, round=5, turn="iberians", field="temple")
     s = pos(**base, personalities={"romans": {"king": 2}, "greeks": {"king": 2}},
             cities={"attica": "greeks", "macedonia": "greeks", "latium": "romans"})
     over, events = act(s, "end")
     assert over.result == "rounds" and over.winners == ["greeks"]  # more cities
     assert "last round" in events[-1]["reason"]
     tied = pos(**base, cities={"attica": "greeks", "latium": "romans"}, legions={},
-               resources={n: {"marble": 0, "iron": 0, "gold": 0} for n in FIVE})
+               resources={n: {"marble": 0, "iron": 0, "gold": 0} for n in SIX})
     over, _ = act(tied, "end")
     assert over.winners == ["romans", "greeks"]  # all tied: shared (the rest have no city)
     assert GAME.outcome(over).winners == ("ann", "cy")
     temples = pos(**base, cities={"attica": "greeks", "latium": "romans"}, temples=["latium"],
-                  resources={n: {"marble": 0, "iron": 0, "gold": 0} for n in FIVE})
+                  resources={n: {"marble": 0, "iron": 0, "gold": 0} for n in SIX})
     assert act(temples, "end")[0].winners == ["romans"]
     rich = pos(**base, cities={"attica": "greeks", "latium": "romans"},
-               resources={**{n: {"marble": 0, "iron": 0, "gold": 0} for n in FIVE},
+               resources={**{n: {"marble": 0, "iron": 0, "gold": 0} for n in SIX},
                           "greeks": {"gold": 1}})
     assert act(rich, "end")[0].winners == ["greeks"]
 
@@ -529,12 +534,14 @@ def test_resigned_nations_are_skipped_their_cities_stay_and_the_last_one_wins() 
     with pytest.raises(IllegalAction, match="out of this game"):
         GAME.apply(after, "dee", "end")
     after, events = GAME.apply(after, "eve", "resign")  # on its own turn: the next plays
+    assert after.turn == "iberians" and types(events) == ["resign", "turn"]
+    after, events = GAME.apply(after, "fay", "resign")  # the last seat: a new round
     assert after.turn == "romans" and after.round == 2 and types(events) == ["resign", "turn"]
     for p in ("bob", "cy"):
         after, _ = GAME.apply(after, p, "resign")
     outcome = GAME.outcome(after)
     assert outcome is not None and outcome.winners == ("ann",)
-    assert outcome.standings == ("ann", "cy", "bob", "eve", "dee")
+    assert outcome.standings == ("ann", "cy", "bob", "fay", "eve", "dee")
     # a resigned nation's last city is still protected; its others may be conquered
     t = pos(cities={"phoenicia": "phoenicians", "syria": "phoenicians", "attica": "greeks"},
             legions={"phoenicia": {"greeks": 3}}, out=["phoenicians"])
@@ -574,7 +581,7 @@ def test_regions_not_in_play_do_not_exist_for_fewer_players() -> None:
     s4 = GAME.load(json.dumps({"players": ["a", "b", "c", "d"], "phase": "action",
                                "field": "maneuver1", "turn": "egyptians",
                                "legions": {"judaea": {"egyptians": 1}}}))
-    # Judaea joins at 4 players (a free site behind Sinai), Syria and Phoenicia at 5
+    # Judaea joins at 4 players (a free site behind Sinai), Syria and Phoenicia at 6
     assert "move 1 judaea sinai" in legal(s4)
     assert not any("syria" in a or "phoenicia" in a for a in legal(s4))
     refused(s4, "move 1 judaea syria", "not in play")
@@ -590,7 +597,7 @@ def test_the_deal_gives_the_first_nations_to_the_seats_at_random_from_the_seed()
     assert GAME.dump(a) == GAME.dump(GAME.new_game(PLAYERS, 9))
 
 
-C_ORDER = ["romans", "carthaginians", "greeks", "egyptians", "phoenicians", "iberians"]
+C_ORDER = ["romans", "carthaginians", "greeks", "egyptians", "iberians", "phoenicians"]
 
 
 def test_a_fresh_game_sets_up_home_cities_legions_and_seat_gold() -> None:
@@ -683,7 +690,7 @@ def test_every_event_is_narrated_in_one_line() -> None:
 
 def test_the_brief_example_position_loads_and_round_trips() -> None:
     text = json.dumps({
-        "players": ["a", "b", "c", "d", "e"], "nations": FIVE,
+        "players": ["a", "b", "c", "d", "e", "f"], "nations": SIX,
         "cities": {"phoenicia": "phoenicians", "attica": "greeks"}, "temples": ["phoenicia"],
         "legions": {"phoenicia": {"phoenicians": 1}}, "galleys": {"syriacum": {"greeks": 2}},
         "resources": {"greeks": {"gold": 4}}, "knowhow": {"phoenicians": ["monarchy"]},
