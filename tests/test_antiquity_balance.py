@@ -78,7 +78,7 @@ def test_the_map_keeps_the_rulings_shape() -> None:
         "atlanticus", "ionium", "libycum", "carpathium"]
     for nation in B.NATIONS.values():
         assert sorted(B.PROVINCES[h].resource for h in nation.home) == ["gold", "iron", "marble"]
-    assert [len(B.provinces_in_play(n)) for n in range(2, 7)] == [17, 23, 28, 31, 33]
+    assert [len(B.provinces_in_play(n)) for n in range(2, 7)] == [17, 23, 28, 30, 33]
     assert [len(B.seas_in_play(n)) for n in range(2, 7)] == [8, 10, 12, 13, 13]
 
 
@@ -86,12 +86,12 @@ def test_the_egyptian_corner_is_no_longer_a_fortress_with_one_door() -> None:
     from engine.antiquity import board as B
 
     # Judaea joins with the Egyptians (a second marble site behind Sinai, theirs alone at 4
-    # players); at 5 players Cyprus joins too, and Judaea stays free (the Phoenicians, whose
-    # home it is, play only at 6)
-    assert (B.PROVINCES["judaea"].players, B.PROVINCES["cyprus"].players) == (4, 5)
+    # players; at 5 too: the Phoenicians, whose home it is, play only at 6) and Cyprus only
+    # with the sixth nation
+    assert (B.PROVINCES["judaea"].players, B.PROVINCES["cyprus"].players) == (4, 6)
     assert B.PROVINCES["judaea"].resource == "marble"
     assert _early_sites("egyptians", 4) == ["marmarica", "judaea"]
-    assert _early_sites("egyptians", 5) == ["marmarica", "cilicia", "cyprus", "judaea"]
+    assert _early_sites("egyptians", 5) == ["marmarica", "cilicia", "judaea"]
     # gold on the coast at Sinai (on Mare Syriacum from 5 players), iron at Alexandreia
     assert [B.PROVINCES[p].resource for p in ("aegyptus", "thebais", "sinai")] == [
         "iron", "marble", "gold"]
@@ -106,7 +106,7 @@ EARLY = {
     4: {**WEST, "greeks": ["illyria", "thracia", "creta"], "egyptians": ["marmarica", "judaea"]},
     5: {**WEST, "carthaginians": ["narbonensis", "mauretania", "sardinia", "sicilia", "cyrenaica"],
         "greeks": ["illyria", "thracia", "creta", "asia"],
-        "egyptians": ["marmarica", "cilicia", "cyprus", "judaea"],
+        "egyptians": ["marmarica", "cilicia", "judaea"],
         "iberians": ["celtiberia", "narbonensis", "mauretania"]},
     6: {**WEST, "carthaginians": ["narbonensis", "mauretania", "sardinia", "sicilia", "cyrenaica"],
         "greeks": ["illyria", "thracia", "creta", "asia"],
@@ -121,10 +121,12 @@ def test_the_iberians_play_at_5_players_and_the_phoenicians_only_at_6() -> None:
     assert B.nations_in_play(5) == ("romans", "carthaginians", "greeks", "egyptians",
                                     "iberians")
     assert B.nations_in_play(6)[-1] == "phoenicians"
-    # the Phoenician corner (Phoenicia, Syria) joins with its nation; Asia, Cilicia, Cyprus
-    # and Mare Syriacum are free at 5 players
-    assert [B.region_players(r) for r in ("phoenicia", "syria", "asia", "cilicia", "cyprus",
-                                          "syriacum")] == [6, 6, 5, 5, 5, 5]
+    # the Phoenician corner (Phoenicia, Syria) joins with its nation, and with it Cyprus;
+    # Asia, Cilicia and Mare Syriacum are free at 5 players
+    assert [B.region_players(r) for r in ("phoenicia", "syria", "cyprus", "asia", "cilicia",
+                                          "syriacum")] == [6, 6, 6, 5, 5, 5]
+    # Massalia is the one marble site within the Iberians' reach (their home has Tarraco)
+    assert B.PROVINCES["narbonensis"].resource == "marble"
 
 
 @pytest.mark.parametrize("n", sorted(EARLY))
