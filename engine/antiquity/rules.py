@@ -101,6 +101,10 @@ def _seated(state: AntiquityState, player: str) -> str:
 class Antiquity(Game[AntiquityState]):
     kind = "antiquity"
     name = "Antiquity"
+    #: 2: the map of issue 31 (Judaea from 4 players, Cyprus at 6, Sinai gold and
+    #: Alexandreia iron, Massalia marble; at 5 players the Iberians instead of the
+    #: Phoenicians, whose home joins at 6). A 5-player game stored before it cannot load.
+    rules_version = 2
     min_players = 2
     max_players = len(NATION_ORDER)
     summary = ("Nations of the ancient Mediterranean found cities, build temples, arm "

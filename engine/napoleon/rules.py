@@ -65,6 +65,9 @@ def _count(n: int, what: str = "army") -> str:
 class Napoleon(Game[NapoleonState]):
     kind = "napoleon"
     name = "Napoleonic Wars"
+    #: 2: a game resigned in mid-battle or mid-discard puts the battle's cards on the
+    #: discard pile (and lets the side on turn end with nine cards).
+    rules_version = 2
     min_players = 2
     max_players = 2
     summary = ("1805-1815, the French Empire against the Allies: move armies across 17 "
