@@ -62,6 +62,13 @@ def _count(n: int, what: str = "army") -> str:
     return f"{n} {what if n == 1 else plural}"
 
 
+def _discard_battle_cards(state: NapoleonState) -> None:
+    """The battle's cards to the discard pile: played face up, so seen by both sides."""
+    assert state.battle is not None
+    for s in SIDES:
+        state.to_discard(state.battle.cards[s])
+
+
 class Napoleon(Game[NapoleonState]):
     kind = "napoleon"
     name = "Napoleonic Wars"
@@ -454,10 +461,8 @@ class Napoleon(Game[NapoleonState]):
                        "count": count})
 
     def _finish_battle(self, state: NapoleonState, events: list[Event]) -> None:
-        b = state.battle
-        assert b is not None
-        for s in SIDES:
-            state.to_discard(b.cards[s])  # played face up in the battle: seen by both
+        assert state.battle is not None
+        _discard_battle_cards(state)
         self._next_battle(state, events)
 
     def _end_turn(self, state: NapoleonState, events: list[Event]) -> None:
@@ -504,11 +509,10 @@ class Napoleon(Game[NapoleonState]):
         state.phase = "over"
         state.winner, state.result = side, result
         if state.battle is not None:
-            # a game resigned in the middle of a battle: its cards, played face up, go to
-            # the discard pile as at a battle's end (else they would be lost, and the
-            # stored position would not load)
-            for s in SIDES:
-                state.to_discard(state.battle.cards[s])
+            # a game resigned in the middle of a battle: its cards go to the discard pile
+            # as at a battle's end (else they would be lost, and the stored position
+            # would not load)
+            _discard_battle_cards(state)
         state.battle = None
         state.moved = st.full()
         outcome = self.outcome(state)
