@@ -25,6 +25,7 @@ from engine.battlecards import GAME as BC
 from engine.battlecards.cards import ARSENAL, CONFLICT, FORCES, UNITS
 from engine.battlecards.state import BattlecardsState
 from engine.core import Game, IllegalAction
+from engine.liege import GAME as LIEGE
 from engine.napoleon import GAME as NW
 from engine.napoleon.cards import DECK
 from engine.napoleon.state import NapoleonState
@@ -370,8 +371,10 @@ def test_napoleon_twins_differ_only_in_unseen_discards() -> None:
 BEFORE = {
     "battlecards": "c59cb0715834236e5d0ddc0b6651aeec6b79eda119fc96c35fbcb94db24b3b73",
     "napoleon": "5cc97fe7c3951d03893093bb41537e4d92cdb1f0084074b3354251b786884ec8",
+    # before Liège counted quiet turns (``quiet``, each seat's ``closest``; issue 31)
+    "liege": "5328a38b192b7da7a1cb61407bf690e1dc0b208fe2fb81bc4a08d7c7d85c71d0",
 }
-MEMORY_FIELDS = ("known", "deck_from", "seen")
+MEMORY_FIELDS = ("known", "deck_from", "seen", "quiet", "closest")
 
 
 def _without_memory(text: str) -> str:
@@ -400,6 +403,7 @@ def _digest(game: Game[Any], seeds: range, steps: int = 4000) -> str:
 
 
 @pytest.mark.parametrize("game", [pytest.param(BC, id="battlecards"),
-                                  pytest.param(NW, id="napoleon")])
+                                  pytest.param(NW, id="napoleon"),
+                                  pytest.param(LIEGE, id="liege")])
 def test_the_memory_changes_no_game(game: Game[Any]) -> None:
     assert _digest(game, range(50)) == BEFORE[game.kind]

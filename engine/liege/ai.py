@@ -297,6 +297,15 @@ def evaluate(game: Liege, state: LiegeState) -> dict[str, float]:
     return {s.id: weights.get(s.id, 0.0) / total for s in state.seats}
 
 
+#: After this many turns in a row with nothing done for good (``state.quiet``: no fight,
+#: no blast, no General nearer its far edge than it had ever stood), the search weighs
+#: only the General's steps nearer its edge, when it has one (so it cannot step back
+#: either, and within a few turns stands nearer than ever, which restarts the count).
+#: Two searchers facing each other across a wall each rated waiting above stepping into
+#: reach (a step's danger comes inside the play-out; waiting pushes it past the
+#: play-out's end), so both waited, turn after turn, until the step cap (issue 31).
+#: Twelve turns is six rounds of two players: far more waiting than a live game needs.
+QUIET_LIMIT = 12
 #: Squares the search weighs for each kind of piece bought, nearest the enemy first.
 _BUY_SQUARES = 2  # the heuristic's square and the best of the rest
 #: Blasts the search weighs, the most damaging first.
@@ -318,14 +327,21 @@ def candidates(game: Liege, state: LiegeState, player: str, legal: list[str]) ->
     bought only on the squares nearest the enemy; a Trench only just ahead of the General;
     a blast only where it hurts the others more than oneself (the best few); a quarter
     turn only when it brings more enemies into range; no piece shuffling, except the step
-    of a piece out of its walled-in General's way (:func:`_unblocking`). Always holds the
-    move :func:`choose_action` plays."""
+    of a piece out of its walled-in General's way (:func:`_unblocking`). Holds the move
+    :func:`choose_action` plays, except after :data:`QUIET_LIMIT` quiet turns, when only
+    the General's steps nearer its edge are left (if it has one)."""
     if state.phase == "setup" or state.pending is not None:
         return legal
     seat = state.seat_of(player)
     if seat is None or seat.general is None:
         return legal
     geo = state.geo
+    if state.phase == "general" and state.quiet >= QUIET_LIMIT:
+        here = geo.to_go(seat.side, seat.general)
+        onward = [a for a in legal if a.startswith("general ")
+                  and geo.to_go(seat.side, a.split()[1]) < here]
+        if onward:
+            return onward
     enemies = [sq for sq, p in state.pieces.items() if p.owner not in (None, player)]
     enemies += [s.general for s in state.alive if s.id != player and s.general]
     generals = [s.general for s in state.alive if s.id != player and s.general]

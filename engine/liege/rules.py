@@ -43,6 +43,9 @@ _HANDLERS = {
     "attack": "_do_attack", "casualty": "_do_casualty", "end": "_do_end",
 }
 
+#: Verbs that change the game for good (a fight, a blast): they restart ``quiet``.
+_DECISIVE = frozenset({"attack", "grenade", "missile", "gas"})
+
 
 class Liege(Game[LiegeState]):
     kind = "liege"
@@ -251,6 +254,8 @@ class Liege(Game[LiegeState]):
                                 f"{new.geo.highlights(seat.side)[0]}`).")
         handler = getattr(self, _HANDLERS[parsed.verb])
         canonical = handler(new, seat, parsed, events)
+        if parsed.verb in _DECISIVE:
+            new.quiet = 0
         new.last_move = move_record(player, canonical, parsed.squares)
         self._after(new, events)
         return new, events
@@ -310,6 +315,7 @@ class Liege(Game[LiegeState]):
                 raise IllegalAction(f"Your General starts on one of your highlighted squares: "
                                     f"{' or '.join(options)}.")
             seat.general = dst
+            seat.closest = state.geo.to_go(seat.side, dst)
             events.append({"type": "general_placed", "player": seat.id, "square": dst})
             self._next_setup(state, events)
             return f"general {dst}"
@@ -325,6 +331,10 @@ class Liege(Game[LiegeState]):
             del state.pieces[src]
             state.pieces[dst] = vehicle
         seat.general = dst
+        to_go = state.geo.to_go(seat.side, dst)
+        if seat.closest is None or to_go < seat.closest:
+            seat.closest = to_go
+            state.quiet = 0
         state.phase = "deploy"
         holder = state.pieces.get(dst)
         events.append({"type": "general_move", "player": seat.id, "from": src, "to": dst,
@@ -558,6 +568,7 @@ class Liege(Game[LiegeState]):
     def _next_turn(self, state: LiegeState, events: list[Event]) -> None:
         if state.over:
             return
+        state.quiet += 1
         state.pending = None
         count = len(state.seats)
         nxt = state.turn
@@ -586,6 +597,17 @@ class Liege(Game[LiegeState]):
         if seat.start_to_go == 0:
             state.winner = seat.id
             events.append({"type": "edge_win", "player": seat.id, "square": seat.general})
+
+    # -- computer players ----------------------------------------------------------
+
+    def forget(self, state: LiegeState) -> LiegeState:
+        """The position without what follows from the moves alone: ``quiet`` and each
+        seat's ``closest`` (kept for the computer player; the rules never read them)."""
+        new = state.copy()
+        new.quiet = 0
+        for seat in new.seats:
+            seat.closest = None
+        return new
 
     # -- the clock and undo ------------------------------------------------------
 

@@ -53,10 +53,13 @@ class Seat:
     start_to_go: int | None = None  # the General's distance to go when this turn began
     used: dict[str, int] = field(default_factory=lambda: dict.fromkeys(USED_KEYS, 0))
     mortar_losses: int = 0
+    #: The nearest the General has come to its far edge (squares to go), for ``quiet``.
+    closest: int | None = None
 
     def copy(self) -> Seat:
         return Seat(self.id, self.side, self.credits, self.lives, self.out, self.general,
-                    self.general_fought, self.start_to_go, dict(self.used), self.mortar_losses)
+                    self.general_fought, self.start_to_go, dict(self.used), self.mortar_losses,
+                    self.closest)
 
 
 @dataclass
@@ -103,6 +106,13 @@ class LiegeState(Seated[Seat]):
     last_fight: dict[str, Any] | None = None
     blast: dict[str, Any] | None = None
     last_move: dict[str, Any] | None = None
+    #: Turns ended in a row since anything that cannot be undone happened: a fight, a
+    #: blast, or a General nearer its far edge than it had ever stood. The rules ignore
+    #: it; the computer player scores a game that stands still as heading for a draw, so a
+    #: player ahead presses on instead of waiting for ever (issue 31). Like a seat's
+    #: ``closest``, it follows from the moves: :meth:`~engine.liege.rules.Liege.forget`
+    #: leaves both out, and the position text writes them only when set.
+    quiet: int = 0
 
     @property
     def geo(self) -> Board:
@@ -120,6 +130,7 @@ class LiegeState(Seated[Seat]):
             last_fight=_json_copy(self.last_fight) if self.last_fight else None,
             blast=_json_copy(self.blast) if self.blast else None,
             last_move=dict(self.last_move) if self.last_move else None,
+            quiet=self.quiet,
         )
 
     @property
@@ -169,6 +180,16 @@ def dump(state: LiegeState) -> str:
             if getattr(p, mark):
                 entry[mark] = True
         pieces[name] = entry
+    players = []
+    for s in state.seats:
+        player: dict[str, Any] = {
+            "id": s.id, "side": s.side, "credits": s.credits, "lives": s.lives, "out": s.out,
+            "general": s.general, "general_fought": s.general_fought,
+            "start_to_go": s.start_to_go, "used": dict(s.used),
+            "mortar_losses": s.mortar_losses}
+        if s.closest is not None:
+            player["closest"] = s.closest
+        players.append(player)
     data: dict[str, Any] = {
         "format": FORMAT,
         "size": state.size,
@@ -176,13 +197,7 @@ def dump(state: LiegeState) -> str:
         "round": state.round,
         "turn": state.seats[state.turn].id,
         "phase": state.phase,
-        "players": [
-            {"id": s.id, "side": s.side, "credits": s.credits, "lives": s.lives, "out": s.out,
-             "general": s.general, "general_fought": s.general_fought,
-             "start_to_go": s.start_to_go, "used": dict(s.used),
-             "mortar_losses": s.mortar_losses}
-            for s in state.seats
-        ],
+        "players": players,
         "pieces": pieces,
         "damage_tokens": state.damage_tokens,
         "blasted": state.blasted,
@@ -196,6 +211,8 @@ def dump(state: LiegeState) -> str:
         "blast": state.blast,
         "last_move": state.last_move,
     }
+    if state.quiet:
+        data["quiet"] = state.quiet
     return position_text(data)
 
 
@@ -238,6 +255,7 @@ def _load(text: str) -> LiegeState:
         if general is not None and (not isinstance(general, str) or not geo.is_square(general)):
             raise ValueError(f"{pid}: bad General square {general!r}")
         start = p.get("start_to_go")
+        closest = p.get("closest")
         used_raw = p.get("used", {})
         if not isinstance(used_raw, dict) or set(used_raw) - set(USED_KEYS):
             raise ValueError(f"{pid}: used must be an object with {', '.join(USED_KEYS)}")
@@ -250,6 +268,7 @@ def _load(text: str) -> LiegeState:
             general_fought=flag(p.get("general_fought", False), "general_fought"),
             start_to_go=None if start is None else whole(start, 0, size - 1, "start_to_go"),
             used=used, mortar_losses=whole(p.get("mortar_losses", 0), 0, 10**6, "mortar_losses"),
+            closest=None if closest is None else whole(closest, 0, size - 1, "closest"),
         )
         if seat.out and seat.general is not None:
             raise ValueError(f"{pid} is out and has no General")
@@ -340,4 +359,5 @@ def _load(text: str) -> LiegeState:
         last_fight=_obj(data.get("last_fight"), "last_fight"),
         blast=_obj(data.get("blast"), "blast"),
         last_move=_obj(data.get("last_move"), "last_move"),
+        quiet=whole(data.get("quiet", 0), 0, 10**9, "quiet"),
     )
