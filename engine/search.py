@@ -20,6 +20,10 @@ legal (*availability*), so the search never learns what only the true state know
 any machine; each also has a time limit in case a machine is slow. The same
 ``seed`` gives the same choice, bit for bit.
 
+**Paired play-outs.** A game where luck swamps the gap between moves may ask
+(``PAIRED_ROOT``) for every root move to be played out on the same deals instead
+(:meth:`Searcher.run_paired`), so the luck cancels out of their difference.
+
 Simultaneous decisions (several players in ``to_act``) are searched as if taken one
 after the other in ``to_act`` order; the later ones see the earlier inside the search
 only, which can make a computer a little optimistic there, never a cheat.
@@ -83,6 +87,9 @@ PLAYOUT_NOISE = 0.15
 #: fading as 1/visits. With a small budget a couple of noisy play-outs then cannot talk the
 #: search out of a sound move; with a large one only evidence can.
 HEURISTIC_BIAS = 1.0
+#: How many standard errors of the round-by-round difference a move must lead the
+#: heuristic's by before a paired search (:meth:`Searcher.run_paired`) plays it instead.
+PAIRED_MARGIN = 1.5
 #: Every this many iterations the search asks whether its choice is already settled
 #: (:func:`_decided`) and stops if so.
 DECIDED_CHECK = 8
@@ -105,6 +112,9 @@ class Heuristics:
     #: most fights needs more play-outs before the search finds better moves than the
     #: heuristic it plays out with.
     level_iterations: Mapping[str, int] = field(default_factory=dict)
+    #: Compare the root moves on the same deals (``PAIRED_ROOT`` in its ``ai.py``; see
+    #: :meth:`Searcher.run_paired`): for a game where luck swamps the gap between moves.
+    paired_root: bool = False
 
 
 @cache
@@ -119,7 +129,8 @@ def heuristics(kind: str) -> Heuristics:
                       evaluate=getattr(module, "evaluate", None),
                       candidates=getattr(module, "candidates", None),
                       playout_steps=int(getattr(module, "PLAYOUT_STEPS", PLAYOUT_STEPS)),
-                      level_iterations=dict(getattr(module, "LEVEL_ITERATIONS", {})))
+                      level_iterations=dict(getattr(module, "LEVEL_ITERATIONS", {})),
+                      paired_root=bool(getattr(module, "PAIRED_ROOT", False)))
 
 
 def level_iterations(kind: str, level: str) -> int:
@@ -138,6 +149,8 @@ class Choice:
     iterations: int = 0
     seconds: float = 0.0
     reason: str = ""
+    #: Every move was played out on the same deals (:meth:`Searcher.run_paired`).
+    paired: bool = False
 
     def explain(self, limit: int = 3) -> str:
         """A few lines a player can read: the pick, then the runners-up, in the order the
@@ -151,6 +164,8 @@ class Choice:
         """
         if self.reason:
             return self.reason
+        if self.paired:
+            return self._explain_paired(limit)
         total = sum(visits for _, visits, _ in self.ranking) or 1
         shown = self.ranking[:limit]
         lines = []
@@ -163,6 +178,17 @@ class Choice:
             lines.append(line)
         lines.append(f"-# Ranked by how often the search tried each move: it tries the "
                      f"promising ones most, so that share is the surer guide. "
+                     f"{self.iterations} play-outs in {self.seconds:.1f} s.")
+        return "\n".join(lines)
+
+    def _explain_paired(self, limit: int) -> str:
+        rounds = self.ranking[0][1] if self.ranking else 0
+        lines = []
+        for i, (action, _, value) in enumerate(self.ranking[:limit]):
+            lead = f"**Recommended** `{action}`" if i == 0 else f"{i + 1}. `{action}`"
+            lines.append(f"{lead}: won about {value:.0%} of its play-outs")
+        lines.append(f"-# Every move was played out on the same {rounds} deals; the usual "
+                     f"move stays the pick unless another wins clearly more often on them. "
                      f"{self.iterations} play-outs in {self.seconds:.1f} s.")
         return "\n".join(lines)
 
@@ -235,10 +261,10 @@ class Searcher:
         except Exception:            # a heuristic's slip must not stop the search
             return None
 
-    def _playout_step(self, state: Any, actor: str) -> Any:
+    def _playout_step(self, state: Any, actor: str, rng: random.Random) -> Any:
         """One play-out step: the heuristic's move (the legal moves are not even listed,
         which is most of a step's cost), or now and then a random one."""
-        if self.h.policy is not None and self.rng.random() >= PLAYOUT_NOISE:
+        if self.h.policy is not None and rng.random() >= PLAYOUT_NOISE:
             action = self._favourite(state, actor)
             if action is not None:
                 try:
@@ -248,7 +274,24 @@ class Searcher:
         legal = self.legal(state, actor)
         if not legal:
             return None
-        return self.game.apply(state, actor, self.rng.choice(legal))[0]
+        return self.game.apply(state, actor, rng.choice(legal))[0]
+
+    def _playout(self, state: Any, rng: random.Random) -> dict[str, float]:
+        """Play on with the heuristic (with a little noise), cut short where the game
+        scores a position; each player's reward."""
+        game = self.game
+        limit = self.h.playout_steps if self.h.evaluate is not None else FULL_PLAYOUT_STEPS
+        for _ in range(limit):
+            if game.outcome(state) is not None:
+                break
+            actors = game.to_act(state)
+            if not actors:
+                break
+            after = self._playout_step(state, actors[0], rng)
+            if after is None:
+                break           # nobody can move: scored as it stands
+            state = after
+        return _rewards(game, state, self.h.evaluate)
 
     def _expand_order(self, state: Any, actor: str, untried: list[str]) -> tuple[str, bool]:
         """The next move to add to a node, the heuristic's own choice first; and whether
@@ -264,6 +307,8 @@ class Searcher:
         if len(legal) <= 1:
             return Choice(legal[0] if legal else "", [(a, 0, 0.0) for a in legal],
                           reason="It is the only move." if legal else "Nothing to do.")
+        if self.h.paired_root:
+            return self.run_paired(legal)
         started = time.perf_counter()
         stop = None if self.seconds is None else started + self.seconds
         root = _Node(None)
@@ -281,6 +326,55 @@ class Searcher:
             key=lambda item: (-item[1], -item[2]))
         best = ranking[0][0] if ranking else legal[0]
         return Choice(best, ranking, done, time.perf_counter() - started)
+
+    def run_paired(self, legal: list[str]) -> Choice:
+        """Flat Monte Carlo on common deals: each round draws one determinization and one
+        play-out seed, and plays every root move out on them. Where the cards dealt decide
+        most of a result, two moves tried on different deals differ mostly by luck, and a
+        tree search (:meth:`run`) needs thousands of play-outs to tell a better move from
+        the heuristic's; tried on the same deals, the luck cancels out of the difference.
+
+        The heuristic's move is played unless another move's mean lead over it, round by
+        round, exceeds :data:`PAIRED_MARGIN` standard errors: a larger budget shrinks the
+        errors, so each level departs from the heuristic more often, and only where the
+        play-outs show it better."""
+        game, rng = self.game, self.rng
+        started = time.perf_counter()
+        stop = None if self.seconds is None else started + self.seconds
+        rounds = max(2, self.iterations // len(legal))
+        results: dict[str, list[float]] = {a: [] for a in legal}
+        favourite: str | None = None
+        done = 0
+        while done < rounds:
+            if stop is not None and done >= 2 and time.perf_counter() > stop:
+                break
+            deal = game.determinize(self.state, self.player, rng)
+            if favourite is None:
+                favourite = self._favourite(deal, self.player)
+            seed = rng.getrandbits(64)
+            for action in legal:
+                after, _ = game.apply(deal, self.player, action)
+                reward = self._playout(after, random.Random(seed))
+                results[action].append(reward.get(self.player, 0.0))
+            done += 1
+        base = favourite if favourite in results else max(
+            legal, key=lambda a: sum(results[a]))
+        best, best_low = base, 0.0
+        for action in legal:
+            if action == base:
+                continue
+            gaps = [x - y for x, y in zip(results[action], results[base], strict=True)]
+            mean = sum(gaps) / done
+            spread = math.sqrt(sum((g - mean) ** 2 for g in gaps) / (done - 1) / done)
+            low = mean - PAIRED_MARGIN * spread
+            if low > best_low:
+                best, best_low = action, low
+        means = {a: sum(v) / done for a, v in results.items()}
+        others = sorted(((a, done, means[a]) for a in legal if a != best),
+                        key=lambda item: -item[2])
+        ranking = [(best, done, means[best]), *others]
+        return Choice(best, ranking, done * len(legal), time.perf_counter() - started,
+                      paired=True)
 
     def _iterate(self, root: _Node, state: Any) -> None:
         game = self.game
@@ -326,19 +420,7 @@ class Searcher:
             state, _ = game.apply(state, actor, action)
             path.append(node)
             steps += 1
-        # Play-out: the heuristic (with a little noise), cut short where the game scores.
-        limit = self.h.playout_steps if self.h.evaluate is not None else FULL_PLAYOUT_STEPS
-        for _ in range(limit):
-            if game.outcome(state) is not None:
-                break
-            actors = game.to_act(state)
-            if not actors:
-                break
-            after = self._playout_step(state, actors[0])
-            if after is None:
-                break           # nobody can move: scored as it stands
-            state = after
-        rewards = _rewards(game, state, self.h.evaluate)
+        rewards = self._playout(state, self.rng)
         root.visits += 1
         for visited in path[1:]:
             visited.visits += 1

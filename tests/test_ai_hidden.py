@@ -153,7 +153,11 @@ def test_hidden_cards_do_not_change_the_search(game: Game[Any], position: Any,
         second = search.choose(game, twin, player, level="easy", seed=seed, seconds=NO_CLOCK)
         assert first.action == second.action
         assert first.ranking == second.ranking
-        assert first.iterations == search.level_iterations(game.kind, "easy")
+        budget = search.level_iterations(game.kind, "easy")
+        if first.paired:  # the same number of play-outs for every move searched
+            assert budget - len(first.ranking) < first.iterations <= budget
+        else:
+            assert first.iterations == budget
         assert first.action in game.legal_actions(state, player)
 
 

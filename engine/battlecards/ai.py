@@ -86,6 +86,16 @@ def choose_among(game: Battlecards, state: BattlecardsState, player: str,
 #: Steps a search play-out takes before :func:`evaluate` scores the position: a few turns,
 #: or most of a battle.
 PLAYOUT_STEPS = 30
+#: Every shot flips a conflict card, so the deal decides most of a result and the gap
+#: between two moves is small beside it: the search plays every move out on the same
+#: deals (``engine.search.Searcher.run_paired``). As a tree search, 16, 64 and 128
+#: play-outs scored 0.53, 0.55 and 0.60 against the heuristic (none clear), and medium
+#: against easy 30/60; paired, 128 play-outs beat the heuristic 62/100 (0.52-0.71).
+PAIRED_ROOT = True
+#: Paired play-outs per decision (docs/ai.md): easy as many as medium had; medium as
+#: many as keep its decision under 1 s of CPU (0.46 s median, 0.78 s at most on the
+#: bench's positions); hard four times past it (2.4 s median, 4.0 s at most at 2048).
+LEVEL_ITERATIONS = {"easy": 128, "medium": 384, "hard": 2048}
 
 
 def _raw_worth(card: UnitCard) -> float:
