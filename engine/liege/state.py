@@ -108,8 +108,8 @@ class LiegeState(Seated[Seat]):
     last_move: dict[str, Any] | None = None
     #: Turns ended in a row since anything that cannot be undone happened: a fight, a
     #: blast, or a General nearer its far edge than it had ever stood. The rules ignore
-    #: it; the computer player scores a game that stands still as heading for a draw, so a
-    #: player ahead presses on instead of waiting for ever (issue 31). Like a seat's
+    #: it; after a dozen such turns the computer player steps its General forward when it
+    #: can, where waiting for ever looked best to both sides (issue 31). Like a seat's
     #: ``closest``, it follows from the moves: :meth:`~engine.liege.rules.Liege.forget`
     #: leaves both out, and the position text writes them only when set.
     quiet: int = 0
