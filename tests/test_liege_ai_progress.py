@@ -17,11 +17,13 @@ walled in by its own pieces a square further from its edge.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
 from engine import search
+from engine.core import IllegalAction
 from engine.liege import GAME
 from engine.liege.ai import QUIET_LIMIT, candidates, choose_action, evaluate
 from engine.liege.state import LiegeState
@@ -271,3 +273,16 @@ def test_the_frozen_game_now_ends() -> None:
         state, _ = GAME.apply(state, actor, choice.action)
         steps += 1
     assert GAME.outcome(state) is not None, f"still running after {steps} actions"
+
+
+@pytest.mark.parametrize("field,value", [("quiet", -1), ("quiet", "3"), ("quiet", 1.5),
+                                         ("quiet", True), ("closest", 10), ("closest", -1),
+                                         ("closest", "e4")])
+def test_a_malformed_count_is_refused(field: str, value: Any) -> None:
+    data = json.loads(GAME.dump(frozen(quiet=3)))
+    if field == "quiet":
+        data["quiet"] = value
+    else:
+        data["players"][0]["closest"] = value
+    with pytest.raises(IllegalAction):
+        GAME.load(json.dumps(data))
