@@ -72,13 +72,13 @@ def _early_sites(nation: str, n: int) -> list[str]:
 def test_the_map_keeps_the_rulings_shape() -> None:
     from engine.antiquity import board as B
 
-    assert len(B.PROVINCES) == 33 and len(B.SEAS) == 13
+    assert len(B.PROVINCES) == 34 and len(B.SEAS) == 13
     assert {p.resource for p in B.PROVINCES.values()} == {"marble", "iron", "gold"}
     assert [s for s in B.SEA_ORDER if B.SEAS[s].deep] == [
         "atlanticus", "ionium", "libycum", "carpathium"]
     for nation in B.NATIONS.values():
         assert sorted(B.PROVINCES[h].resource for h in nation.home) == ["gold", "iron", "marble"]
-    assert [len(B.provinces_in_play(n)) for n in range(2, 7)] == [17, 23, 28, 30, 33]
+    assert [len(B.provinces_in_play(n)) for n in range(2, 7)] == [17, 23, 28, 30, 34]
     assert [len(B.seas_in_play(n)) for n in range(2, 7)] == [8, 10, 12, 13, 13]
 
 
@@ -108,10 +108,11 @@ EARLY = {
         "greeks": ["illyria", "thracia", "creta", "asia"],
         "egyptians": ["marmarica", "cilicia", "judaea"],
         "iberians": ["celtiberia", "narbonensis", "mauretania"]},
-    6: {**WEST, "carthaginians": ["narbonensis", "mauretania", "sardinia", "sicilia", "cyrenaica"],
+    6: {**WEST, "carthaginians": ["narbonensis", "mauretania", "sardinia", "sicilia", "cyrenaica",
+                                  "baleares"],
         "greeks": ["illyria", "thracia", "creta", "asia"],
         "egyptians": ["marmarica", "cilicia", "cyprus"], "phoenicians": ["cilicia", "cyprus"],
-        "iberians": ["celtiberia", "narbonensis", "mauretania"]},
+        "iberians": ["celtiberia", "narbonensis", "mauretania", "baleares"]},
 }
 
 
@@ -127,6 +128,23 @@ def test_the_iberians_play_at_5_players_and_the_phoenicians_only_at_6() -> None:
                                           "syriacum")] == [6, 6, 6, 5, 5, 5]
     # Massalia is the one marble site within the Iberians' reach (their home has Tarraco)
     assert B.PROVINCES["narbonensis"].resource == "marble"
+
+
+def test_the_balearic_isles_give_the_west_a_contested_site_only_at_6_players() -> None:
+    from engine.antiquity import board as B
+
+    # at 6 players the Iberians' corner, reached only by the Romans and the Carthaginians,
+    # won 1.49 times its share; an island on the Iberians' shallow sea that the
+    # Carthaginians reach as early as they do brought the largest ratio to 1.23x over
+    # 3000 games (docs/games/antiquity.md, "The Balearic isles at 6 players")
+    baleares = B.PROVINCES["baleares"]
+    assert (baleares.players, baleares.resource, baleares.coasts) == (6, "gold", ("balearicum",))
+    assert B.neighbours("baleares", 6) == ()
+    assert not B.SEAS["balearicum"].deep
+    assert all("baleares" not in B.provinces_in_play(n) for n in range(2, 6))
+    assert "baleares" in B.shore("balearicum", 6) and "baleares" not in B.shore("balearicum", 5)
+    contested = [n for n in B.nations_in_play(6) if "baleares" in _early_sites(n, 6)]
+    assert contested == ["carthaginians", "iberians"]
 
 
 @pytest.mark.parametrize("n", sorted(EARLY))

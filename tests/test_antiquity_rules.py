@@ -575,7 +575,7 @@ def test_regions_not_in_play_do_not_exist_for_fewer_players() -> None:
     assert "phoenicia" not in ids and "syriacum" not in ids and "macedonia" not in ids
     assert len(view["provinces"]) == 17 and len(view["seas"]) == 8
     full = GAME.view(GAME.new_game([str(i) for i in range(6)], 3), None)
-    assert len(full["provinces"]) == 33 and len(full["seas"]) == 13
+    assert len(full["provinces"]) == 34 and len(full["seas"]) == 13
     with pytest.raises(IllegalAction, match="not in play with 4 players"):
         GAME.load(json.dumps({"players": ["a", "b", "c", "d"], "cities": {"syria": "romans"}}))
     s4 = GAME.load(json.dumps({"players": ["a", "b", "c", "d"], "phase": "action",

@@ -277,7 +277,7 @@ def test_render_never_mutates_the_view_events_or_names() -> None:
 
 def test_the_map_reads_every_region_and_border_from_the_data() -> None:
     gm = antiquity.game_map()
-    assert list(gm.provinces) == list(DATA["provinces"]) and len(gm.provinces) == 33
+    assert list(gm.provinces) == list(DATA["provinces"]) and len(gm.provinces) == 34
     assert list(gm.seas) == list(DATA["seas"]) and len(gm.seas) == 13
     assert gm.order == tuple(ORDER)
     assert len(gm.land) == len(DATA["land"]) and len(gm.sea_borders) == len(DATA["sea"])

@@ -1,4 +1,4 @@
-"""Antiquity's map: 33 provinces and 13 seas of the Mediterranean (docs/games/antiquity.md).
+"""Antiquity's map: 34 provinces and 13 seas of the Mediterranean (docs/games/antiquity.md).
 
 ``data/map.toml`` is read once, at import time, with :mod:`tomllib`, and checked: borders
 join known regions of the right kind, coasts are seas, every nation has 3 home provinces
