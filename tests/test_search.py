@@ -55,6 +55,8 @@ class Pick:
     determinized: bool = False
     #: Hidden from ``a``: which of ``left``/``right`` wins (only in :class:`Guess`).
     secret: str = ""
+    #: Hidden from everyone: the roll a move's odds are held to (only in :class:`Gamble`).
+    roll: float | None = None
 
 
 class _Tiny(_AB[Pick]):
@@ -701,16 +703,10 @@ def test_games_per_row_gives_a_row_its_own_number_of_games() -> None:
 # -- paired search (a game's ``PAIRED_ROOT``) -------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Bet:
+class Gamble(_Tiny):
     """One decision for ``a``: each move wins when a hidden roll in [0, 1) falls below its
     odds (``ODDS``); the roll is drawn only by ``determinize``."""
 
-    chosen: str | None = None
-    roll: float | None = None
-
-
-class Gamble(_AB[Bet]):
     kind = "gamble"
     name = "Gamble"
     #: ``bold`` wins 5 points more often than ``safe``, the heuristic's move; ``same``
@@ -719,25 +715,16 @@ class Gamble(_AB[Bet]):
                                         "rash": 0.10}
 
     def new_game(self, players: list[str], seed: int,
-                 options: dict[str, Any] | None = None) -> Bet:
-        return Bet()
+                 options: dict[str, Any] | None = None) -> Pick:
+        return Pick(tuple(self.ODDS))
 
-    def current_turn(self, state: Bet) -> str | None:
-        return None if state.chosen else "a"
-
-    def to_act(self, state: Bet) -> list[str]:
-        return [] if state.chosen else ["a"]
-
-    def legal_actions(self, state: Bet, player: str) -> list[str]:
-        return list(self.ODDS) if player == "a" and not state.chosen else []
-
-    def apply(self, state: Bet, player: str, action: str) -> tuple[Bet, list[Event]]:
+    def apply(self, state: Pick, player: str, action: str) -> tuple[Pick, list[Event]]:
         self.check_legal(state, player, action)
         if state.roll is None:
             raise AssertionError("the search played on the true position")
         return dataclasses.replace(state, chosen=action), []
 
-    def outcome(self, state: Bet) -> Outcome | None:
+    def outcome(self, state: Pick) -> Outcome | None:
         if state.chosen is None:
             return None
         assert state.roll is not None
@@ -745,27 +732,18 @@ class Gamble(_AB[Bet]):
             return Outcome(("a",), ("a", "b"), "won")
         return Outcome(("b",), ("b", "a"), "lost")
 
-    def determinize(self, state: Bet, player: str, rng: random.Random) -> Bet:
+    def determinize(self, state: Pick, player: str, rng: random.Random) -> Pick:
         return dataclasses.replace(state, roll=rng.random())
-
-    def view(self, state: Bet, player: str | None) -> JSON:
-        return {"chosen": state.chosen}
-
-    def dump(self, state: Bet) -> str:
-        return json.dumps(dataclasses.asdict(state))
-
-    def load(self, text: str) -> Bet:
-        return Bet(**json.loads(text))
 
 
 def _paired(monkeypatch: pytest.MonkeyPatch, moves: tuple[str, ...] = tuple(Gamble.ODDS),
-            paired: bool = True) -> tuple[Gamble, Bet]:
+            paired: bool = True) -> tuple[Gamble, Pick]:
     game = Gamble()
     monkeypatch.setattr(Gamble, "ODDS", {m: Gamble.ODDS[m] for m in moves})
     own = search.Heuristics(policy=lambda g, s, p: "safe", paired_root=paired)
     monkeypatch.setattr(search, "heuristics",
                         lambda kind: own if kind == game.kind else search.Heuristics())
-    return game, Bet()
+    return game, game.new_game(["a", "b"], 0)
 
 
 def test_a_paired_search_finds_a_move_better_than_the_heuristic_s_by_a_little(

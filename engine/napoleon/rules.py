@@ -461,7 +461,6 @@ class Napoleon(Game[NapoleonState]):
                        "count": count})
 
     def _finish_battle(self, state: NapoleonState, events: list[Event]) -> None:
-        assert state.battle is not None
         _discard_battle_cards(state)
         self._next_battle(state, events)
 
