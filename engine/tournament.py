@@ -197,6 +197,19 @@ class Row:
         return sum(r.capped for r in self.results)
 
     @property
+    def deals(self) -> tuple[int, int, int]:
+        """The deals played from both seats: how many the row player won from both
+        seats (more than 1 point of 2), split (1 point of 2: each player won one game,
+        so the seat on that deal decided, not the players) and lost from both. Many
+        splits mean luck swamps skill, and only the other deals tell the players apart."""
+        by_deal: dict[int, list[float]] = {}
+        for r in self.results:
+            by_deal.setdefault(r.match.seed, []).append(r.score)
+        sums = [sum(scores) for scores in by_deal.values() if len(scores) == 2]
+        return (sum(s > 1 for s in sums), sum(s == 1 for s in sums),
+                sum(s < 1 for s in sums))
+
+    @property
     def decision_mean(self) -> float:
         times = [t for r in self.results for t in r.decisions]
         return sum(times) / len(times) if times else 0.0
@@ -304,13 +317,15 @@ def rating_cells(rows: Sequence[Row]) -> list[tuple[str, ...]]:
 
 
 HEADER = ("game", "player", "opponent", "games", "score", "win rate", "95% interval",
-          "s/decision mean", "s/decision max", "capped", "steps/game", "wall s", "")
+          "deals won/split/lost", "s/decision mean", "s/decision max", "capped",
+          "steps/game", "wall s", "")
 
 
 def cells(row: Row) -> tuple[str, ...]:
     low, high = row.interval
     return (row.kind, row.player, row.opponent, str(row.games), f"{row.score:g}",
-            f"{row.rate:.2f}", f"{low:.2f}-{high:.2f}", f"{row.decision_mean:.2f}",
+            f"{row.rate:.2f}", f"{low:.2f}-{high:.2f}", "/".join(map(str, row.deals)),
+            f"{row.decision_mean:.2f}",
             f"{row.decision_max:.2f}", str(row.capped), f"{row.steps:.0f}",
             f"{row.seconds:.0f}", "clear" if row.clear else "")
 
@@ -331,7 +346,7 @@ def text_table(rows: Sequence[Row]) -> str:
 def markdown_table(rows: Sequence[Row]) -> str:
     out = ["| " + " | ".join(HEADER[:-1]) + " | |",
            "| --- | --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: "
-           "| --- |"]
+           "| ---: | --- |"]
     for row in rows:
         out.append("| " + " | ".join(cells(row)) + " |")
     out += ["", "| " + " | ".join(RATING_HEADER) + " |",

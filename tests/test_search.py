@@ -789,3 +789,16 @@ def test_a_paired_search_honours_the_time_cap(monkeypatch: pytest.MonkeyPatch) -
     choice = search.choose(game, state, "a", iterations=10**9, seconds=0.05)
     assert time.perf_counter() - began < 1.0
     assert choice.action in Gamble.ODDS and choice.iterations >= 2 * len(Gamble.ODDS)
+
+
+def test_the_deals_count_who_won_each_deal_from_both_seats() -> None:
+    """A deal played from both seats is won (more than 1 point of 2), split (1 of 2,
+    a draw pair too) or lost; a deal with one game played does not count yet."""
+    scores = [1.0, 1.0, 1.0, 0.0, 0.5, 0.5, 0.0, 0.5, 0.0, 0.0, 1.0]
+    row = tournament.Row("race", "easy", "random")
+    row.results = [tournament.MatchResult(
+        tournament.Match("race", "easy", "random", n // 2, n % 2 == 0), s, False, 10, (), 0.0)
+        for n, s in enumerate(scores)]
+    assert row.deals == (1, 2, 2)
+    assert "1/2/2" in tournament.text_table([row])
+    assert "| 1/2/2 |" in tournament.markdown_table([row])
