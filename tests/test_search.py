@@ -541,8 +541,11 @@ def test_the_pairings() -> None:
                                                               ("hard", "easy")]
 
 
-def _result(player: str, opponent: str, score: float, n: int) -> tournament.MatchResult:
-    match = tournament.Match("race", player, opponent, n, n % 2 == 0)
+def _result(player: str, opponent: str, score: float, n: int,
+            deal: int | None = None) -> tournament.MatchResult:
+    """Game ``n`` of a row, on its own deal unless ``deal`` is given."""
+    match = tournament.Match("race", player, opponent, n if deal is None else deal,
+                             n % 2 == 0)
     return tournament.MatchResult(match, score, score == 0.5, 10, (), 0.0)
 
 
@@ -796,9 +799,8 @@ def test_the_deals_count_who_won_each_deal_from_both_seats() -> None:
     a draw pair too) or lost; a deal with one game played does not count yet."""
     scores = [1.0, 1.0, 1.0, 0.0, 0.5, 0.5, 0.0, 0.5, 0.0, 0.0, 1.0]
     row = tournament.Row("race", "easy", "random")
-    row.results = [tournament.MatchResult(
-        tournament.Match("race", "easy", "random", n // 2, n % 2 == 0), s, False, 10, (), 0.0)
-        for n, s in enumerate(scores)]
+    row.results = [_result("easy", "random", s, n, deal=n // 2)
+                   for n, s in enumerate(scores)]
     assert row.deals == (1, 2, 2)
     assert "1/2/2" in tournament.text_table([row])
     assert "| 1/2/2 |" in tournament.markdown_table([row])
