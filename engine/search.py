@@ -36,7 +36,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
@@ -115,6 +115,12 @@ class Heuristics:
     #: Compare the root moves on the same deals (``PAIRED_ROOT`` in its ``ai.py``; see
     #: :meth:`Searcher.run_paired`): for a game where luck swamps the gap between moves.
     paired_root: bool = False
+    #: A stronger policy for some levels, by level name (``LEVEL_POLICIES`` in its
+    #: ``ai.py``; a :data:`PolicyAmong`): such a level starts from it and plays out with
+    #: it. A paired search can only find the moves that are better *if both sides play
+    #: the play-out policy afterwards*, so more play-outs over the same policy reach the
+    #: same ceiling; a level above another needs a better policy to search over.
+    level_policies: Mapping[str, PolicyAmong] = field(default_factory=dict)
 
 
 @cache
@@ -130,7 +136,21 @@ def heuristics(kind: str) -> Heuristics:
                       candidates=getattr(module, "candidates", None),
                       playout_steps=int(getattr(module, "PLAYOUT_STEPS", PLAYOUT_STEPS)),
                       level_iterations=dict(getattr(module, "LEVEL_ITERATIONS", {})),
-                      paired_root=bool(getattr(module, "PAIRED_ROOT", False)))
+                      paired_root=bool(getattr(module, "PAIRED_ROOT", False)),
+                      level_policies=dict(getattr(module, "LEVEL_POLICIES", {})))
+
+
+def level_heuristics(kind: str, level: str) -> Heuristics:
+    """The heuristics ``level`` searches with in game ``kind``: the game's own, with the
+    level's stronger policy in place of the heuristic where the game ships one."""
+    h = heuristics(kind)
+    among = h.level_policies.get(level)
+    if among is None:
+        return h
+
+    def policy(game: Game[Any], state: Any, player: str) -> str:
+        return among(game, state, player, game.legal_actions(state, player))
+    return replace(h, policy=policy, policy_among=among)
 
 
 def level_iterations(kind: str, level: str) -> int:
@@ -442,7 +462,7 @@ def choose(game: Game[Any], state: Any, player: str, *, level: str | Level = DEF
                       else level_iterations(game.kind, level))
     searcher = Searcher(game, state, player, iterations=iterations,
                         seconds=spec.seconds if seconds is None else seconds,
-                        seed=seed, heuristics=heuristics(game.kind))
+                        seed=seed, heuristics=level_heuristics(game.kind, spec.name))
     return searcher.run()
 
 

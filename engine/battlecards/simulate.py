@@ -3,6 +3,11 @@
     python -m engine.battlecards.simulate --games 3000
 
 prints win rates per side (and draws), how games ended and game length in turns.
+
+    python -m engine.battlecards.simulate --games 2000 --duel seasoned
+
+plays the seasoned policy (medium's and hard's, ``ai.choose_among_seasoned``) against the
+heuristic instead, each deal from both seats, and prints its score.
 """
 
 from __future__ import annotations
@@ -10,9 +15,17 @@ from __future__ import annotations
 import argparse
 import statistics
 from collections import Counter
+from collections.abc import Callable
 
 from engine.battlecards import GAME
-from engine.battlecards.ai import choose_action
+from engine.battlecards.ai import choose_action, choose_among, choose_among_seasoned
+from engine.battlecards.rules import Battlecards
+from engine.battlecards.state import BattlecardsState
+
+#: (game, state, player, legal) -> the move; the policies a duel can play.
+PolicyAmong = Callable[[Battlecards, BattlecardsState, str, list[str]], str]
+POLICIES: dict[str, PolicyAmong] = {"heuristic": choose_among,
+                                     "seasoned": choose_among_seasoned}
 
 MAX_ACTIONS = 20000
 
@@ -26,6 +39,32 @@ def play(seed: int) -> tuple[str | None, str, int]:
             break
         state, _ = GAME.apply(state, acting[0], choose_action(GAME, state, acting[0]))
     return state.winner, state.result or "unfinished", state.round
+
+
+def duel_game(seed: int, german: PolicyAmong, british: PolicyAmong) -> str | None:
+    """One game between two policies: the winning side, or None for a draw."""
+    state = GAME.new_game(["german", "british"], seed)
+    policies = {"german": german, "british": british}
+    for _ in range(MAX_ACTIONS):
+        acting = GAME.to_act(state)
+        if not acting:
+            break
+        player = acting[0]
+        move = policies[player](GAME, state, player, GAME.legal_actions(state, player))
+        state, _ = GAME.apply(state, player, move)
+    return state.winner
+
+
+def duel(policy: PolicyAmong, opponent: PolicyAmong, deals: int,
+         first_seed: int = 0) -> float:
+    """``policy``'s score against ``opponent`` (a draw is half), each deal played from
+    both seats."""
+    score = 0.0
+    for seed in range(first_seed, first_seed + deals):
+        for side, pair in (("german", (policy, opponent)), ("british", (opponent, policy))):
+            winner = duel_game(seed, *pair)
+            score += 0.5 if winner is None else float(winner == side)
+    return score / (2 * deals)
 
 
 def run(games: int, first_seed: int = 0) -> str:
@@ -52,7 +91,15 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else "")
     parser.add_argument("--games", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--duel", choices=sorted(POLICIES),
+                        help="play this policy against the heuristic instead, --games "
+                             "deals from both seats")
     args = parser.parse_args(argv)
+    if args.duel:
+        score = duel(POLICIES[args.duel], POLICIES["heuristic"], args.games, args.seed)
+        print(f"{args.duel} against the heuristic: {score:.3f} over "
+              f"{2 * args.games} games")
+        return
     print(run(args.games, args.seed))
 
 
