@@ -10,7 +10,6 @@ from engine import search
 from engine.battlecards import GAME, BattlecardsState, ai, simulate
 from engine.battlecards import battle as bt
 from engine.battlecards.cards import CONFLICTS, UNITS
-from engine.battlecards.simulate import duel
 from engine.battlecards.state import Pending
 from tests.battlecards_positions import position
 
@@ -208,7 +207,7 @@ def test_the_seasoned_policy_plays_the_heuristic_everywhere_else() -> None:
 
 def test_the_seasoned_policy_beats_the_heuristic() -> None:
     # 0.64 over these 200 games; 0.60 and 0.62 over 2,000 on other deals (docs/ai.md)
-    assert duel(simulate.POLICIES["seasoned"], simulate.POLICIES["heuristic"], 100) >= 0.55
+    assert simulate.duel(simulate.POLICIES["seasoned"], simulate.POLICIES["heuristic"], 100) >= 0.55
 
 
 def test_medium_and_hard_search_over_the_seasoned_policy_and_easy_over_the_heuristic() -> None:

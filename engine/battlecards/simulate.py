@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from engine.battlecards import GAME
-from engine.battlecards.ai import choose_action, choose_among, choose_among_seasoned
+from engine.battlecards.ai import choose_among, choose_among_seasoned
 from engine.battlecards.rules import Battlecards
 from engine.battlecards.state import BattlecardsState
 
@@ -30,19 +30,8 @@ POLICIES: dict[str, PolicyAmong] = {"heuristic": choose_among,
 MAX_ACTIONS = 20000
 
 
-def play(seed: int) -> tuple[str | None, str, int]:
-    """One game: (winning side or None, how it ended, turns)."""
-    state = GAME.new_game(["german", "british"], seed)
-    for _ in range(MAX_ACTIONS):
-        acting = GAME.to_act(state)
-        if not acting:
-            break
-        state, _ = GAME.apply(state, acting[0], choose_action(GAME, state, acting[0]))
-    return state.winner, state.result or "unfinished", state.round
-
-
-def duel_game(seed: int, german: PolicyAmong, british: PolicyAmong) -> str | None:
-    """One game between two policies: the winning side, or None for a draw."""
+def _played(seed: int, german: PolicyAmong, british: PolicyAmong) -> BattlecardsState:
+    """One game between two policies, to its end (or ``MAX_ACTIONS``)."""
     state = GAME.new_game(["german", "british"], seed)
     policies = {"german": german, "british": british}
     for _ in range(MAX_ACTIONS):
@@ -52,7 +41,14 @@ def duel_game(seed: int, german: PolicyAmong, british: PolicyAmong) -> str | Non
         player = acting[0]
         move = policies[player](GAME, state, player, GAME.legal_actions(state, player))
         state, _ = GAME.apply(state, player, move)
-    return state.winner
+    return state
+
+
+def play(seed: int) -> tuple[str | None, str, int]:
+    """One game of the heuristic against itself: (winning side or None, how it ended,
+    turns)."""
+    state = _played(seed, choose_among, choose_among)
+    return state.winner, state.result or "unfinished", state.round
 
 
 def duel(policy: PolicyAmong, opponent: PolicyAmong, deals: int,
@@ -62,7 +58,7 @@ def duel(policy: PolicyAmong, opponent: PolicyAmong, deals: int,
     score = 0.0
     for seed in range(first_seed, first_seed + deals):
         for side, pair in (("german", (policy, opponent)), ("british", (opponent, policy))):
-            winner = duel_game(seed, *pair)
+            winner = _played(seed, *pair).winner
             score += 0.5 if winner is None else float(winner == side)
     return score / (2 * deals)
 
