@@ -14,8 +14,9 @@ pairing come in pairs on the same deal (game seed), one from each seat, so neith
 first player's advantage nor a lucky deal favours anybody.
 
 A win scores 1, a shared win ``1/len(winners)``, and a game still running after
-``--step-cap`` actions 0.5 (reported as capped). A row is *clear* when the 95% Wilson
-interval of its win rate lies wholly above 0.5.
+``--step-cap`` actions 0.5 (reported as capped). A row is *clear* when the 95% interval
+of its win rate lies wholly above 0.5, taken over deals (the two games of a deal are not
+independent: :attr:`Row.interval`); the Wilson interval over games is shown beside it.
 
 Everything is deterministic: the same arguments give the same scores, whatever
 ``--jobs`` is, because every search runs its level's iteration budget with no time limit
@@ -43,7 +44,7 @@ import engine
 from engine import search
 from engine.core import Game
 from engine.ratings import Rating, conservative, rate
-from engine.stats import wilson_interval
+from engine.stats import mean_interval, wilson_interval
 
 #: Every player the tournament knows, weakest first.
 PLAYERS = ("random", "heuristic", *search.LEVELS)
@@ -184,8 +185,31 @@ class Row:
     def rate(self) -> float:
         return self.score / self.games if self.games else 0.0
 
+    def _by_deal(self) -> list[list[float]]:
+        """The row player's scores, deal by deal (two games, one from each seat; a
+        stopped run's last deal may have one)."""
+        by_deal: dict[int, list[float]] = {}
+        for r in self.results:
+            by_deal.setdefault(r.match.seed, []).append(r.score)
+        return list(by_deal.values())
+
+    @property
+    def deal_scores(self) -> list[float]:
+        """The row player's mean score on each deal."""
+        return [sum(scores) / len(scores) for scores in self._by_deal()]
+
     @property
     def interval(self) -> tuple[float, float]:
+        """The 95% interval of the win rate over deals: the two games of a deal share
+        its cards and dice, so they are not independent, and the deal is the unit that
+        is (``engine.stats.mean_interval``). Where the seat on a deal decides most
+        games (many split deals), it is narrower than :attr:`game_interval`; where one
+        player wins a deal from both seats, wider."""
+        return mean_interval(self.deal_scores)
+
+    @property
+    def game_interval(self) -> tuple[float, float]:
+        """The 95% Wilson interval of the win rate, as if every game were independent."""
         return wilson_interval(self.score, self.games)
 
     @property
@@ -202,10 +226,7 @@ class Row:
         seats (more than 1 point of 2), split (1 point of 2: each player won one game,
         so the seat on that deal decided, not the players) and lost from both. Many
         splits mean luck swamps skill, and only the other deals tell the players apart."""
-        by_deal: dict[int, list[float]] = {}
-        for r in self.results:
-            by_deal.setdefault(r.match.seed, []).append(r.score)
-        sums = [sum(scores) for scores in by_deal.values() if len(scores) == 2]
+        sums = [sum(scores) for scores in self._by_deal() if len(scores) == 2]
         return (sum(s > 1 for s in sums), sum(s == 1 for s in sums),
                 sum(s < 1 for s in sums))
 
@@ -316,15 +337,17 @@ def rating_cells(rows: Sequence[Row]) -> list[tuple[str, ...]]:
             for player, ((mu, sigma), games) in table.items()]
 
 
-HEADER = ("game", "player", "opponent", "games", "score", "win rate", "95% interval",
-          "deals won/split/lost", "s/decision mean", "s/decision max", "capped",
+HEADER = ("game", "player", "opponent", "games", "score", "win rate", "95% by deal",
+          "95% by game", "deals won/split/lost", "s/decision mean", "s/decision max", "capped",
           "steps/game", "wall s", "")
 
 
 def cells(row: Row) -> tuple[str, ...]:
     low, high = row.interval
+    game_low, game_high = row.game_interval
     return (row.kind, row.player, row.opponent, str(row.games), f"{row.score:g}",
-            f"{row.rate:.2f}", f"{low:.2f}-{high:.2f}", "/".join(map(str, row.deals)),
+            f"{row.rate:.2f}", f"{low:.2f}-{high:.2f}", f"{game_low:.2f}-{game_high:.2f}",
+            "/".join(map(str, row.deals)),
             f"{row.decision_mean:.2f}",
             f"{row.decision_max:.2f}", str(row.capped), f"{row.steps:.0f}",
             f"{row.seconds:.0f}", "clear" if row.clear else "")
@@ -345,8 +368,8 @@ def text_table(rows: Sequence[Row]) -> str:
 
 def markdown_table(rows: Sequence[Row]) -> str:
     out = ["| " + " | ".join(HEADER[:-1]) + " | |",
-           "| --- | --- | --- | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: "
-           "| ---: | --- |"]
+           "| --- | --- | --- | ---: | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: "
+           "| ---: | ---: | --- |"]
     for row in rows:
         out.append("| " + " | ".join(cells(row)) + " |")
     out += ["", "| " + " | ".join(RATING_HEADER) + " |",

@@ -794,6 +794,31 @@ def test_a_paired_search_honours_the_time_cap(monkeypatch: pytest.MonkeyPatch) -
     assert choice.action in Gamble.ODDS and choice.iterations >= 2 * len(Gamble.ODDS)
 
 
+def _dealt(won: int, split: int, lost: int) -> tournament.Row:
+    """A row of deals each played from both seats: won from both, split, lost from both."""
+    pairs = [(1.0, 1.0)] * won + [(1.0, 0.0)] * split + [(0.0, 0.0)] * lost
+    row = tournament.Row("race", "easy", "random")
+    row.results = [_result("easy", "random", score, 2 * deal + seat, deal=deal)
+                   for deal, pair in enumerate(pairs) for seat, score in enumerate(pair)]
+    return row
+
+
+def test_a_row_is_clear_by_its_deals_not_by_games_counted_as_independent() -> None:
+    """The two games of a deal share its cards and dice: when the seat decides most
+    deals (splits), the interval over deals is narrower than Wilson's over games, and
+    when one player wins deals from both seats, wider. A row is clear by the deals."""
+    seat_decides = _dealt(16, 80, 4)  # 112 of 200: 0.56
+    assert seat_decides.rate == pytest.approx(0.56)
+    assert seat_decides.game_interval[0] < 0.5 < seat_decides.interval[0]
+    assert seat_decides.clear
+    assert "0.51-0.60    0.49-0.63" in tournament.text_table([seat_decides])
+    players_decide = _dealt(56, 0, 44)  # the same 112 of 200
+    assert players_decide.rate == pytest.approx(0.56)
+    assert players_decide.interval[0] < players_decide.game_interval[0]
+    assert not players_decide.clear
+    assert seat_decides.deal_scores.count(0.5) == 80
+
+
 def test_the_deals_count_who_won_each_deal_from_both_seats() -> None:
     """A deal played from both seats is won (more than 1 point of 2), split (1 of 2,
     a draw pair too) or lost; a deal with one game played does not count yet."""
