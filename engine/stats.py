@@ -34,13 +34,14 @@ def mean_interval(values: Sequence[float], z: float = 1.96) -> tuple[float, floa
     independent, one value per group (the tournament's deals, each played from both
     seats).
 
-    One pseudo-value of 0 and one of 1 are added, as Wilson's interval pulls towards
-    one half, so a handful of equal values gives a wide interval rather than none. No
-    values give (0, 0).
+    One pseudo-value of one half is added (a split deal), as Wilson's interval pulls
+    towards one half, so a few values that are all 1 (or all 0) give a wide interval
+    rather than none; values that are all one half give exactly one half, never above
+    it. No values give (0, 0).
     """
     if not values:
         return 0.0, 0.0
-    padded = [*values, 0.0, 1.0]
+    padded = [*values, 0.5]
     n = len(padded)
     mean = sum(padded) / n
     variance = sum((v - mean) ** 2 for v in padded) / (n - 1)

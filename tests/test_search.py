@@ -811,7 +811,7 @@ def test_a_row_is_clear_by_its_deals_not_by_games_counted_as_independent() -> No
     assert seat_decides.rate == pytest.approx(0.56)
     assert seat_decides.game_interval[0] < 0.5 < seat_decides.interval[0]
     assert seat_decides.clear
-    assert "0.51-0.60    0.49-0.63" in tournament.text_table([seat_decides])
+    assert "0.52-0.60    0.49-0.63" in tournament.text_table([seat_decides])
     players_decide = _dealt(56, 0, 44)  # the same 112 of 200
     assert players_decide.rate == pytest.approx(0.56)
     assert players_decide.interval[0] < players_decide.game_interval[0]

@@ -34,20 +34,23 @@ def test_thet_quantile_is_close_to_the_table() -> None:
         assert t_quantile(1.96, df) == pytest.approx(exact, abs=0.15 if df == 2 else 0.005)
 
 
-def test_the_mean_interval_is_students_with_one_pseudo_value_at_each_end() -> None:
-    values = [1.0, 0.5, 0.5, 0.0, 1.0, 0.5]
-    padded = [*values, 0.0, 1.0]
-    mean = sum(padded) / 8
-    sd = math.sqrt(sum((v - mean) ** 2 for v in padded) / 7)
-    half = t_quantile(1.96, 7) * sd / math.sqrt(8)
+def test_the_mean_interval_is_students_with_one_pseudo_value_of_one_half() -> None:
+    values = [1.0, 0.5, 0.5, 0.0, 1.0, 1.0]
+    padded = [*values, 0.5]
+    mean = sum(padded) / 7
+    sd = math.sqrt(sum((v - mean) ** 2 for v in padded) / 6)
+    half = t_quantile(1.96, 6) * sd / math.sqrt(7)
     assert mean_interval(values) == pytest.approx((mean - half, mean + half))
 
 
 def test_equal_values_give_a_wide_interval_not_a_point() -> None:
     low, high = mean_interval([1.0, 1.0])
     assert low < 0.5 and high == 1.0
-    low, high = mean_interval([0.5] * 4)
-    assert low < 0.3 and high > 0.7
+    low, high = mean_interval([0.0] * 3)
+    assert low == 0.0 and high > 0.5
+    assert mean_interval([1.0] * 10)[0] > 0.8
+    # deals that all split: exactly even, never above it
+    assert mean_interval([0.5] * 4) == (0.5, 0.5)
     assert mean_interval([]) == (0.0, 0.0)
 
 
