@@ -128,8 +128,8 @@ PAIRED_ROOT = True
 LEVEL_ITERATIONS = {"easy": 128, "medium": 384, "hard": 2048}
 #: Medium and hard search over the seasoned policy, easy over the heuristic: a paired
 #: search improves on the policy it plays out with and no further, so at 128 and 384
-#: play-outs over the same heuristic medium against easy scored 112/217, and over this
-#: policy 109/184, clear (docs/ai.md).
+#: play-outs over the same heuristic medium against easy scored 112/217, and over the
+#: seasoned policy 109/184, clear (docs/ai.md).
 LEVEL_POLICIES = {"medium": choose_among_seasoned, "hard": choose_among_seasoned}
 
 
