@@ -819,6 +819,13 @@ def test_a_row_is_clear_by_its_deals_not_by_games_counted_as_independent() -> No
     assert seat_decides.deal_scores.count(0.5) == 80
 
 
+def test_a_stopped_runs_unfinished_deal_counts_by_its_one_game() -> None:
+    row = _dealt(3, 2, 1)
+    row.results.append(_result("easy", "random", 1.0, 12, deal=6))
+    assert row.deal_scores == [1.0, 1.0, 1.0, 0.5, 0.5, 0.0, 1.0]
+    assert row.deals == (3, 2, 1)  # the won/split/lost counts wait for its second game
+
+
 def test_the_deals_count_who_won_each_deal_from_both_seats() -> None:
     """A deal played from both seats is won (more than 1 point of 2), split (1 of 2,
     a draw pair too) or lost; a deal with one game played does not count yet."""

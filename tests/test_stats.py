@@ -28,7 +28,7 @@ def test_no_games_give_an_empty_interval() -> None:
     assert wilson_interval(0, 0) == (0.0, 0.0)
 
 
-def test_thet_quantile_is_close_to_the_table() -> None:
+def test_the_t_quantile_is_close_to_the_table() -> None:
     # 97.5% points of Student's t (any statistics table)
     for df, exact in ((2, 4.303), (5, 2.571), (10, 2.228), (30, 2.042), (1000, 1.962)):
         assert t_quantile(1.96, df) == pytest.approx(exact, abs=0.15 if df == 2 else 0.005)
