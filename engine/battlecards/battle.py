@@ -24,23 +24,34 @@ def card_of(state: BattlecardsState) -> ConflictCard:
     return CONFLICTS[state.current]
 
 
+#: For each (shooter, target) pair of unit cards: the shooter's printed attack on the
+#: target's force (None: it cannot fire at it) and the target's defence against the
+#: shooter's force. Every shot weighed, by the rules and by the computer players, reads
+#: these, so they are looked up once here rather than through both cards each time.
+MATCHUPS: dict[tuple[str, str], tuple[int | None, int]] = {
+    (a, t): (shooter.attack[target.stack], target.defense[shooter.stack])
+    for a, shooter in UNITS.items() for t, target in UNITS.items()
+}
+
+
 def attack_value(u: Unit, t: Unit) -> int | None:
-    base = UNITS[u.card].attack[t.force]
+    base = MATCHUPS[u.card, t.card][0]
     return None if base is None else base + u.bonus + u.support
 
 
 def defense_value(t: Unit, u: Unit) -> int:
-    return UNITS[t.card].defense[u.force]
+    return MATCHUPS[u.card, t.card][1]
 
 
 def can_target(u: Unit, t: Unit) -> bool:
-    a = attack_value(u, t)
-    return a is not None and a >= defense_value(t, u)
+    base, d = MATCHUPS[u.card, t.card]
+    return base is not None and base + u.bonus + u.support >= d
 
 
 def targets(b: Battle, u: Unit) -> list[Unit]:
     # the cheap owner test first: half the units are the shooter's own
-    return [t for t in b.units if t.owner != u.owner and t.active and can_target(u, t)]
+    return [t for t in b.units
+            if t.owner != u.owner and t.status == "active" and can_target(u, t)]
 
 
 #: Every unit card's highest attack value, auto-fire's tie-break. Card data never
@@ -56,8 +67,8 @@ def threat(t: Unit) -> int:
 
 
 def chance(u: Unit, t: Unit) -> int:
-    a = attack_value(u, t)
-    return 0 if a is None else max(0, min(a, 10) - defense_value(t, u))
+    base, d = MATCHUPS[u.card, t.card]
+    return 0 if base is None else max(0, min(base + u.bonus + u.support, 10) - d)
 
 
 def best_target(b: Battle, u: Unit) -> Unit | None:
@@ -135,8 +146,7 @@ def stalemate(state: BattlecardsState) -> bool:
         for t in b.units:
             if not t.active or t.owner == u.owner:
                 continue
-            base = UNITS[u.card].attack[t.force]
-            d = defense_value(t, u)
+            base, d = MATCHUPS[u.card, t.card]
             if base is not None and base + extra > d and d < 10:
                 return False
     return True
@@ -341,7 +351,7 @@ def _auto_support(state: BattlecardsState, player: str, events: list[Event]) -> 
 
         def gain(u: Unit) -> int:
             return max((chance(u, t) for t in b.units if t.active and t.owner != player
-                        and UNITS[u.card].attack[t.force] is not None), default=-1)
+                        and MATCHUPS[u.card, t.card][0] is not None), default=-1)
         best = max(options, key=gain)
         give_support(state, s, best, events)
 
