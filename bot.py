@@ -465,6 +465,9 @@ class WarhostBot(commands.Bot):
         self.computers: ComputerPlayers | None = None
         #: The web pages, when this process serves them (WEB_PORT).
         self.web: WebApp | None = None
+        #: :meth:`close` has begun (discord.py's ``is_closed`` turns only once our own
+        #: parts are stopped, at its end).
+        self.closing = False
         self.boards = Boards(config.render_workers, warm=config.board_warmup)
         self.sent_clock = SentClock()
         self.recent_interactions = RecentIds()
@@ -604,6 +607,7 @@ class WarhostBot(commands.Bot):
         super().dispatch(event_name, *args, **kwargs)
 
     async def close(self) -> None:
+        self.closing = True
         # discord.py's close() leaves the after-READY wait for the servers running
         ready = getattr(self._connection, "_ready_task", None)
         if ready is not None:
@@ -695,8 +699,25 @@ async def run(config: Config) -> None:
         main = asyncio.current_task()
         if main is not None:
             with contextlib.suppress(NotImplementedError, RuntimeError):
-                asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main.cancel)
+                loop = asyncio.get_running_loop()
+                loop.add_signal_handler(signal.SIGTERM, stop_on_signal, loop, main, bot)
         await bot.start(config.token)
+
+
+#: Seconds after a SIGTERM before it is asked again, if the bot has not begun to close.
+STOP_RETRY = 1.0
+
+
+def stop_on_signal(loop: asyncio.AbstractEventLoop, main: asyncio.Task[None],
+                   bot: WarhostBot) -> None:
+    """Cancel the bot's main task, and again until the bot begins to close: Python
+    3.11's ``asyncio.wait_for``, which discord.py connects through, drops a
+    cancellation that lands as the awaited connection completes, and the bot would
+    run on (a test saw it under load). Never once closing, so its cleanup runs whole."""
+    if main.done() or bot.closing:
+        return
+    main.cancel()
+    loop.call_later(STOP_RETRY, stop_on_signal, loop, main, bot)
 
 
 class WorkersFailed(Exception):
