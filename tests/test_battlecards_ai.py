@@ -217,6 +217,6 @@ def test_medium_and_hard_search_over_the_seasoned_policy_and_easy_over_the_heuri
         assert h.policy is not None and h.policy(GAME, s, "g") == move, level
         assert h.evaluate is ai.evaluate and h.paired_root
     assert search.level_heuristics("battlecards", "easy") is search.heuristics("battlecards")
-    for kind in ("conqueror", "liege", "napoleon", "antiquity"):   # no LEVEL_POLICIES
+    for kind in ("conqueror", "liege", "antiquity"):   # no LEVEL_POLICIES
         for level in search.LEVELS:
             assert search.level_heuristics(kind, level) is search.heuristics(kind)

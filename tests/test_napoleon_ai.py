@@ -67,3 +67,89 @@ def test_a_finished_game_is_scored_by_its_result() -> None:
     state = GAME.new_game(["f", "a"], 4)
     state.winner, state.phase = "allies", "over"
     assert ai.evaluate(GAME, state) == {"f": 0.0, "a": 1.0}
+
+
+# -- the sharp player (hard's policy) -------------------------------------------------------
+
+def _bare_france() -> NapoleonState:
+    """The Allies to move in round 1 after the French sent 19 of their 21 armies in France
+    to Switzerland (a move the medium search made in a tournament game, and lost by)."""
+    state = GAME.new_game(["f", "a"], 1711989839)
+    for action in ("move 1 italy france", "move 1 denmark sweden",
+                   "move 19 france switzerland", "end"):
+        state, _ = GAME.apply(state, "f", action)
+    while state.turn == "french":
+        state, _ = GAME.apply(state, "f", ai.choose_action(GAME, state, "f"))
+    assert state.phase == "move" and state.turn == "allies"
+    assert state.armies["french"]["france"] == 6 and state.armies["allies"]["england"] == 10
+    return state
+
+
+def test_the_sharp_allies_strike_at_a_france_left_weak() -> None:
+    """Nine armies from England against six and the defender's +1 win about 0.72 before
+    cards, and winning there wins the game: the sharp player goes; the heuristic, which
+    wants five chances in six, does not."""
+    state = _bare_france()
+    assert ai.choose_sharp(GAME, state, "a") == "move 9 england france"
+    assert not ai.choose_action(GAME, state, "a").endswith(" france")
+    after, _ = GAME.apply(state, "a", "move 9 england france")
+    # nothing else of the Allies' reaches France: the rest of the turn is the heuristic's
+    assert ai.choose_sharp(GAME, after, "a") == ai.choose_action(GAME, after, "a")
+
+
+def test_the_sharp_player_does_not_strike_at_poor_odds() -> None:
+    state = _bare_france()
+    state.armies["french"]["france"] = 9          # 9 against 9 and the +1: 0.28
+    assert ai.choose_sharp(GAME, state, "a") == ai.choose_action(GAME, state, "a")
+    state.armies["french"]["france"] = 8          # 9 against 8 and the +1: 0.42
+    assert ai.choose_sharp(GAME, state, "a") == "move 9 england france"
+
+
+def test_the_sharp_french_strike_for_the_last_country_of_the_east() -> None:
+    state = GAME.new_game(["f", "a"], 5)
+    assert state.turn == "french" and state.phase == "move"
+    f, a = state.armies["french"], state.armies["allies"]
+    for country in ("russia", "austria"):
+        a[country], f[country] = 0, 3
+    a["prussia"], f["rhineland"], f["warsaw"] = 6, 8, 2
+    # each country next to Prussia keeps one army and sends the rest, the most first,
+    # until the French there lead the Allies and their +1 by five
+    sent = []
+    for _ in range(6):
+        action = ai.choose_sharp(GAME, state, "f")
+        if not action.endswith(" prussia"):
+            break
+        sent.append(action)
+        state, _ = GAME.apply(state, "f", action)
+    assert sent == ["move 7 rhineland prussia", "move 2 russia prussia",
+                    "move 2 austria prussia", "move 1 warsaw prussia"]
+    f, a = state.armies["french"], state.armies["allies"]
+    assert f["prussia"] == 12 and f["russia"] == f["austria"] == 1
+    # the French lacking two countries of the East have no single country to strike
+    a["austria"], f["austria"] = 4, 0
+    assert ai._winning_target(state, "french") is None
+
+
+def test_the_sharp_player_plays_only_legal_moves() -> None:
+    rng = random.Random(3)
+    for seed in range(12):
+        state = GAME.new_game(["f", "a"], 7000 + seed)
+        for _ in range(3000):
+            if state.over:
+                break
+            player = GAME.to_act(state)[0]
+            legal = GAME.legal_actions(state, player)
+            action = (ai.choose_sharp(GAME, state, player) if rng.random() < 0.85
+                      else rng.choice(legal))
+            assert action in legal, (seed, action)
+            state, _ = GAME.apply(state, player, action)
+        assert state.over
+
+
+def test_hard_searches_over_the_sharp_player_and_the_rest_over_the_heuristic() -> None:
+    state = _bare_france()
+    for level in search.LEVELS:
+        h = search.level_heuristics("napoleon", level)
+        assert h.policy is not None
+        move = h.policy(GAME, state, "a")
+        assert (move == "move 9 england france") == (level == "hard"), level

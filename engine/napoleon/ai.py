@@ -228,6 +228,70 @@ def _march(state: NapoleonState, side: str) -> str | None:
     return None
 
 
+# -- the sharp player: hard's policy -------------------------------------------------------
+
+#: The least chance of winning a battle (before cards) at which the sharp player throws
+#: every army it can spare at the country that wins the game (see :func:`_strike`).
+STRIKE_ODDS = 0.4
+#: The margin (the attacker's armies over the defender's and its +1) past which more
+#: armies hardly add to the strike: the attacker then wins 35 times in 36 before cards.
+STRIKE_ENOUGH = 5
+
+
+def _winning_target(state: NapoleonState, side: str) -> str | None:
+    """The country whose capture would win the game at the end of this turn: France for
+    the Allies; for the French, the one country of the East they lack when they hold the
+    other two."""
+    if side == "allies":
+        return CAPITAL
+    missing = [c for c in EAST if state.control(c) != "french"]
+    return missing[0] if len(missing) == 1 else None
+
+
+def _strike(state: NapoleonState, side: str) -> str | None:
+    """A move toward the country that wins the game, when the armies that can reach it
+    this turn give a fair chance: a battle there decides the game, so the heuristic's
+    caution (it attacks only at five chances in six) throws the win away."""
+    target = _winning_target(state, side)
+    if target is None:
+        return None
+    mine, enemy, moved = state.armies[side], state.armies[other(side)], state.moved
+    garrison = _garrisons(state, side)
+    spare = {s: max(0, mine[s] - max(moved[s], garrison[s])) for s in ORDER if s != target}
+    sources = [s for s in ORDER if spare.get(s) and target in DESTINATIONS[side][s]]
+    if not sources:
+        return None
+    if not enemy[target]:
+        return None if mine[target] else f"move 1 {sources[0]} {target}"
+    here = mine[target] - enemy[target] - 1
+    if here >= STRIKE_ENOUGH:
+        return None
+    if _win_chance(here + sum(spare[s] for s in sources)) < STRIKE_ODDS:
+        return None
+    src = max(sources, key=lambda s: (spare[s], -INDEX[s]))
+    return f"move {spare[src]} {src} {target}"
+
+
+def choose_sharp(game: Napoleon, state: NapoleonState, player: str) -> str:
+    """The heuristic with one habit more (hard's policy, ``LEVEL_POLICIES``): in its move
+    phase it strikes at the country that wins the game whenever the armies in reach give
+    a fair chance (:func:`_strike`). Playing out with it, the search sees what a player
+    who will strike does to a France left bare, which the heuristic's own play-outs miss
+    (docs/ai.md, *Eleventh session*)."""
+    side = state.side_of(player)
+    if side is not None and state.phase == "move" and player in game.to_act(state):
+        strike = _strike(state, side)
+        if strike is not None:
+            return strike
+    return choose_action(game, state, player)
+
+
+def choose_among_sharp(game: Napoleon, state: NapoleonState, player: str,
+                       legal: list[str]) -> str:
+    """:func:`choose_sharp` given the legal moves (which it does not need)."""
+    return choose_sharp(game, state, player)
+
+
 # -- battles -------------------------------------------------------------------------------
 
 def _pick_battle(state: NapoleonState) -> str:
@@ -370,3 +434,8 @@ def candidates(game: Napoleon, state: NapoleonState, player: str,
     if planned in legal and planned not in out:
         out.append(planned)
     return out or legal
+
+
+#: Hard searches over the sharp player (:func:`choose_sharp`), the other levels over the
+#: heuristic (docs/ai.md, *Eleventh session*).
+LEVEL_POLICIES = {"hard": choose_among_sharp}
