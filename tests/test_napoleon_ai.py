@@ -153,3 +153,13 @@ def test_hard_searches_over_the_sharp_player_and_the_rest_over_the_heuristic() -
         assert h.policy is not None
         move = h.policy(GAME, state, "a")
         assert (move == "move 9 england france") == (level == "hard"), level
+
+
+def test_the_sharp_allies_walk_into_a_france_left_empty() -> None:
+    """No battle is needed where the French have left no army: one army in holds France
+    at the end of the turn; once one is there, the sharp player moves as the heuristic."""
+    state = _bare_france()
+    state.armies["french"]["france"] = 0
+    assert ai.choose_sharp(GAME, state, "a") == "move 1 england france"
+    after, _ = GAME.apply(state, "a", "move 1 england france")
+    assert ai.choose_sharp(GAME, after, "a") == ai.choose_action(GAME, after, "a")

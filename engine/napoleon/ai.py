@@ -147,16 +147,18 @@ def _front_distance(state: NapoleonState, side: str) -> dict[str, int]:
     return dist
 
 
+def _spare(state: NapoleonState, side: str) -> dict[str, int]:
+    """The armies free to go from each country: neither moved yet nor kept as a garrison."""
+    mine, moved, garrison = state.armies[side], state.moved, _garrisons(state, side)
+    return {c: max(0, mine[c] - max(moved[c], garrison[c])) for c in ORDER}
+
+
 def _move(state: NapoleonState, side: str) -> str | None:
-    mine, enemy, moved = state.armies[side], state.armies[other(side)], state.moved
-    garrison = _garrisons(state, side)
+    mine, enemy = state.armies[side], state.armies[other(side)]
     pressed = _pressed(state, side)
     last = state.round >= state.rounds
     lowest = 0.45 if last else 0.55 if pressed else 0.8
-    spare = {}
-    for c in ORDER:  # the armies free to go: neither moved yet nor kept as a garrison
-        free = mine[c] - max(moved[c], garrison[c])
-        spare[c] = free if free > 0 else 0
+    spare = _spare(state, side)
     # the countries with spare armies that can reach each target (in map order), and
     # how many armies that is
     sources: dict[str, list[str]] = {t: [] for t in ORDER}
@@ -255,10 +257,10 @@ def _strike(state: NapoleonState, side: str) -> str | None:
     target = _winning_target(state, side)
     if target is None:
         return None
-    mine, enemy, moved = state.armies[side], state.armies[other(side)], state.moved
-    garrison = _garrisons(state, side)
-    spare = {s: max(0, mine[s] - max(moved[s], garrison[s])) for s in ORDER if s != target}
-    sources = [s for s in ORDER if spare.get(s) and target in DESTINATIONS[side][s]]
+    mine, enemy = state.armies[side], state.armies[other(side)]
+    spare = _spare(state, side)
+    sources = [s for s in ORDER
+               if s != target and spare[s] and target in DESTINATIONS[side][s]]
     if not sources:
         return None
     if not enemy[target]:
