@@ -116,11 +116,12 @@ class Heuristics:
     #: :meth:`Searcher.run_paired`): for a game where luck swamps the gap between moves.
     paired_root: bool = False
     #: A stronger policy for some levels, by level name (``LEVEL_POLICIES`` in its
-    #: ``ai.py``; a :data:`PolicyAmong`): such a level starts from it and plays out with
-    #: it. A paired search can only find the moves that are better *if both sides play
-    #: the play-out policy afterwards*, so more play-outs over the same policy reach the
-    #: same ceiling; a level above another needs a better policy to search over.
-    level_policies: Mapping[str, PolicyAmong] = field(default_factory=dict)
+    #: ``ai.py``; a :data:`Policy`, which lists the legal moves only if it needs them):
+    #: such a level starts from it and plays out with it. A paired search can only find
+    #: the moves that are better *if both sides play the play-out policy afterwards*, so
+    #: more play-outs over the same policy reach the same ceiling; a level above another
+    #: needs a better policy to search over.
+    level_policies: Mapping[str, Policy] = field(default_factory=dict)
 
 
 @cache
@@ -144,13 +145,12 @@ def level_heuristics(kind: str, level: str) -> Heuristics:
     """The heuristics ``level`` searches with in game ``kind``: the game's own, with the
     level's stronger policy in place of the heuristic where the game ships one."""
     h = heuristics(kind)
-    among = h.level_policies.get(level)
-    if among is None:
+    policy = h.level_policies.get(level)
+    if policy is None:
         return h
-
-    def policy(game: Game[Any], state: Any, player: str) -> str:
-        return among(game, state, player, game.legal_actions(state, player))
-    return replace(h, policy=policy, policy_among=among)
+    # a play-out step calls the policy alone: listing the legal moves for it at every
+    # step cost Napoleon's hard a fifth more CPU (docs/ai.md, *Twelfth session*)
+    return replace(h, policy=policy, policy_among=None)
 
 
 def level_iterations(kind: str, level: str) -> int:

@@ -111,6 +111,11 @@ def choose_among_seasoned(game: Battlecards, state: BattlecardsState, player: st
     return choose_among(game, state, player, listed)
 
 
+def choose_seasoned(game: Battlecards, state: BattlecardsState, player: str) -> str:
+    """:func:`choose_among_seasoned` for a caller that has not listed the legal moves."""
+    return choose_among_seasoned(game, state, player, game.legal_actions(state, player))
+
+
 # -- heuristics for the computer player's search (engine/search.py) --------------------
 
 #: Steps a search play-out takes before :func:`evaluate` scores the position: a few turns,
@@ -130,7 +135,7 @@ LEVEL_ITERATIONS = {"easy": 128, "medium": 384, "hard": 2048}
 #: search improves on the policy it plays out with and no further, so at 128 and 384
 #: play-outs over the same heuristic medium against easy scored 112/217, and over the
 #: seasoned policy 109/184, clear (docs/ai.md).
-LEVEL_POLICIES = {"medium": choose_among_seasoned, "hard": choose_among_seasoned}
+LEVEL_POLICIES = {"medium": choose_seasoned, "hard": choose_seasoned}
 
 
 def _raw_worth(card: UnitCard) -> float:

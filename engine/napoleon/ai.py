@@ -288,12 +288,6 @@ def choose_sharp(game: Napoleon, state: NapoleonState, player: str) -> str:
     return choose_action(game, state, player)
 
 
-def choose_among_sharp(game: Napoleon, state: NapoleonState, player: str,
-                       legal: list[str]) -> str:
-    """:func:`choose_sharp` given the legal moves (which it does not need)."""
-    return choose_sharp(game, state, player)
-
-
 # -- battles -------------------------------------------------------------------------------
 
 def _pick_battle(state: NapoleonState) -> str:
@@ -440,4 +434,4 @@ def candidates(game: Napoleon, state: NapoleonState, player: str,
 
 #: Hard searches over the sharp player (:func:`choose_sharp`), the other levels over the
 #: heuristic (docs/ai.md, *Eleventh session*).
-LEVEL_POLICIES = {"hard": choose_among_sharp}
+LEVEL_POLICIES = {"hard": choose_sharp}
