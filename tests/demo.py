@@ -117,6 +117,8 @@ async def play_game(table: Table, store: Any, game_id: int) -> tuple[int, str | 
             reply = await table.invoke(name, command, options)
         else:
             reply = await table.slash(name, "play", action=action)
+        if not reply.complete:      # deferred: on a busy machine the answer lands later
+            await reply.wait(timeout=30)
         if not (reply.content or "").startswith("✅"):      # a refusal, told privately
             raise RuntimeError(f"the bot refused {name}'s {action!r}: {reply.content}")
         actions += 1
