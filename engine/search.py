@@ -149,7 +149,7 @@ def level_heuristics(kind: str, level: str) -> Heuristics:
     if policy is None:
         return h
     # a play-out step calls the policy alone: listing the legal moves for it at every
-    # step was a seventh of Napoleon's hard search (docs/ai.md, *Twelfth session*)
+    # step took a fifth of Napoleon's hard search (docs/ai.md, *Twelfth session*)
     return replace(h, policy=policy, policy_among=None)
 
 
