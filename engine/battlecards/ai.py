@@ -6,6 +6,7 @@ cannot hit anything but can be hit, never the last one in the battle."""
 from __future__ import annotations
 
 import math
+import random
 
 from engine.battlecards import battle as bt
 from engine.battlecards.cards import (
@@ -14,7 +15,7 @@ from engine.battlecards.cards import (
     UnitCard,
 )
 from engine.battlecards.rules import Battlecards
-from engine.battlecards.state import Battle, BattlecardsState, Seat
+from engine.battlecards.state import Battle, BattlecardsState, Seat, Unit
 
 
 def _value(cid: str) -> int:
@@ -88,7 +89,8 @@ RETREAT_ODDS = 0.2
 
 def choose_among_seasoned(game: Battlecards, state: BattlecardsState, player: str,
                           listed: list[str]) -> str:
-    """The heuristic with three habits (medium's and hard's policy, ``LEVEL_POLICIES``):
+    """The heuristic with three habits (medium's policy, ``LEVEL_POLICIES``; hard's
+    builds on it, :func:`choose_among_sharp`):
     decline an attack where its units on the battle's stacks are fewer than the enemy's
     (counts are public); pull every unit out of a battle it is unlikely to win, but for
     a homeland battle (that would give the war away); otherwise keep its units in the
@@ -116,6 +118,81 @@ def choose_seasoned(game: Battlecards, state: BattlecardsState, player: str) -> 
     return choose_among_seasoned(game, state, player, game.legal_actions(state, player))
 
 
+#: Deals of what it cannot see on which a sharp player weighs an attack
+#: (:func:`attack_prospect`).
+ATTACK_SAMPLES = 2
+
+
+def _mine(battle: Battle, player: str) -> float:
+    """``player``'s chance of winning ``battle`` (:func:`battle_odds` from its side)."""
+    odds = _aggressor_odds(battle)
+    return odds if battle.aggressor == player else 1.0 - odds
+
+
+def _revealed(state: BattlecardsState, player: str) -> float:
+    """``player``'s chance in the battle its attack would start in ``state`` (fully
+    dealt; ``player`` is the aggressor): both sides' stacks of the battle's forces, the
+    defender's reserve hand on them too before a homeland battle (every policy makes the
+    emergency deployment then), weighed before the first shot; a walkover is won or lost
+    outright."""
+    card = CONFLICTS[state.current or ""]
+    attacker, defender = state.seat(player), state.opponent(player)
+    mine = [c for f in card.forces for c in attacker.stacks[f]]
+    theirs = [c for f in card.forces for c in defender.stacks[f]]
+    if card.total_victory:
+        theirs += [c for c in defender.hand if UNITS[c].stack in card.forces]
+    if not mine or not theirs:      # a walkover, or nothing to fight (ignored)
+        return 0.5 if mine == theirs else float(bool(mine))
+    units = [*(Unit(str(i), attacker.id, c) for i, c in enumerate(mine)),
+             *(Unit(str(i), defender.id, c) for i, c in enumerate(theirs))]
+    return _mine(Battle(attacker.id, defender.id, units), player)
+
+
+def attack_prospect(game: Battlecards, state: BattlecardsState, player: str) -> float:
+    """``player``'s chance of winning the battle it would start by attacking now,
+    averaged over :data:`ATTACK_SAMPLES` deals of what it cannot see
+    (:meth:`Battlecards.determinize`, so never the enemy's real stacks). The deals are
+    seeded from public counts, so one position always gets one answer."""
+    rng = random.Random(state.round * 7919 + len(state.conflict_deck) * 131
+                        + len(state.conflict_discard))
+    return sum(_revealed(game.determinize(state, player, rng), player)
+               for _ in range(ATTACK_SAMPLES)) / ATTACK_SAMPLES
+
+
+def _with_kept(state: BattlecardsState, player: str, action: str) -> float:
+    """``player``'s chance in the battle being fought once ``action`` (``play SLOT REF``)
+    gives its kept card's bonus to the unit."""
+    assert state.battle is not None
+    _, slot, ref = action.split()
+    battle = state.battle.copy()
+    unit = battle.unit(player, ref)
+    assert unit is not None
+    unit.bonus += CONFLICTS[state.seat(player).kept[int(slot) - 1]].bonus
+    return _mine(battle, player)
+
+
+def choose_among_sharp(game: Battlecards, state: BattlecardsState, player: str,
+                       listed: list[str]) -> str:
+    """Hard's policy (``LEVEL_POLICIES``): the seasoned policy with two of its habits
+    replaced by judgements. It attacks where the battle is likelier won than lost
+    (:func:`attack_prospect`) instead of counting units, and it plays the kept card, on
+    the unit, that leaves it the best odds in the battle instead of the first listed.
+    Against the seasoned policy, each deal from both seats: see docs/ai.md, *Fifteenth
+    session*."""
+    if "attack" in listed and "decline" in listed and state.current is not None:
+        return "attack" if attack_prospect(game, state, player) >= 0.5 else "decline"
+    if state.battle is not None:
+        plays = [a for a in listed if a.startswith("play")]
+        if plays:
+            return max(plays, key=lambda a: _with_kept(state, player, a))
+    return choose_among_seasoned(game, state, player, listed)
+
+
+def choose_sharp(game: Battlecards, state: BattlecardsState, player: str) -> str:
+    """:func:`choose_among_sharp` for a caller that has not listed the legal moves."""
+    return choose_among_sharp(game, state, player, game.legal_actions(state, player))
+
+
 # -- heuristics for the computer player's search (engine/search.py) --------------------
 
 #: Steps a search play-out takes before :func:`evaluate` scores the position: a few turns,
@@ -131,11 +208,13 @@ PAIRED_ROOT = True
 #: many as keep its decision under 1 s of CPU (0.46 s median, 0.78 s at most on the
 #: bench's positions); hard 2048 (2.4 s median, 4.0 s at most), well inside its 8 s.
 LEVEL_ITERATIONS = {"easy": 128, "medium": 384, "hard": 2048}
-#: Medium and hard search over the seasoned policy, easy over the heuristic: a paired
-#: search improves on the policy it plays out with and no further, so at 128 and 384
-#: play-outs over the same heuristic medium against easy scored 112/217, and over the
-#: seasoned policy 109/184, clear (docs/ai.md).
-LEVEL_POLICIES = {"medium": choose_seasoned, "hard": choose_seasoned}
+#: Each level searches over a stronger policy than the level below: easy over the
+#: heuristic, medium over the seasoned policy, hard over the sharp one. A paired search
+#: improves on the policy it plays out with and no further: at 128 and 384 play-outs over
+#: the same heuristic medium against easy scored 112/217, over the seasoned policy
+#: 109/184, clear; hard over the seasoned policy against medium 38/68, not clear
+#: (docs/ai.md).
+LEVEL_POLICIES = {"medium": choose_seasoned, "hard": choose_sharp}
 
 
 def _raw_worth(card: UnitCard) -> float:
@@ -171,20 +250,37 @@ W_HOMELAND = 2.34
 
 def _firepower(battle: Battle, player: str) -> float:
     """Hits ``player``'s units in the battle may expect per round (each at its best
-    target, in each phase it fires)."""
+    target, in each phase it fires). The chance to hit (``battle.chance``) is spelled out
+    over the combat lookups: a search asks this at every play-out's end."""
+    enemies = [t.card for t in battle.units if t.owner != player and t.status == "active"]
     hits = 0.0
-    for u in battle.of(player):
-        best = max((bt.chance(u, t) for t in bt.targets(battle, u)), default=0)
-        hits += best / 10.0 * len(UNITS[u.card].phases)
+    for u in battle.units:
+        if u.owner != player or u.status != "active":
+            continue
+        boost, best = u.bonus + u.support, 0
+        for card in enemies:
+            base, defence = bt.MATCHUPS[u.card, card]
+            # a chance below zero is no target (``battle.can_target``)
+            if base is not None and min(base + boost, 10) - defence > best:
+                best = min(base + boost, 10) - defence
+        hits += best / 10.0 * _PHASES[u.card]
     return hits
+
+
+#: How many firing phases each unit card fires in.
+_PHASES = {cid: len(card.phases) for cid, card in UNITS.items()}
 
 
 def battle_odds(state: BattlecardsState) -> float:
     """The aggressor's chance of winning the battle being fought: each side's time to
     destroy the other (units over hits a round), Lanchester-like; the defender wins a
     battle nobody can win."""
-    b = state.battle
-    assert b is not None
+    assert state.battle is not None
+    return _aggressor_odds(state.battle)
+
+
+def _aggressor_odds(b: Battle) -> float:
+    """:func:`battle_odds` of ``b``."""
     na, nd = len(b.of(b.aggressor)), len(b.of(b.defender))
     if nd == 0:
         return 1.0

@@ -18,14 +18,15 @@ from collections import Counter
 from collections.abc import Callable
 
 from engine.battlecards import GAME
-from engine.battlecards.ai import choose_among, choose_among_seasoned
+from engine.battlecards.ai import choose_among, choose_among_seasoned, choose_among_sharp
 from engine.battlecards.rules import Battlecards
 from engine.battlecards.state import BattlecardsState
 
 #: (game, state, player, legal) -> the move; the policies a duel can play.
 PolicyAmong = Callable[[Battlecards, BattlecardsState, str, list[str]], str]
 POLICIES: dict[str, PolicyAmong] = {"heuristic": choose_among,
-                                     "seasoned": choose_among_seasoned}
+                                     "seasoned": choose_among_seasoned,
+                                     "sharp": choose_among_sharp}
 
 MAX_ACTIONS = 20000
 
