@@ -1,7 +1,8 @@
 """How strong the computer players are: seeded two-player matches, every game kind.
 
     python -m engine.tournament [--games N] [--kinds a,b] [--pairings hard-medium,...]
-                                [--seed S] [--jobs J] [--scale F] [--markdown FILE] [--quick]
+                                [--seed S] [--jobs J] [--scale F] [--markdown FILE]
+                                [--record FILE] [--quick]
 
 Players: ``random`` (a uniform legal move from a seeded generator), ``heuristic`` (the
 game's own ``engine/<kind>/ai.py`` ``choose_action``) and the search levels of
@@ -18,6 +19,9 @@ A win scores 1, a shared win ``1/len(winners)``, and a game still running after
 of its win rate lies wholly above 0.5, taken over deals (the two games of a deal are not
 independent: :attr:`Row.interval`); the Wilson interval over games is shown beside it.
 
+A long run can keep its games in a file (``--record FILE``, a JSON line a game as it
+ends): run again with the same arguments and it plays only the games the file lacks.
+
 Everything is deterministic: the same arguments give the same scores, whatever
 ``--jobs`` is, because every search runs its level's iteration budget with no time limit
 (the seconds a decision took are reported, never used), and its seed comes from the
@@ -28,6 +32,7 @@ spreads matches over processes.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import random
@@ -263,31 +268,99 @@ def schedule(kinds: Iterable[str], rows: Iterable[tuple[str, str]], games: int, 
     return out
 
 
-def _results(matches: Sequence[Match], jobs: int) -> Iterator[MatchResult]:
+def _play_numbered(item: tuple[int, Match]) -> tuple[int, MatchResult]:
+    return item[0], play_match(item[1])
+
+
+def _results(matches: Sequence[tuple[int, Match]],
+             jobs: int) -> Iterator[tuple[int, MatchResult]]:
+    """Each game's result with its place in the schedule, as soon as it ends (processes
+    finish out of order; a game played is reported, and recorded, at once)."""
     if jobs <= 1:
-        yield from map(play_match, matches)
+        yield from map(_play_numbered, matches)
         return
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-        yield from pool.imap(play_match, matches)
+        yield from pool.imap_unordered(_play_numbered, matches)
+
+
+# -- the record: games kept across runs ----------------------------------------------------
+
+def record_line(result: MatchResult) -> str:
+    """One finished game as a line of the record file (JSON): the match, then what
+    :class:`MatchResult` says of it."""
+    m = result.match
+    return json.dumps({"kind": m.kind, "player": m.player, "opponent": m.opponent,
+                       "seed": m.seed, "first": m.first, "scale": m.scale,
+                       "step_cap": m.step_cap, "score": result.score,
+                       "capped": result.capped, "steps": result.steps,
+                       "decisions": list(result.decisions), "seconds": result.seconds})
+
+
+def read_record(path: Path) -> dict[Match, MatchResult]:
+    """The games a record file holds, by match. A line that is not a whole game (the
+    last line of a run killed while writing it, or anything else) is left out: that game
+    is played again."""
+    out: dict[Match, MatchResult] = {}
+    if not path.exists():
+        return out
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            d = json.loads(line)
+            match = Match(str(d["kind"]), str(d["player"]), str(d["opponent"]),
+                          int(d["seed"]), bool(d["first"]), float(d["scale"]),
+                          int(d["step_cap"]))
+            out[match] = MatchResult(match, float(d["score"]), bool(d["capped"]),
+                                     int(d["steps"]),
+                                     tuple(float(x) for x in d["decisions"]),
+                                     float(d["seconds"]))
+        except (ValueError, TypeError, KeyError):
+            continue
+    return out
 
 
 def tournament(kinds: Iterable[str], rows: Iterable[tuple[str, str]], games: int,
                seed: int = 0, *, scale: float = 1.0, step_cap: int = STEP_CAP, jobs: int = 1,
                progress: bool = False, into: list[Row] | None = None,
-               per_row: Mapping[tuple[str, str], int] | None = None) -> list[Row]:
+               per_row: Mapping[tuple[str, str], int] | None = None,
+               record: Path | None = None) -> list[Row]:
     """Play every pairing ``games`` times (or its ``per_row`` number) in every kind; one
-    :class:`Row` per pairing.
+    :class:`Row` per pairing, its games in the schedule's order.
 
     ``into`` (emptied first) receives the rows as they fill, so a caller interrupted
-    halfway still has the games played so far."""
+    halfway still has the games played so far. ``record`` names a file each game is
+    appended to as it ends (:func:`record_line`); the games it already holds are taken
+    from it instead of played, so a long run stopped (or killed) goes on where it was
+    with the same arguments, and its table is the one a single run would print."""
     kinds, rows = list(kinds), list(rows)
     table = {(k, p, o): Row(k, p, o) for k in kinds for p, o in rows}
     if into is not None:
         into[:] = table.values()
     matches = schedule(kinds, rows, games, seed, scale, step_cap, per_row)
-    for n, result in enumerate(_results(matches, jobs), 1):
+    place = {m: i for i, m in enumerate(matches)}
+    recorded = read_record(record) if record is not None else {}
+    if record is not None and record.exists() and not record.read_bytes().endswith(b"\n"):
+        with record.open("a", encoding="utf-8") as out:
+            out.write("\n")        # a line cut short by a kill stays alone on its line
+
+    def add(result: MatchResult) -> None:
         m = result.match
-        table[(m.kind, m.player, m.opponent)].results.append(result)
+        row = table[(m.kind, m.player, m.opponent)]
+        row.results.append(result)
+        row.results.sort(key=lambda r: place[r.match])
+
+    for m in matches:
+        if m in recorded:
+            add(recorded[m])
+    todo = [(i, m) for i, m in enumerate(matches) if m not in recorded]
+    if progress and record is not None:
+        print(f"  {len(matches) - len(todo)} of the {len(matches)} games taken from "
+              f"{record}", file=sys.stderr, flush=True)
+    for n, (_, result) in enumerate(_results(todo, jobs), len(matches) - len(todo) + 1):
+        m = result.match
+        if record is not None:
+            with record.open("a", encoding="utf-8") as out:
+                out.write(record_line(result) + "\n")
+        add(result)
         if progress:
             print(f"  [{n}/{len(matches)}] {m.kind} {m.player} vs {m.opponent} "
                   f"({'first' if m.first else 'second'}): {result.score:g}"
@@ -438,6 +511,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--step-cap", type=int, help=f"actions before a game is scored a "
                         f"draw (default {STEP_CAP})")
     parser.add_argument("--markdown", type=Path, help="also write the table as Markdown")
+    parser.add_argument("--record", type=Path, metavar="FILE", help="append every game "
+                        "to FILE as it ends, and take the games FILE already holds from "
+                        "it: run again with the same arguments to go on where a stopped "
+                        "run was")
     parser.add_argument("--quick", action="store_true", help="a smoke run: 2 games, budgets "
                         "/16, step cap 600 (unless given)")
     parser.epilog = "Interrupted (Ctrl-C, SIGTERM), it prints the games played so far."
@@ -466,7 +543,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     previous = signal.signal(signal.SIGTERM, stop) if main_thread else None
     try:
         tournament(kinds, rows, games, args.seed, scale=scale, step_cap=step_cap,
-                   jobs=args.jobs, progress=True, into=results, per_row=per_row)
+                   jobs=args.jobs, progress=True, into=results, per_row=per_row,
+                   record=args.record)
     except KeyboardInterrupt:
         played = sum(r.games for r in results)
         print(f"interrupted: the {played} games played so far")

@@ -649,6 +649,52 @@ def test_the_command_line_writes_a_table(tmp_path: Any,
     assert signal.getsignal(signal.SIGTERM) == handler      # put back as it was
 
 
+def test_a_record_lets_a_stopped_run_go_on_where_it_was(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(engine.GAMES, "race", RACE)
+    args: dict[str, Any] = dict(kinds=["race"], rows=[("easy", "random")], games=6, seed=3)
+    whole = tournament.tournament(**args)[0]
+    record = tmp_path / "games.jsonl"
+    tournament.tournament(**args, record=record)
+    lines = record.read_text().splitlines()
+    assert len(lines) == 6
+    # a run stopped after two games, killed while writing the third
+    record.write_text("\n".join(lines[:2]) + "\n" + lines[2][:25])
+    played: list[tournament.Match] = []
+    real = tournament.play_match
+
+    def counted(match: tournament.Match) -> tournament.MatchResult:
+        played.append(match)
+        return real(match)
+
+    monkeypatch.setattr(tournament, "play_match", counted)
+    resumed = tournament.tournament(**args, record=record)[0]
+    assert len(played) == 4 and set(played) == {r.match for r in whole.results[2:]}
+    assert [(r.match, r.score, r.steps) for r in resumed.results] == [
+        (r.match, r.score, r.steps) for r in whole.results]
+    assert len(tournament.read_record(record)) == 6     # the cut line is left out
+    again = tournament.tournament(**args, record=record)[0]
+    assert len(played) == 4 and again.score == whole.score
+    # another seed's games are not this run's: all played
+    other = tournament.tournament(**{**args, "seed": 4}, record=record)[0]
+    assert len(played) == 10 and other.games == 6
+
+
+def test_the_command_line_goes_on_from_its_record(
+        tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    record = tmp_path / "games.jsonl"
+    argv = ["--quick", "--kinds", "battlecards", "--pairings", "easy-random",
+            "--step-cap", "30", "--record", str(record)]
+    assert tournament.main(argv) == 0
+    first = capsys.readouterr()
+    assert tournament.main(argv) == 0
+    second = capsys.readouterr()
+    assert "2 of the 2 games taken from" in second.err
+    assert "[1/2]" in first.err and "[1/2]" not in second.err
+    table = [line for line in first.out.splitlines() if "battlecards" in line][:1]
+    assert table and table[0] in second.out
+
+
 def test_processes_play_the_same_games() -> None:
     args: dict[str, Any] = dict(kinds=["battlecards"], rows=[("easy", "random")], games=2,
                                 seed=4, scale=1 / 16, step_cap=30)
