@@ -6,8 +6,9 @@ prints win rates per side (and draws), how games ended and game length in turns.
 
     python -m engine.battlecards.simulate --games 2000 --duel seasoned
 
-plays the seasoned policy (medium's and hard's, ``ai.choose_among_seasoned``) against the
-heuristic instead, each deal from both seats, and prints its score.
+plays the seasoned policy (medium's, ``ai.choose_among_seasoned``) against the heuristic
+instead, each deal from both seats, and prints its score; ``--duel sharp`` plays hard's
+(``ai.choose_among_sharp``).
 """
 
 from __future__ import annotations
