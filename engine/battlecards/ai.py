@@ -135,7 +135,8 @@ def _revealed(state: BattlecardsState, player: str) -> float:
     defender's reserve hand on them too before a homeland battle (every policy makes the
     emergency deployment then), weighed before the first shot; a walkover is won or lost
     outright."""
-    card = CONFLICTS[state.current or ""]
+    assert state.current is not None
+    card = CONFLICTS[state.current]
     attacker, defender = state.seat(player), state.opponent(player)
     mine = [c for f in card.forces for c in attacker.stacks[f]]
     theirs = [c for f in card.forces for c in defender.stacks[f]]
