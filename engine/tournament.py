@@ -268,19 +268,14 @@ def schedule(kinds: Iterable[str], rows: Iterable[tuple[str, str]], games: int, 
     return out
 
 
-def _play_numbered(item: tuple[int, Match]) -> tuple[int, MatchResult]:
-    return item[0], play_match(item[1])
-
-
-def _results(matches: Sequence[tuple[int, Match]],
-             jobs: int) -> Iterator[tuple[int, MatchResult]]:
-    """Each game's result with its place in the schedule, as soon as it ends (processes
-    finish out of order; a game played is reported, and recorded, at once)."""
+def _results(matches: Sequence[Match], jobs: int) -> Iterator[MatchResult]:
+    """Each game's result as soon as it ends, in whatever order the processes finish
+    (so a game played is reported, and recorded, at once)."""
     if jobs <= 1:
-        yield from map(_play_numbered, matches)
+        yield from map(play_match, matches)
         return
     with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-        yield from pool.imap_unordered(_play_numbered, matches)
+        yield from pool.imap_unordered(play_match, matches)
 
 
 # -- the record: games kept across runs ----------------------------------------------------
@@ -303,7 +298,7 @@ def read_record(path: Path) -> dict[Match, MatchResult]:
     out: dict[Match, MatchResult] = {}
     if not path.exists():
         return out
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
         try:
             d = json.loads(line)
             match = Match(str(d["kind"]), str(d["player"]), str(d["opponent"]),
@@ -351,11 +346,11 @@ def tournament(kinds: Iterable[str], rows: Iterable[tuple[str, str]], games: int
     for m in matches:
         if m in recorded:
             add(recorded[m])
-    todo = [(i, m) for i, m in enumerate(matches) if m not in recorded]
+    todo = [m for m in matches if m not in recorded]
     if progress and record is not None:
         print(f"  {len(matches) - len(todo)} of the {len(matches)} games taken from "
               f"{record}", file=sys.stderr, flush=True)
-    for n, (_, result) in enumerate(_results(todo, jobs), len(matches) - len(todo) + 1):
+    for n, result in enumerate(_results(todo, jobs), len(matches) - len(todo) + 1):
         m = result.match
         if record is not None:
             with record.open("a", encoding="utf-8") as out:
