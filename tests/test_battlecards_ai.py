@@ -247,6 +247,28 @@ def test_the_sharp_policy_never_reads_the_enemy_stacks_it_has_not_seen() -> None
     assert len(prospects) == 1
 
 
+def _invading(british_hand: list[str], conflict: str = "Invasion of Britain") -> BattlecardsState:
+    """The German deciding on ``conflict`` with two Panzer divisions and a fighter
+    against a British division and a fighter, the British holding ``british_hand``."""
+    return position(g={"stacks": ["1st Panzer Division", "7th Panzer Division",
+                                  "Jagdgeschwader 3"]},
+                    b={"stacks": ["50th Northumbrian Division", "No. 19 Squadron"],
+                       "hand": british_hand},
+                    phase="decide", current=conflict,
+                    pending={"kind": "decide", "player": "g", "left": 0})
+
+
+def test_the_sharp_policy_counts_the_homeland_defenders_reserve_hand() -> None:
+    # before a homeland battle the defender deploys its hand too: the German's chance
+    # falls with every British unit in hand; in another battle the hand stays out of it
+    reserves = ([], ["51st Highland Division"],
+                ["51st Highland Division", "15th Scottish Division", "No. 74 Squadron"])
+    homeland = [ai._revealed(_invading(hand), "g") for hand in reserves]
+    assert homeland[0] > homeland[1] > homeland[2] and homeland[2] < 0.5 < homeland[0]
+    elsewhere = {ai._revealed(_invading(hand, "Battle of Britain"), "g") for hand in reserves}
+    assert len(elsewhere) == 1
+
+
 def test_the_sharp_policy_plays_the_kept_card_where_it_helps_most() -> None:
     checked = differed = 0
     for state, actor, legal in _positions(games=40, seed=14):

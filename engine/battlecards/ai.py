@@ -104,8 +104,7 @@ def choose_among_seasoned(game: Battlecards, state: BattlecardsState, player: st
         against = sum(len(state.opponent(player).stacks[f]) for f in forces)
         return "decline" if have < against else "attack"
     if "stay" in listed and state.battle is not None and state.current is not None:
-        odds = battle_odds(state)
-        mine = odds if state.battle.aggressor == player else 1.0 - odds
+        mine = _mine(state.battle, player)
         # pulling out of a homeland battle gives the war away: fight it to the end
         if mine < RETREAT_ODDS and not CONFLICTS[state.current].total_victory:
             return next((a for a in listed if a.startswith("withdraw")), "stay")
