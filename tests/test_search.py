@@ -680,6 +680,22 @@ def test_a_record_lets_a_stopped_run_go_on_where_it_was(
     assert len(played) == 10 and other.games == 6
 
 
+def test_a_record_line_that_is_not_utf8_spoils_only_itself(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(engine.GAMES, "race", RACE)
+    record = tmp_path / "games.jsonl"
+    tournament.tournament(kinds=["race"], rows=[("easy", "random")], games=3, seed=3,
+                          record=record)
+    whole = tournament.read_record(record)
+    lines = record.read_bytes().splitlines()
+    spoiled = json.loads(lines[1])
+    record.write_bytes(b"\n".join([lines[0], b"\xff\xfe" + lines[1], lines[2]]) + b"\n")
+    kept = tournament.read_record(record)
+    assert len(whole) == 3 and len(kept) == 2
+    assert all(kept[m] == whole[m] for m in kept)
+    assert all(m.seed != spoiled["seed"] or m.first != spoiled["first"] for m in kept)
+
+
 def test_the_command_line_goes_on_from_its_record(
         tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
     record = tmp_path / "games.jsonl"
