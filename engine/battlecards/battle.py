@@ -341,6 +341,8 @@ def _auto_support(state: BattlecardsState, player: str, events: list[Event]) -> 
     b = state.battle
     assert b is not None
     mine = b.of(player)  # supporting changes no unit's status: the list stays right
+    foes = {t.card for t in b.units if t.active and t.owner != player}
+    gains: dict[tuple[str, int], int] = {}
     for s in mine:
         sup = UNITS[s.card].support
         if sup is None or s.supported:
@@ -348,12 +350,23 @@ def _auto_support(state: BattlecardsState, player: str, events: list[Event]) -> 
         options = [u for u in mine if u is not s and u.force in sup.to]
         if not options:
             continue
-
-        def gain(u: Unit) -> int:
-            return max((chance(u, t) for t in b.units if t.active and t.owner != player
-                        and MATCHUPS[u.card, t.card][0] is not None), default=-1)
-        best = max(options, key=gain)
+        best = max(options, key=lambda u: _gain(u, foes, gains))
         give_support(state, s, best, events)
+
+
+def _gain(u: Unit, foes: set[str], seen: dict[tuple[str, int], int]) -> int:
+    """``u``'s best chance to hit one of the cards ``foes`` (-1: none it may fire at).
+    It depends on the card and boost alone, so ``seen`` keeps it for units alike."""
+    key = (u.card, u.bonus + u.support)
+    gain = seen.get(key)
+    if gain is None:
+        gain = -1
+        for foe in foes:
+            base, d = MATCHUPS[u.card, foe]
+            if base is not None:
+                gain = max(gain, 0, min(base + key[1], 10) - d)
+        seen[key] = gain
+    return gain
 
 
 def give_support(state: BattlecardsState, s: Unit, u: Unit, events: list[Event]) -> None:
