@@ -72,10 +72,18 @@ def chance(u: Unit, t: Unit) -> int:
 
 
 def best_target(b: Battle, u: Unit) -> Unit | None:
-    """Auto-fire's choice: the best chance to hit, then the most dangerous target."""
+    """Auto-fire's choice: the best chance to hit, then the most dangerous target.
+    (:func:`targets`, :func:`chance` and :func:`threat` spelled out in one pass: every
+    shot of a search's play-outs asks it, of every unit in the battle.)"""
     best, best_key = None, (0, 0)
-    for t in targets(b, u):
-        key = (chance(u, t), threat(t))
+    owner, card, boost = u.owner, u.card, u.bonus + u.support
+    for t in b.units:
+        if t.owner == owner or t.status != "active":
+            continue
+        base, d = MATCHUPS[card, t.card]
+        if base is None or base + boost < d:
+            continue
+        key = (max(0, min(base + boost, 10) - d), THREATS[t.card])
         if best is None or key > best_key:  # the first of equals stays
             best, best_key = t, key
     return best
@@ -295,11 +303,20 @@ def decided(state: BattlecardsState) -> str | None:
         theirs = [u for u in b.units if u.owner == b.defender and u.force == force]
         if theirs and all(u.status == "destroyed" for u in theirs) and b.of(b.defender):
             return b.aggressor
-    if not b.of(b.aggressor):
+    if not _fighting(b, b.aggressor):
         return b.defender
-    if not b.of(b.defender):
+    if not _fighting(b, b.defender):
         return b.aggressor
     return None
+
+
+def _fighting(b: Battle, owner: str) -> bool:
+    """Whether ``owner`` has a unit still active in ``b`` (``b.of`` without the list;
+    a loop, as a generator costs twice as much here)."""
+    for u in b.units:  # noqa: SIM110
+        if u.owner == owner and u.status == "active":
+            return True
+    return False
 
 
 def withdraw(state: BattlecardsState, u: Unit, events: list[Event]) -> str | None:
@@ -341,32 +358,46 @@ def _auto_support(state: BattlecardsState, player: str, events: list[Event]) -> 
     b = state.battle
     assert b is not None
     mine = b.of(player)  # supporting changes no unit's status: the list stays right
-    foes = {t.card for t in b.units if t.active and t.owner != player}
-    gains: dict[tuple[str, int], int] = {}
+    foes = frozenset(t.card for t in b.units if t.active and t.owner != player)
     for s in mine:
         sup = UNITS[s.card].support
         if sup is None or s.supported:
             continue
-        options = [u for u in mine if u is not s and u.force in sup.to]
-        if not options:
-            continue
-        best = max(options, key=lambda u: _gain(u, foes, gains))
-        give_support(state, s, best, events)
+        # the first of the units it may support with the best gain
+        best, best_gain = None, 0
+        for u in mine:
+            if u is s or UNITS[u.card].stack not in sup.to:
+                continue
+            gain = _gain(u, foes)
+            if best is None or gain > best_gain:
+                best, best_gain = u, gain
+        if best is not None:
+            give_support(state, s, best, events)
 
 
-def _gain(u: Unit, foes: set[str], seen: dict[tuple[str, int], int]) -> int:
+def _gain(u: Unit, foes: frozenset[str]) -> int:
     """``u``'s best chance to hit one of the cards ``foes`` (-1: none it may fire at).
-    It depends on the card and boost alone, so ``seen`` keeps it for units alike."""
-    key = (u.card, u.bonus + u.support)
-    gain = seen.get(key)
+    It depends on the card, boost and foes alone, and auto-support asks it of every unit
+    for every support unit in every round of a search's play-outs, so :data:`_GAINS`
+    keeps it."""
+    key = (u.card, u.bonus + u.support, foes)
+    gain = _GAINS.get(key)
     if gain is None:
         gain = -1
         for foe in foes:
             base, d = MATCHUPS[u.card, foe]
             if base is not None:
                 gain = max(gain, 0, min(base + key[1], 10) - d)
-        seen[key] = gain
+        if len(_GAINS) >= _GAINS_KEPT:
+            _GAINS.clear()
+        _GAINS[key] = gain
     return gain
+
+
+#: :func:`_gain`'s answers so far, forgotten when :data:`_GAINS_KEPT` are kept (a value
+#: depends only on its key, so what is kept never changes a game).
+_GAINS: dict[tuple[str, int, frozenset[str]], int] = {}
+_GAINS_KEPT = 200_000
 
 
 def give_support(state: BattlecardsState, s: Unit, u: Unit, events: list[Event]) -> None:
