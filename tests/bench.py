@@ -48,6 +48,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import io
+import math
 import os
 import platform
 import random
@@ -404,6 +405,37 @@ def _thinking_positions(kind: str, count: int, seats: int = 2) -> list[tuple[Any
     return out
 
 
+def _whole_game_positions(kind: str, level: str, count: int,
+                          games: int = 2) -> list[tuple[Any, str]]:
+    """``count`` positions spread evenly through ``games`` seeded two-seat games that
+    ``level``'s own play-out policy plays on both sides, where the player to act has a
+    choice the search thinks about. A level's policy plays the game as the level does,
+    so these reach the positions its own games reach: in Battlecards the seasoned and
+    sharp policies decline bad attacks and the battles grow to 80 units, where the
+    heuristic's stay near 20 and the positions above never reach one."""
+    from engine import search
+
+    game = engine.GAMES[kind]
+    policy = search.level_heuristics(kind, level).policy
+    out: list[tuple[Any, str]] = []
+    for seed in range(games):
+        state = game.new_game(["p1", "p2"], 1000 + seed)
+        seen: list[tuple[Any, str]] = []
+        for _ in range(3000):
+            actors = game.to_act(state)
+            if not actors or game.outcome(state) is not None:
+                break
+            actor = actors[0]
+            if search.choose(game, state, actor, iterations=1, seconds=None).iterations:
+                seen.append((state, actor))
+            action = (policy(game, state, actor) if policy is not None
+                      else search.heuristic_action(game, state, actor))
+            state, _ = game.apply(state, actor, action)
+        each = count // games
+        out += [seen[(2 * i + 1) * len(seen) // (2 * each)] for i in range(each) if seen]
+    return out
+
+
 def bench_ai(quick: bool) -> None:
     from engine import search
 
@@ -449,6 +481,22 @@ def bench_ai(quick: bool) -> None:
             figure("ai", f"{kind} {name} decision wall median", statistics.median(times), "s",
                    note=f"{short} cut by the {level.seconds:g} s cap" if short else "")
             figure("ai", f"{kind} {name} decision wall max", max(times), "s")
+        # the same through whole games of each level's own policy: the positions above
+        # sit 20 to 60 moves into heuristic games and miss a long game's costliest ones
+        for level, target in ((medium, 1.0), (hard, hard.seconds)):
+            full = []
+            for n, (state, actor) in enumerate(
+                    _whole_game_positions(kind, level.name, 4 if quick else 8)):
+                began = time.process_time()
+                search.choose(game, state, actor, level=level.name, seed=n,
+                              seconds=math.inf)
+                full.append(time.process_time() - began)
+            figure("ai", f"{kind} {level.name} through games CPU median",
+                   statistics.median(full), "s", f"< {target:g}",
+                   statistics.median(full) < target,
+                   note=f"{len(full)} positions through two games of its own policy")
+            figure("ai", f"{kind} {level.name} through games CPU max", max(full), "s",
+                   f"< {target:g}", max(full) < target)
         steps, spent = 0, 0.0
         for seed in range(3 if quick else 10):
             state = game.new_game(["p1", "p2"], seed)
