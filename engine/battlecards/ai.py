@@ -227,8 +227,9 @@ PLAYOUT_STEPS = 30
 PAIRED_ROOT = True
 #: Paired play-outs per decision (docs/ai.md): easy as many as medium had; medium as
 #: many as keep its decision under 1 s of CPU (0.46 s median, 0.78 s at most on the
-#: bench's positions); hard 2048 (2.4 s median, 4.0 s at most over the seasoned policy;
-#: over the sharp one about 1.7 times as much, docs/ai.md), inside its 8 s.
+#: bench's positions); hard 2048 (over the sharp policy 3.6 s median, 4.2 s at most on
+#: the bench's positions, 4.4 s and 6.4 s through whole games of its own; docs/ai.md,
+#: *Seventeenth session*), inside its 8 s.
 LEVEL_ITERATIONS = {"easy": 128, "medium": 384, "hard": 2048}
 #: Each level searches over a stronger policy than the level below: easy over the
 #: heuristic, medium over the seasoned policy, hard over the sharp one. A paired search
