@@ -32,9 +32,11 @@ spreads matches over processes.
 from __future__ import annotations
 
 import argparse
+import bisect
 import json
 import math
 import multiprocessing
+import os
 import random
 import signal
 import sys
@@ -313,6 +315,16 @@ def read_record(path: Path) -> dict[Match, MatchResult]:
     return out
 
 
+def _ends_a_line(path: Path) -> bool:
+    """Whether the file at ``path`` is empty or ends with a newline (its last byte only:
+    a long run's record is read once, by :func:`read_record`)."""
+    with path.open("rb") as f:
+        if f.seek(0, os.SEEK_END) == 0:
+            return True
+        f.seek(-1, os.SEEK_END)
+        return f.read(1) == b"\n"
+
+
 def tournament(kinds: Iterable[str], rows: Iterable[tuple[str, str]], games: int,
                seed: int = 0, *, scale: float = 1.0, step_cap: int = STEP_CAP, jobs: int = 1,
                progress: bool = False, into: list[Row] | None = None,
@@ -333,15 +345,14 @@ def tournament(kinds: Iterable[str], rows: Iterable[tuple[str, str]], games: int
     matches = schedule(kinds, rows, games, seed, scale, step_cap, per_row)
     place = {m: i for i, m in enumerate(matches)}
     recorded = read_record(record) if record is not None else {}
-    if record is not None and record.exists() and not record.read_bytes().endswith(b"\n"):
+    if record is not None and record.exists() and not _ends_a_line(record):
         with record.open("a", encoding="utf-8") as out:
             out.write("\n")        # a line cut short by a kill stays alone on its line
 
     def add(result: MatchResult) -> None:
         m = result.match
         row = table[(m.kind, m.player, m.opponent)]
-        row.results.append(result)
-        row.results.sort(key=lambda r: place[r.match])
+        bisect.insort(row.results, result, key=lambda r: place[r.match])
 
     for m in matches:
         if m in recorded:
