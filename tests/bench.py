@@ -491,6 +491,8 @@ def bench_ai(quick: bool) -> None:
                 search.choose(game, state, actor, level=level.name, seed=n,
                               seconds=math.inf)
                 full.append(time.process_time() - began)
+            if not full:
+                continue
             figure("ai", f"{kind} {level.name} through games CPU median",
                    statistics.median(full), "s", f"< {target:g}",
                    statistics.median(full) < target,
