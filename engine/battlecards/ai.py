@@ -279,29 +279,8 @@ def _targets(battle: Battle, player: str) -> frozenset[str]:
 
 def _term(card: str, boost: int, targets: frozenset[str]) -> float:
     """Hits a unit of ``card`` with ``boost`` may expect per round, at its best target
-    among ``targets`` in each phase it fires. The chance to hit (``battle.chance``) is
-    spelled out over the combat lookups: a search asks this at every play-out's end,
-    and keeps the answer (:data:`_TERMS`): a play-out's battle meets the same units
-    again and again."""
-    key = (card, boost, targets)
-    term = _TERMS.get(key)
-    if term is None:
-        best = 0
-        for target in targets:
-            base, defence = bt.MATCHUPS[card, target]
-            # a chance below zero is no target (``battle.can_target``)
-            if base is not None and min(base + boost, 10) - defence > best:
-                best = min(base + boost, 10) - defence
-        if len(_TERMS) >= _TERMS_KEPT:
-            _TERMS.clear()
-        term = _TERMS[key] = best / 10.0 * _PHASES[card]
-    return term
-
-
-#: :func:`_term`'s answers so far, forgotten when :data:`_TERMS_KEPT` are kept (a value
-#: depends only on its key, so what is kept never changes a move).
-_TERMS: dict[tuple[str, int, frozenset[str]], float] = {}
-_TERMS_KEPT = 200_000
+    among ``targets`` (``battle.best_chance``, kept there) in each phase it fires."""
+    return max(0, bt.best_chance(card, boost, targets)) / 10.0 * _PHASES[card]
 
 
 def _terms(battle: Battle, player: str) -> list[tuple[Unit, float]]:

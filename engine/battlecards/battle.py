@@ -368,36 +368,38 @@ def _auto_support(state: BattlecardsState, player: str, events: list[Event]) -> 
         for u in mine:
             if u is s or UNITS[u.card].stack not in sup.to:
                 continue
-            gain = _gain(u, foes)
+            gain = best_chance(u.card, u.bonus + u.support, foes)
             if best is None or gain > best_gain:
                 best, best_gain = u, gain
         if best is not None:
             give_support(state, s, best, events)
 
 
-def _gain(u: Unit, foes: frozenset[str]) -> int:
-    """``u``'s best chance to hit one of the cards ``foes`` (-1: none it may fire at).
-    It depends on the card, boost and foes alone, and auto-support asks it of every unit
-    for every support unit in every round of a search's play-outs, so :data:`_GAINS`
-    keeps it."""
-    key = (u.card, u.bonus + u.support, foes)
-    gain = _GAINS.get(key)
-    if gain is None:
-        gain = -1
+def best_chance(card: str, boost: int, foes: frozenset[str]) -> int:
+    """The best chance to hit (:func:`chance`, in tenths) a unit of ``card`` with
+    ``boost`` has against any of the cards ``foes``; -1 where it may fire at none of
+    them. Auto-support asks it of every unit for every support unit in every round of a
+    search's play-outs, and the computer's battle odds of every unit at each play-out's
+    end (``ai._firepower``): it depends on its arguments alone, so :data:`_BEST` keeps
+    it."""
+    key = (card, boost, foes)
+    best = _BEST.get(key)
+    if best is None:
+        best = -1
         for foe in foes:
-            base, d = MATCHUPS[u.card, foe]
+            base, d = MATCHUPS[card, foe]
             if base is not None:
-                gain = max(gain, 0, min(base + key[1], 10) - d)
-        if len(_GAINS) >= _GAINS_KEPT:
-            _GAINS.clear()
-        _GAINS[key] = gain
-    return gain
+                best = max(best, 0, min(base + boost, 10) - d)
+        if len(_BEST) >= _BEST_KEPT:
+            _BEST.clear()
+        _BEST[key] = best
+    return best
 
 
-#: :func:`_gain`'s answers so far, forgotten when :data:`_GAINS_KEPT` are kept (a value
-#: depends only on its key, so what is kept never changes a game).
-_GAINS: dict[tuple[str, int, frozenset[str]], int] = {}
-_GAINS_KEPT = 200_000
+#: :func:`best_chance`'s answers so far, forgotten when :data:`_BEST_KEPT` are kept (a
+#: value depends only on its key, so what is kept never changes a game or a move).
+_BEST: dict[tuple[str, int, frozenset[str]], int] = {}
+_BEST_KEPT = 200_000
 
 
 def give_support(state: BattlecardsState, s: Unit, u: Unit, events: list[Event]) -> None:
