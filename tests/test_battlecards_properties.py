@@ -115,3 +115,50 @@ def test_dump_is_stable_text():
 test_any_text_is_refused_or_applied_never_crashes = props.any_text_test(
     GAME, lambda: GAME.new_game(["a", "b"], 2), ["a", "b"])
 test_any_json_is_a_valid_position_or_refused = props.any_json_test(GAME)
+
+
+def test_auto_fire_and_auto_support_choose_as_the_plain_rules_say(monkeypatch):
+    """Auto-fire lists the foes once per firing pass and again only after a hit, and
+    auto-support works out each unit's gain once until it is supported (shortcuts for
+    big battles): every shot and every support over whole games must still be the one
+    the plain rule picks at that moment, over all the units as they stand."""
+    from engine.battlecards import ai
+    from engine.battlecards import battle as bt
+
+    checked = {"shot": 0, "support": 0}
+    shoot, give_support = bt.shoot, bt.give_support
+
+    def checked_shoot(state, u, t, events):
+        plain = None
+        for foe in state.battle.units:  # the rule: best chance, then threat, first of equals
+            if foe.owner != u.owner and foe.active and bt.can_target(u, foe) and (
+                    plain is None or (bt.chance(u, foe), bt.threat(foe))
+                    > (bt.chance(u, plain), bt.threat(plain))):
+                plain = foe
+        assert t is plain
+        checked["shot"] += 1
+        return shoot(state, u, t, events)
+
+    def checked_support(state, s, u, events):
+        b, sup = state.battle, UNITS[s.card].support
+        foes = [t for t in b.units if t.active and t.owner != s.owner]
+        def gain(x):
+            # its best chance against any foe it has an attack on (0 where none hits)
+            return max((bt.chance(x, t) for t in foes
+                        if bt.MATCHUPS[x.card, t.card][0] is not None), default=-1)
+        mine = [x for x in b.of(s.owner) if x is not s and x.force in sup.to]
+        assert u is max(mine, key=gain)  # max keeps the first of equals
+        checked["support"] += 1
+        give_support(state, s, u, events)
+
+    monkeypatch.setattr(bt, "shoot", checked_shoot)
+    monkeypatch.setattr(bt, "give_support", checked_support)
+    biggest = 0
+    for seed in range(12):
+        s = GAME.new_game(["g", "b"], seed)
+        while GAME.outcome(s) is None:
+            actor = GAME.to_act(s)[0]
+            s, _ = GAME.apply(s, actor, ai.choose_seasoned(GAME, s, actor))
+            if s.battle is not None:
+                biggest = max(biggest, len(s.battle.units))
+    assert checked["shot"] > 1000 and checked["support"] > 50 and biggest > 30

@@ -75,11 +75,18 @@ def best_target(b: Battle, u: Unit) -> Unit | None:
     """Auto-fire's choice: the best chance to hit, then the most dangerous target.
     (:func:`targets`, :func:`chance` and :func:`threat` spelled out in one pass: every
     shot of a search's play-outs asks it, of every unit in the battle.)"""
+    return _best_among(_foes(b, u.owner), u.card, u.bonus + u.support)
+
+
+def _foes(b: Battle, owner: str) -> list[Unit]:
+    """The active enemy units of ``owner`` in ``b``, in order: what it may fire at."""
+    return [t for t in b.units if t.owner != owner and t.status == "active"]
+
+
+def _best_among(foes: list[Unit], card: str, boost: int) -> Unit | None:
+    """:func:`best_target` for a unit of ``card`` with ``boost`` among ``foes``."""
     best, best_key = None, (0, 0)
-    owner, card, boost = u.owner, u.card, u.bonus + u.support
-    for t in b.units:
-        if t.owner == owner or t.status != "active":
-            continue
+    for t in foes:
         base, d = MATCHUPS[card, t.card]
         if base is None or base + boost < d:
             continue
@@ -103,8 +110,11 @@ def kept_choices(state: BattlecardsState, player: str) -> list[tuple[int, Unit]]
     b = state.battle
     assert b is not None
     out = []
+    kept = state.seat(player).kept
+    if not kept:  # the usual case, asked before every phase's shots
+        return []
     mine = b.of(player)
-    for i, cid in enumerate(state.seat(player).kept, 1):
+    for i, cid in enumerate(kept, 1):
         card = CONFLICTS[cid]
         out += [(i, u) for u in mine if u.force in card.to]
     return out
@@ -148,11 +158,11 @@ def stalemate(state: BattlecardsState) -> bool:
     b = state.battle
     assert b is not None
     for u in b.units:
-        if not u.active:
+        if u.status != "active":  # the property spelled out: a hot loop
             continue
         extra = _potential(state, u)
         for t in b.units:
-            if not t.active or t.owner == u.owner:
+            if t.status != "active" or t.owner == u.owner:
                 continue
             base, d = MATCHUPS[u.card, t.card]
             if base is not None and base + extra > d and d < 10:
@@ -234,17 +244,24 @@ def advance(state: BattlecardsState, events: list[Event]) -> str | None:
                 b.step = "ready"    # kept cards may be played before any shot
                 return None
             waiting = False
+            autofire = state.seat(player).autofire
+            # best_target's foes, listed once and again only after a hit
+            foes: list[Unit] | None = None
             for u in list(b.units):
-                if not u.active or u.owner != player or u.fired or b.phase not in UNITS[
+                if u.owner != player or u.status != "active" or u.fired or b.phase not in UNITS[
                         u.card].phases:
                     continue
-                target = best_target(b, u)
+                if foes is None:
+                    foes = _foes(b, player)
+                target = _best_among(foes, u.card, u.bonus + u.support)
                 if target is None:
                     u.fired = True
-                elif state.seat(player).autofire:
+                elif autofire:
                     winner = shoot(state, u, target, events)
                     if winner is not None:
                         return winner
+                    if target.status != "active":  # a hit: the foes have changed
+                        foes = None
                 else:
                     waiting = True
             if waiting:
@@ -358,21 +375,25 @@ def _auto_support(state: BattlecardsState, player: str, events: list[Event]) -> 
     b = state.battle
     assert b is not None
     mine = b.of(player)  # supporting changes no unit's status: the list stays right
-    foes = frozenset(t.card for t in b.units if t.active and t.owner != player)
+    foes = frozenset(t.card for t in b.units if t.owner != player and t.status == "active")
+    gains: dict[int, int] = {}  # by place in ``mine``: changes only where support goes
     for s in mine:
         sup = UNITS[s.card].support
         if sup is None or s.supported:
             continue
         # the first of the units it may support with the best gain
-        best, best_gain = None, 0
-        for u in mine:
+        best, best_at, best_gain = None, 0, 0
+        for at, u in enumerate(mine):
             if u is s or UNITS[u.card].stack not in sup.to:
                 continue
-            gain = best_chance(u.card, u.bonus + u.support, foes)
+            gain = gains.get(at)
+            if gain is None:
+                gain = gains[at] = best_chance(u.card, u.bonus + u.support, foes)
             if best is None or gain > best_gain:
-                best, best_gain = u, gain
+                best, best_at, best_gain = u, at, gain
         if best is not None:
             give_support(state, s, best, events)
+            del gains[best_at]
 
 
 def best_chance(card: str, boost: int, foes: frozenset[str]) -> int:
