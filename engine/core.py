@@ -251,6 +251,14 @@ class Game(ABC, Generic[S]):
         Never mutates ``state``. Raises :class:`IllegalAction` for any bad input.
         """
 
+    def play_on(self, state: S, player: str, action: str) -> S:
+        """:meth:`apply` for a caller that owns ``state`` and wants neither it afterwards
+        nor the events (a search's play-out): a game may change ``state`` in place and
+        return it, sparing the copy. The state that comes back must be the one
+        :meth:`apply` gives; an illegal action raises :class:`IllegalAction` and leaves
+        ``state`` as it was. By default it is :meth:`apply`."""
+        return self.apply(state, player, action)[0]
+
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None:
         """None while the game runs."""

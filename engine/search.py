@@ -281,36 +281,42 @@ class Searcher:
         except Exception:            # a heuristic's slip must not stop the search
             return None
 
-    def _playout_step(self, state: Any, actor: str, rng: random.Random) -> Any:
+    def _playout_step(self, state: Any, actor: str, rng: random.Random, owned: bool) -> Any:
         """One play-out step: the heuristic's move (the legal moves are not even listed,
-        which is most of a step's cost), or now and then a random one."""
+        which is most of a step's cost), or now and then a random one. An ``owned``
+        state (one this play-out made) may be changed in place (``Game.play_on``)."""
+        play = self.game.play_on if owned else self._apply
         if self.h.policy is not None and rng.random() >= PLAYOUT_NOISE:
             action = self._favourite(state, actor)
             if action is not None:
                 try:
-                    return self.game.apply(state, actor, action)[0]
+                    return play(state, actor, action)
                 except IllegalAction:
                     pass
         legal = self.legal(state, actor)
         if not legal:
             return None
-        return self.game.apply(state, actor, rng.choice(legal))[0]
+        return play(state, actor, rng.choice(legal))
+
+    def _apply(self, state: Any, actor: str, action: str) -> Any:
+        return self.game.apply(state, actor, action)[0]
 
     def _playout(self, state: Any, rng: random.Random) -> dict[str, float]:
         """Play on with the heuristic (with a little noise), cut short where the game
         scores a position; each player's reward."""
         game = self.game
         limit = self.h.playout_steps if self.h.evaluate is not None else FULL_PLAYOUT_STEPS
+        owned = False           # the first step copies; later ones change that copy
         for _ in range(limit):
             if game.outcome(state) is not None:
                 break
             actors = game.to_act(state)
             if not actors:
                 break
-            after = self._playout_step(state, actors[0], rng)
+            after = self._playout_step(state, actors[0], rng, owned)
             if after is None:
                 break           # nobody can move: scored as it stands
-            state = after
+            state, owned = after, True
         return _rewards(game, state, self.h.evaluate)
 
     def _expand_order(self, state: Any, actor: str, untried: list[str]) -> tuple[str, bool]:

@@ -186,3 +186,41 @@ def test_sides_and_rounds_for_statistics_name_every_seat_publicly(kind: str) -> 
             break
         p = game.to_act(state)[0]
         state, _ = game.apply(state, p, rng.choice(game.legal_actions(state, p)))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_play_on_gives_what_apply_gives_and_refuses_without_a_change(kind: str) -> None:
+    """``Game.play_on`` (a search's play-outs, which may change the state in place) must
+    reach the state ``apply`` reaches, step by step, and refuse an illegal action before
+    changing anything: a play-out goes on from the state after a refused move."""
+    game = engine.GAMES[kind]
+    rng = random.Random(5)
+    players = [f"p{i}" for i in range(1, game.min_players + 1)]
+    applied = game.new_game(players, 21)
+    owned = game.load(game.dump(applied))
+    seen: set[str] = set()
+    refused = 0
+    for step in range(250):
+        if not game.to_act(applied):
+            break
+        p = game.to_act(applied)[0]
+        legal = game.legal_actions(applied, p)
+        seen.update(legal)
+        # actions met elsewhere in the game, well formed but not legal here
+        for bad in [*rng.sample(sorted(seen - set(legal)), min(3, len(seen - set(legal)))),
+                    "🎖️ nonsense", "x" * 300]:
+            try:
+                game.apply(applied, p, bad)
+                continue  # a game may accept a form it does not list
+            except IllegalAction:
+                pass
+            before = game.dump(owned)
+            with pytest.raises(IllegalAction):
+                game.play_on(owned, p, bad)
+            assert game.dump(owned) == before
+            refused += 1
+        action = heuristic_action(game, applied, p) if step % 3 else rng.choice(legal)
+        applied, _ = game.apply(applied, p, action)
+        owned = game.play_on(owned, p, action)
+        assert game.dump(owned) == game.dump(applied)
+    assert refused > 100

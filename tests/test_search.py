@@ -509,6 +509,37 @@ def test_the_search_plays_only_on_determinizations() -> None:
     assert choice.iterations == search.LEVELS["easy"].iterations
 
 
+def test_play_outs_in_place_leave_the_searched_state_alone_and_choose_as_copies_do() -> None:
+    """Battlecards' play-outs change their own states in place (``Game.play_on``): the
+    position searched and every determinization stay as they were, and the search ranks
+    every move as it does when each play-out step copies the state (``apply``)."""
+    from engine.battlecards import GAME as BATTLECARDS
+    from engine.battlecards.ai import choose_seasoned
+
+    class Copying(type(BATTLECARDS)):  # type: ignore[misc]
+        play_on = Game.play_on  # the default: apply, a copy each step
+
+    copying = Copying()
+    searched = 0
+    state = BATTLECARDS.new_game(["g", "b"], 4)
+    for step in range(160):
+        if BATTLECARDS.outcome(state) is not None:
+            break
+        actor = BATTLECARDS.to_act(state)[0]
+        if step % 20 == 7 and len(BATTLECARDS.legal_actions(state, actor)) > 2:
+            before = BATTLECARDS.dump(state)
+            for level in ("easy", "hard"):  # a tree search and a paired one
+                ours = search.choose(BATTLECARDS, state, actor, level=level, seed=step,
+                                     iterations=48, seconds=None)
+                assert BATTLECARDS.dump(state) == before
+                theirs = search.choose(copying, state, actor, level=level, seed=step,
+                                       iterations=48, seconds=None)
+                assert (ours.action, ours.ranking) == (theirs.action, theirs.ranking)
+                searched += 1
+        state, _ = BATTLECARDS.apply(state, actor, choose_seasoned(BATTLECARDS, state, actor))
+    assert searched >= 6
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_the_true_hidden_value_makes_no_difference(seed: int) -> None:
     game = Guess()

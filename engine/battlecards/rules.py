@@ -173,20 +173,37 @@ class Battlecards(Game[BattlecardsState]):
 
     def apply(self, state: BattlecardsState, player: str,
               action: str) -> tuple[BattlecardsState, list[Event]]:
+        parsed = self._read(state, player, action)
+        new = state.copy()
+        events: list[Event] = []
+        self._apply_to(new, player, parsed, events)
+        return new, events
+
+    def play_on(self, state: BattlecardsState, player: str, action: str) -> BattlecardsState:
+        """:meth:`apply` on ``state`` itself, for a search's play-outs: in a battle of
+        fifty units copying the position costs a fifth of a play-out step."""
+        self._apply_to(state, player, self._read(state, player, action), [])
+        return state
+
+    def _read(self, state: BattlecardsState, player: str, action: str) -> Action:
+        """``action`` parsed, once ``player`` is known to sit in the game."""
         text = self.normalise(action)
         seated_player(state.seats, player, state.over)
-        parsed = parse(text)
-        new = state.copy()
-        new.last_shots = []
-        events: list[Event] = []
+        return parse(text)
+
+    def _apply_to(self, new: BattlecardsState, player: str, parsed: Action,
+                  events: list[Event]) -> None:
+        """Carry out ``parsed`` on ``new``; refused (IllegalAction) before any change."""
         seat = new.seat(player)
         if parsed.verb == "resign":
+            new.last_shots = []
             new.winner = new.opponent(player).id
             self._end(new, "resigned", events, resigned=player)
         elif parsed.verb == "autofire":
             if seat.autofire == (parsed.args[0] == "on"):
                 # only the switch is listed: setting it as it is would do nothing
                 raise IllegalAction(f"Auto-fire is already {parsed.args[0]}.")
+            new.last_shots = []
             seat.autofire = parsed.args[0] == "on"
             events.append({"type": "autofire", "player": player, "on": seat.autofire})
             if new.battle is not None and not new.pending:
@@ -198,9 +215,9 @@ class Battlecards(Game[BattlecardsState]):
             legal = self._choices(new, seat)
             if parsed.text not in legal:
                 raise IllegalAction(self._why(new, seat, parsed, legal))
+            new.last_shots = []
             self._do(new, seat, parsed, events)
         new.last_move = {"player": player, "action": parsed.text}
-        return new, events
 
     def _why(self, state: BattlecardsState, seat: Seat, action: Action,
              legal: list[str]) -> str:
