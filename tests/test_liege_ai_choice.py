@@ -103,3 +103,25 @@ def test_choice_matches_the_full_scan(players: int, size: int) -> None:
                 rng.choice(legal)
             state, _ = GAME.apply(state, actor, action)
     assert checked > 200
+
+
+@pytest.mark.parametrize("size", [10, 8])
+def test_distance_is_the_king_move_count_between_any_two_squares(size: int) -> None:
+    """The computer's pruning reads :func:`distance` from a table of coordinates; it must
+    be the number of king moves, on every board: counted here by walking the board's
+    neighbours breadth first."""
+    from engine.liege.board import board, distance
+
+    geo = board(size)
+    for a in geo.squares:
+        walked, frontier = {a: 0}, [a]
+        while frontier:
+            nxt = []
+            for sq in frontier:
+                for n in geo.neighbours[sq]:
+                    if n not in walked:
+                        walked[n] = walked[sq] + 1
+                        nxt.append(n)
+            frontier = nxt
+        assert len(walked) == size * size
+        assert all(distance(a, b) == walked[b] for b in geo.squares)

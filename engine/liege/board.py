@@ -157,6 +157,12 @@ def board(size: int) -> Board:
 
 def distance(a: str, b: str) -> int:
     """King-move distance between two squares."""
-    fa, ra = FILES.index(a[0]), int(a[1:])
-    fb, rb = FILES.index(b[0]), int(b[1:])
+    fa, ra = _COORDS[a]
+    fb, rb = _COORDS[b]
     return max(abs(fa - fb), abs(ra - rb))
+
+
+#: Every square name's file and rank as numbers: the computer's move pruning asks
+#: :func:`distance` hundreds of thousands of times a search.
+_COORDS: dict[str, tuple[int, int]] = {
+    f"{f}{r}": (i, r) for i, f in enumerate(FILES) for r in range(1, len(FILES) + 1)}
