@@ -344,15 +344,18 @@ def candidates(game: Liege, state: LiegeState, player: str, legal: list[str]) ->
             return onward
     enemies = [sq for sq, p in state.pieces.items() if p.owner not in (None, player)]
     enemies += [s.general for s in state.alive if s.id != player and s.general]
-    generals = [s.general for s in state.alive if s.id != player and s.general]
+    # king-move distances from each enemy General (kept per board square: a search
+    # asks this for every square a piece may be bought on, at every node)
+    from_generals = [geo.gaps_from(s.general) for s in state.alive
+                     if s.id != player and s.general]
 
     def near(square: str) -> int:
-        return min((distance(square, e) for e in generals), default=0)
+        return min((gaps[square] for gaps in from_generals), default=0)
 
     keep: set[str] = set()
     if state.phase in ("general", "deploy", "move"):
         keep.update(a for _, a in _unblocking(game, state, seat))
-    buys: dict[str, list[tuple[int, int, str]]] = {}
+    buys: dict[str, list[tuple[int, int, str, str]]] = {}
     blasts: list[tuple[float, str]] = []
     ahead = geo.step(seat.general, FORWARD[seat.side])
     for i, action in enumerate(legal):
@@ -364,7 +367,7 @@ def candidates(game: Liege, state: LiegeState, player: str, legal: list[str]) ->
                 if square == ahead:
                     keep.add(action)
             else:
-                buys.setdefault(kind, []).append((near(square), i, action))
+                buys.setdefault(kind, []).append((near(square), i, action, square))
         elif verb in ("grenade", "missile", "gas"):
             gain = _blast_gain(state, player, verb, words[2]) - prices(seat.mortar_losses)[verb]
             if gain > 0:
@@ -384,13 +387,13 @@ def candidates(game: Liege, state: LiegeState, player: str, legal: list[str]) ->
                 keep.add(action)
         else:
             keep.add(action)
-    home = seat.general
+    from_home = geo.gaps_from(seat.general)
     for options in buys.values():
-        options.sort()
+        options.sort()  # by distance, then order listed (which is unique)
         keep.add(options[0][2])  # what the heuristic would buy: nearest the enemy General
         # and the squares nearest the enemy that are also nearest one's own General
-        options.sort(key=lambda item: (item[0] + distance(item[2].split()[2], home), item[1]))
-        keep.update(a for _, _, a in options[:_BUY_SQUARES - 1])
+        options.sort(key=lambda item: (item[0] + from_home[item[3]], item[1]))
+        keep.update(item[2] for item in options[:_BUY_SQUARES - 1])
     blasts.sort(key=lambda item: -item[0])
     for _, action in blasts:
         if _wins(game, state, player, action):
