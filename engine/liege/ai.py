@@ -348,9 +348,7 @@ def candidates(game: Liege, state: LiegeState, player: str, legal: list[str]) ->
     # asks this for every square a piece may be bought on, at every node)
     from_generals = [geo.gaps_from(s.general) for s in state.alive
                      if s.id != player and s.general]
-
-    def near(square: str) -> int:
-        return min((gaps[square] for gaps in from_generals), default=0)
+    nearest: dict[str, int] = {}  # by square: every kind of piece may be bought there
 
     keep: set[str] = set()
     if state.phase in ("general", "deploy", "move"):
@@ -367,7 +365,11 @@ def candidates(game: Liege, state: LiegeState, player: str, legal: list[str]) ->
                 if square == ahead:
                     keep.add(action)
             else:
-                buys.setdefault(kind, []).append((near(square), i, action, square))
+                near = nearest.get(square)
+                if near is None:
+                    near = nearest[square] = min((gaps[square] for gaps in from_generals),
+                                                 default=0)
+                buys.setdefault(kind, []).append((near, i, action, square))
         elif verb in ("grenade", "missile", "gas"):
             gain = _blast_gain(state, player, verb, words[2]) - prices(seat.mortar_losses)[verb]
             if gain > 0:
