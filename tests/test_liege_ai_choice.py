@@ -125,3 +125,47 @@ def test_distance_is_the_king_move_count_between_any_two_squares(size: int) -> N
             frontier = nxt
         assert len(walked) == size * size
         assert all(distance(a, b) == walked[b] for b in geo.squares)
+
+
+@pytest.mark.parametrize("players,size", [(2, 10), (4, 10), (3, 8)])
+def test_the_pruning_keeps_the_buys_nearest_the_enemy_generals(players: int,
+                                                                size: int) -> None:
+    """The search's pruning (``candidates``) reads distances from kept tables; the buys it
+    keeps of each kind of piece must still be, by plain king-move distance: the square
+    nearest an enemy General (the first listed of equals), and the square with the least
+    distance to an enemy General plus to one's own (the first listed of equals)."""
+    from engine.liege.ai import _BUY_SQUARES, QUIET_LIMIT, candidates
+    from engine.liege.board import distance
+
+    ids = [f"p{i}" for i in range(1, players + 1)]
+    checked = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = GAME.new_game(ids, seed, {"size": size})
+        for _ in range(200):
+            actors = GAME.to_act(state)
+            if not actors:
+                break
+            actor = actors[0]
+            legal = GAME.legal_actions(state, actor)
+            kept = candidates(GAME, state, actor, legal)
+            seat = state.seat_of(actor)
+            quiet = state.phase == "general" and state.quiet >= QUIET_LIMIT  # steps only
+            if (kept != legal and len(kept) > 1 and not quiet and seat is not None
+                    and seat.general):
+                generals = [s.general for s in state.alive if s.id != actor and s.general]
+                by_kind: dict[str, list[tuple[int, int, str]]] = {}
+                for i, action in enumerate(legal):
+                    words = action.split()
+                    if words[0] == "buy" and words[1] != "trench":
+                        near = min((distance(words[2], g) for g in generals), default=0)
+                        by_kind.setdefault(words[1], []).append((near, i, action))
+                for kind, options in by_kind.items():
+                    want = {min(options)[2]}
+                    want.update(a for _, _, a in sorted(
+                        options, key=lambda o: (o[0] + distance(o[2].split()[2], seat.general),
+                                                o[1]))[:_BUY_SQUARES - 1])
+                    assert {a for a in kept if a.startswith(f"buy {kind} ")} == want
+                    checked += 1
+            state, _ = GAME.apply(state, actor, rng.choice(legal))
+    assert checked > 50
