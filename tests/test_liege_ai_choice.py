@@ -151,8 +151,8 @@ def test_the_pruning_keeps_the_buys_nearest_the_enemy_generals(players: int,
             kept = candidates(GAME, state, actor, legal)
             seat = state.seat_of(actor)
             quiet = state.phase == "general" and state.quiet >= QUIET_LIMIT  # steps only
-            if (kept != legal and len(kept) > 1 and not quiet and seat is not None
-                    and seat.general):
+            home = seat.general if seat is not None else None
+            if kept != legal and len(kept) > 1 and not quiet and home is not None:
                 generals = [s.general for s in state.alive if s.id != actor and s.general]
                 by_kind: dict[str, list[tuple[int, int, str]]] = {}
                 for i, action in enumerate(legal):
@@ -163,7 +163,7 @@ def test_the_pruning_keeps_the_buys_nearest_the_enemy_generals(players: int,
                 for kind, options in by_kind.items():
                     want = {min(options)[2]}
                     want.update(a for _, _, a in sorted(
-                        options, key=lambda o: (o[0] + distance(o[2].split()[2], seat.general),
+                        options, key=lambda o: (o[0] + distance(o[2].split()[2], home),
                                                 o[1]))[:_BUY_SQUARES - 1])
                     assert {a for a in kept if a.startswith(f"buy {kind} ")} == want
                     checked += 1
