@@ -511,8 +511,8 @@ def test_the_search_plays_only_on_determinizations() -> None:
 
 def test_play_outs_in_place_leave_the_searched_state_alone_and_choose_as_copies_do() -> None:
     """Battlecards' play-outs change their own states in place (``Game.play_on``): the
-    position searched and every determinization stay as they were, and the search ranks
-    every move as it does when each play-out step copies the state (``apply``)."""
+    position searched stays as it was, and both searches, paired and tree, rank every
+    move as they do when each play-out step copies the state (``apply``)."""
     from engine.battlecards import GAME as BATTLECARDS
     from engine.battlecards.ai import choose_seasoned
 
@@ -528,13 +528,15 @@ def test_play_outs_in_place_leave_the_searched_state_alone_and_choose_as_copies_
         actor = BATTLECARDS.to_act(state)[0]
         if step % 20 == 7 and len(BATTLECARDS.legal_actions(state, actor)) > 2:
             before = BATTLECARDS.dump(state)
-            for level in ("easy", "hard"):  # a tree search and a paired one
-                ours = search.choose(BATTLECARDS, state, actor, level=level, seed=step,
-                                     iterations=48, seconds=None)
+            paired = search.level_heuristics("battlecards", "hard")
+            tree = dataclasses.replace(paired, paired_root=False)
+            for h in (paired, tree):  # Battlecards searches paired; the tree, as a game may
+                ours, theirs = (search.Searcher(game, state, actor, iterations=48,
+                                                seconds=None, seed=step, heuristics=h).run()
+                                for game in (BATTLECARDS, copying))
                 assert BATTLECARDS.dump(state) == before
-                theirs = search.choose(copying, state, actor, level=level, seed=step,
-                                       iterations=48, seconds=None)
                 assert (ours.action, ours.ranking) == (theirs.action, theirs.ranking)
+                assert ours.paired == h.paired_root
                 searched += 1
         state, _ = BATTLECARDS.apply(state, actor, choose_seasoned(BATTLECARDS, state, actor))
     assert searched >= 6

@@ -162,7 +162,7 @@ def distance(a: str, b: str) -> int:
     return max(abs(fa - fb), abs(ra - rb))
 
 
-#: Every square name's file and rank as numbers: the computer's move pruning asks
-#: :func:`distance` hundreds of thousands of times a search.
+#: Every square name's file and rank as numbers, so that :func:`distance` (which the
+#: computer player asks often) parses no name.
 _COORDS: dict[str, tuple[int, int]] = {
     f"{f}{r}": (i, r) for i, f in enumerate(FILES) for r in range(1, len(FILES) + 1)}
